@@ -1,0 +1,271 @@
+//! Plain event records, one struct per kind of event, serialisable with serde.
+
+use serde::{Deserialize, Serialize};
+
+/// Expected node type in the sense of Knuth and Moore (1975).
+///
+/// The root is a PV node; the first child of a PV node is PV and its other children CUT;
+/// every child of a CUT node is ALL; every child of an ALL node is CUT.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NodeType {
+    /// Principal-variation node: value expected inside the window.
+    Pv,
+    /// Expected cut node: one move is expected to fail high.
+    Cut,
+    /// Expected all node: every move is expected to fail low.
+    All,
+}
+
+impl NodeType {
+    /// The expected type of the child searched as move number `index` (0-based).
+    #[must_use]
+    pub const fn child(self, index: usize) -> NodeType {
+        match self {
+            NodeType::Pv if index == 0 => NodeType::Pv,
+            NodeType::Pv | NodeType::All => NodeType::Cut,
+            NodeType::Cut => NodeType::All,
+        }
+    }
+
+    /// Lower-case name as written in CSV files.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            NodeType::Pv => "pv",
+            NodeType::Cut => "cut",
+            NodeType::All => "all",
+        }
+    }
+}
+
+/// Game stage as Jiang and Buro (2003, section 4) define it: a position is an endgame when
+/// the side to move and its opponent each have weighted material (Q=9, R=5, B=N=3) below 15.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    /// Either side has 15 or more points of non-pawn material.
+    Middlegame,
+    /// Both sides have less than 15 points of non-pawn material.
+    Endgame,
+}
+
+impl Stage {
+    /// Lower-case name as written in CSV files.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Stage::Middlegame => "middlegame",
+            Stage::Endgame => "endgame",
+        }
+    }
+
+    /// Array index: middlegame 0, endgame 1.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Bound type of a search value (and of a transposition-table entry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Bound {
+    /// The true value is exactly this.
+    Exact,
+    /// The true value is at least this (fail high).
+    Lower,
+    /// The true value is at most this (fail low).
+    Upper,
+}
+
+impl Bound {
+    /// Lower-case name as written in CSV files.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Bound::Exact => "exact",
+            Bound::Lower => "lower",
+            Bound::Upper => "upper",
+        }
+    }
+}
+
+/// A forward-pruning method: the name of the search step that tries it.
+///
+/// The same names appear in the search's step comments, in variant presets and in every
+/// CSV file, so that the vocabulary is one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// Null-move pruning (any reduction rule, optionally verified).
+    NullMove,
+    /// ProbCut with one depth pair (Buro 1995; Jiang and Buro 2003).
+    ProbCut,
+    /// Multi-ProbCut: several depth pairs and thresholds per stage.
+    Mpc,
+    /// Stockfish-style ProbCut (captures, qsearch pre-test, depth-4 search).
+    SfProbCut,
+    /// Multi-Cut at expected cut nodes (Bjornsson and Marsland).
+    MultiCut,
+    /// Multi-Cut also at expected all nodes (Winands et al.).
+    MultiCutAll,
+    /// Multi-Cut triggered by a shallow TT lower bound (Eiriksson).
+    MultiCutTt,
+    /// Probabilistic alpha-beta confidence cut-off.
+    ProbAb,
+}
+
+impl Method {
+    /// Every method, in a fixed order (array index order).
+    pub const ALL: [Method; 8] = [
+        Method::NullMove,
+        Method::ProbCut,
+        Method::Mpc,
+        Method::SfProbCut,
+        Method::MultiCut,
+        Method::MultiCutAll,
+        Method::MultiCutTt,
+        Method::ProbAb,
+    ];
+
+    /// Number of methods.
+    pub const COUNT: usize = Method::ALL.len();
+
+    /// Kebab-case name as written in CSV files and presets.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Method::NullMove => "null-move",
+            Method::ProbCut => "probcut",
+            Method::Mpc => "mpc",
+            Method::SfProbCut => "sf-probcut",
+            Method::MultiCut => "multicut",
+            Method::MultiCutAll => "multicut-all",
+            Method::MultiCutTt => "multicut-tt",
+            Method::ProbAb => "prob-ab",
+        }
+    }
+
+    /// Array index, the position in [`Method::ALL`].
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Outcome of one cut test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CutOutcome {
+    /// The test proved (or predicted) value >= beta and the node returned.
+    CutHigh,
+    /// The test predicted value <= alpha and the node returned.
+    CutLow,
+    /// The test did not cut; the normal search went on.
+    NoCut,
+}
+
+impl CutOutcome {
+    /// Kebab-case name as written in CSV files.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            CutOutcome::CutHigh => "cut-high",
+            CutOutcome::CutLow => "cut-low",
+            CutOutcome::NoCut => "no-cut",
+        }
+    }
+
+    /// Whether the node was cut.
+    #[must_use]
+    pub const fn is_cut(self) -> bool {
+        !matches!(self, CutOutcome::NoCut)
+    }
+}
+
+/// A node is entered (main search or quiescence).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NodeEvent {
+    /// Sequence number of the node in the search (1-based, equals the node counter).
+    pub node_id: u64,
+    /// `node_id` of the parent; 0 for the root.
+    pub parent_id: u64,
+    /// Distance from the root in plies.
+    pub ply: u32,
+    /// Remaining depth in plies (0 or less in quiescence).
+    pub depth: i32,
+    /// Lower bound of the window, centipawns, side to move's view.
+    pub alpha: i32,
+    /// Upper bound of the window, centipawns, side to move's view.
+    pub beta: i32,
+    /// Expected node type (Knuth-Moore).
+    pub node_type: NodeType,
+    /// Game stage (Jiang and Buro's definition).
+    pub stage: Stage,
+    /// Static evaluation, centipawns, side to move's view (`None` when in check).
+    pub static_eval: Option<i32>,
+    /// Side to move is in check.
+    pub in_check: bool,
+    /// The node belongs to the quiescence search.
+    pub quiescence: bool,
+    /// The node is inside a shallow verification search of a pruning method.
+    pub in_test: bool,
+}
+
+/// One forward-pruning test at a node.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CutTestEvent {
+    /// The node the test ran at.
+    pub node_id: u64,
+    /// The method that tried.
+    pub method: Method,
+    /// Depth of the node, d.
+    pub depth: i32,
+    /// Depth of the shallow search, d' (null move: the reduced depth).
+    pub shallow_depth: i32,
+    /// The bound the shallow value was compared against (centipawns).
+    pub bound: i32,
+    /// The shallow search's value v' (centipawns).
+    pub shallow_value: i32,
+    /// What the test decided.
+    pub outcome: CutOutcome,
+    /// Nodes searched by the test itself.
+    pub nodes: u64,
+}
+
+/// A node is left.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NodeExitEvent {
+    /// The node being left.
+    pub node_id: u64,
+    /// The value returned, centipawns, side to move's view.
+    pub value: i32,
+    /// What the value means relative to the window.
+    pub bound: Bound,
+    /// Best move in UCI notation, if any move was searched.
+    pub best_move: Option<String>,
+    /// Nodes in the subtree, this node included.
+    pub subtree_nodes: u64,
+    /// Which method cut the node, if a forward-pruning test did.
+    pub cut_by: Option<Method>,
+    /// Index of the move that failed high (0-based), if a move did.
+    pub cut_move_index: Option<u32>,
+}
+
+/// An iteration of iterative deepening finished.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IterationEvent {
+    /// Nominal depth completed.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score in centipawns (mate scores are large, see the search crate).
+    pub score: i32,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search started, milliseconds.
+    pub time_ms: u64,
+    /// Principal variation in UCI notation.
+    pub pv: Vec<String>,
+}

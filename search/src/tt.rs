@@ -1,0 +1,296 @@
+//! Transposition table: buckets of four entries, replacement preferring depth with aging.
+//!
+//! Each entry keeps the upper 32 bits of the Zobrist key as its check (the lower bits pick the
+//! bucket), the best move, the score (mate distances relative to the entry's node), the static
+//! evaluation, the draft and the bound type, and the search generation that wrote it.
+
+use cutlab_instrument::Bound;
+use shakmaty::{Move, Position as _, Role, Square};
+
+use crate::{position::Position, score};
+
+/// A compact move: from (6 bits), to (6 bits), promotion role (3 bits). Castling is stored as
+/// king to rook, as shakmaty represents it. 0 means no move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PackedMove(u16);
+
+impl PackedMove {
+    /// No move.
+    pub const NONE: PackedMove = PackedMove(0);
+
+    /// Packs a move.
+    #[must_use]
+    pub fn new(m: Move) -> PackedMove {
+        let (from, to) = match m {
+            Move::Castle { king, rook } => (king, rook),
+            _ => (m.from().unwrap_or(Square::A1), m.to()),
+        };
+        let promotion = m.promotion().map_or(0, |r| r as u16);
+        PackedMove(from as u16 | (to as u16) << 6 | promotion << 12)
+    }
+
+    /// Whether this is the packed form of `m`.
+    #[must_use]
+    pub fn is(self, m: Move) -> bool {
+        self.0 != 0 && PackedMove::new(m) == self
+    }
+
+    /// Whether there is no move.
+    #[must_use]
+    pub fn is_none(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The legal move in `pos` this packs, if there is one.
+    #[must_use]
+    pub fn unpack(self, pos: &Position) -> Option<Move> {
+        if self.0 == 0 {
+            return None;
+        }
+        let from = Square::new(u32::from(self.0 & 63));
+        let to = Square::new(u32::from((self.0 >> 6) & 63));
+        let promotion = Role::try_from(u32::from(self.0 >> 12)).ok();
+        let chess = pos.chess();
+        let board = chess.board();
+        let role = board.role_at(from)?;
+        if board.color_at(from) != Some(chess.turn()) {
+            return None;
+        }
+        let m = if role == Role::King && board.by_color(chess.turn()).contains(to) {
+            Move::Castle { king: from, rook: to }
+        } else if role == Role::Pawn
+            && from.file() != to.file()
+            && board.role_at(to).is_none()
+        {
+            Move::EnPassant { from, to }
+        } else {
+            Move::Normal {
+                role,
+                from,
+                capture: board.role_at(to),
+                to,
+                promotion,
+            }
+        };
+        chess.is_legal(m).then_some(m)
+    }
+}
+
+/// What a probe found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtHit {
+    /// Best (or refutation) move stored, possibly none.
+    pub mv: PackedMove,
+    /// Score, mate distances already made relative to the probing ply.
+    pub score: i32,
+    /// Static evaluation stored with the entry.
+    pub eval: i32,
+    /// Draft (remaining depth) of the search that stored it.
+    pub depth: i32,
+    /// What `score` bounds.
+    pub bound: Bound,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    check: u32,
+    mv: PackedMove,
+    score: i16,
+    eval: i16,
+    depth: i8,
+    /// Generation in the upper 6 bits, bound in the lower 2 (0 = empty).
+    gen_bound: u8,
+}
+
+impl Entry {
+    fn bound(self) -> Option<Bound> {
+        match self.gen_bound & 3 {
+            1 => Some(Bound::Exact),
+            2 => Some(Bound::Lower),
+            3 => Some(Bound::Upper),
+            _ => None,
+        }
+    }
+
+    fn generation(self) -> u8 {
+        self.gen_bound >> 2
+    }
+}
+
+const BUCKET: usize = 4;
+
+#[derive(Clone, Copy, Default)]
+struct Bucket([Entry; BUCKET]);
+
+/// The transposition table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: u8,
+}
+
+impl TranspositionTable {
+    /// A table of about `mib` mebibytes (at least one bucket).
+    #[must_use]
+    pub fn new(mib: usize) -> TranspositionTable {
+        let count = (mib * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        TranspositionTable {
+            buckets: vec![Bucket::default(); count],
+            generation: 0,
+        }
+    }
+
+    /// Size in mebibytes (as set).
+    #[must_use]
+    pub fn size_mib(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
+    }
+
+    /// Empties every entry.
+    pub fn clear(&mut self) {
+        self.buckets.fill(Bucket::default());
+        self.generation = 0;
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) & 63;
+    }
+
+    fn index(&self, key: u64) -> usize {
+        // Multiply-shift maps the low 32 bits uniformly onto the bucket range.
+        let low = key & 0xFFFF_FFFF;
+        usize::try_from((low * self.buckets.len() as u64) >> 32).unwrap_or(0)
+    }
+
+    /// Looks `key` up; scores come back relative to `ply`.
+    #[must_use]
+    pub fn probe(&self, key: u64, ply: u32) -> Option<TtHit> {
+        let check = (key >> 32) as u32;
+        let bucket = &self.buckets[self.index(key)];
+        bucket.0.iter().find_map(|e| {
+            let bound = e.bound()?;
+            (e.check == check).then(|| TtHit {
+                mv: e.mv,
+                score: score::from_tt(i32::from(e.score), ply),
+                eval: i32::from(e.eval),
+                depth: i32::from(e.depth),
+                bound,
+            })
+        })
+    }
+
+    /// Stores a result. Replaces the same position's entry, else an empty one, else the entry
+    /// with the least depth adjusted for age (8 plies per generation of age).
+    #[expect(clippy::too_many_arguments, reason = "one argument per stored field")]
+    pub fn store(
+        &mut self,
+        key: u64,
+        ply: u32,
+        mv: PackedMove,
+        value: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let check = (key >> 32) as u32;
+        let generation = self.generation;
+        let index = self.index(key);
+        let bucket = &mut self.buckets[index].0;
+        let slot = bucket
+            .iter()
+            .position(|e| e.check == check && e.bound().is_some())
+            .or_else(|| bucket.iter().position(|e| e.bound().is_none()))
+            .unwrap_or_else(|| {
+                let worth = |e: &Entry| {
+                    let age = i32::from(generation.wrapping_sub(e.generation()) & 63);
+                    i32::from(e.depth) - 8 * age
+                };
+                (0..BUCKET).min_by_key(|&i| worth(&bucket[i])).unwrap_or(0)
+            });
+        let old = bucket[slot];
+        // Keep a deeper exact-bound entry of this position from the current search.
+        if old.check == check
+            && old.bound().is_some()
+            && old.generation() == generation
+            && bound != Bound::Exact
+            && i32::from(old.depth) > depth + 2
+        {
+            return;
+        }
+        let mv = if mv.is_none() && old.check == check { old.mv } else { mv };
+        let code = match bound {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        bucket[slot] = Entry {
+            check,
+            mv,
+            score: clamp_i16(score::to_tt(value, ply)),
+            eval: clamp_i16(eval),
+            depth: i8::try_from(depth.clamp(-1, 127)).unwrap_or(0),
+            gen_bound: generation << 2 | code,
+        };
+    }
+
+    /// Permille of the first thousand buckets' entries written in this search (UCI `hashfull`).
+    #[must_use]
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.buckets.len().min(250);
+        let used: usize = self.buckets[..sample]
+            .iter()
+            .map(|b| {
+                b.0.iter()
+                    .filter(|e| e.bound().is_some() && e.generation() == self.generation)
+                    .count()
+            })
+            .sum();
+        u32::try_from(used * 1000 / (sample * BUCKET).max(1)).unwrap_or(1000)
+    }
+}
+
+fn clamp_i16(v: i32) -> i16 {
+    i16::try_from(v.clamp(i32::from(i16::MIN), i32::from(i16::MAX))).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_then_probe_returns_the_entry() {
+        let mut tt = TranspositionTable::new(1);
+        let pos = Position::startpos();
+        let m = pos.parse_uci("e2e4").unwrap();
+        tt.store(pos.key(), 3, PackedMove::new(m), 42, 17, 6, Bound::Lower);
+        let hit = tt.probe(pos.key(), 3).unwrap();
+        assert_eq!(hit.score, 42);
+        assert_eq!(hit.eval, 17);
+        assert_eq!(hit.depth, 6);
+        assert_eq!(hit.bound, Bound::Lower);
+        assert_eq!(hit.mv.unpack(&pos), Some(m));
+        assert!(tt.probe(pos.key() ^ (1 << 40), 3).is_none());
+    }
+
+    #[test]
+    fn packed_moves_round_trip_for_every_kind() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            for m in pos.chess().legal_moves() {
+                assert_eq!(PackedMove::new(m).unpack(&pos), Some(m), "{fen} {m:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn unpack_rejects_moves_illegal_here() {
+        let pos = Position::startpos();
+        let other = Position::from_fen("4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1").unwrap();
+        let m = other.parse_uci("d2d7").unwrap();
+        assert_eq!(PackedMove::new(m).unpack(&pos), None);
+    }
+}
