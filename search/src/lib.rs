@@ -2,12 +2,20 @@
 //! transposition table and an alpha-beta search whose forward-pruning methods are switched on
 //! by a [`SearchConfig`].
 
+pub mod config;
 pub mod eval;
+pub mod limits;
 pub mod movepick;
+pub mod null_move;
 mod pesto;
 pub mod position;
 pub mod score;
+pub mod search;
 pub mod see;
 pub mod tt;
 
 pub use position::{Position, PositionError};
+
+pub use config::{ConfigError, DEFAULT_VARIANT, SearchConfig};
+pub use limits::Limits;
+pub use search::{CutCounts, Info, Search, SearchResult};

@@ -58,6 +58,17 @@ pub fn is_tactical(m: Move) -> bool {
     m.is_capture() || m.is_promotion()
 }
 
+/// Whether a capture or promotion loses material: an under-promotion, or a capture of a
+/// cheaper piece whose exchange (SEE) is negative. Quiescence skips these.
+#[must_use]
+pub fn is_losing(pos: &Position, m: Move) -> bool {
+    if !matches!(m.promotion(), Some(Role::Queen) | None) {
+        return true;
+    }
+    let cheap = m.capture().map_or(0, see::value) >= see::value(m.role());
+    !cheap && see::see(pos, m) < 0
+}
+
 const GOOD_TACTICAL: i32 = 3_000_000;
 const KILLER: i32 = 2_000_000;
 const BAD_CAPTURE: i32 = -3_000_000;
@@ -144,12 +155,10 @@ impl MovePicker {
         let turn = chess.turn();
         for (i, &m) in self.moves.iter().enumerate() {
             self.scores[i] = if is_tactical(m) {
-                let cheap = m.capture().map_or(0, see::value) >= see::value(m.role());
-                let promotes_well = matches!(m.promotion(), Some(Role::Queen) | None);
-                if promotes_well && (cheap || see::see(pos, m) >= 0) {
-                    GOOD_TACTICAL + mvv_lva(m)
-                } else {
+                if is_losing(pos, m) {
                     BAD_CAPTURE + mvv_lva(m)
+                } else {
+                    GOOD_TACTICAL + mvv_lva(m)
                 }
             } else if self.killers[0].is(m) {
                 KILLER + 1

@@ -1,0 +1,155 @@
+//! The search configuration: which reductions and forward-pruning methods are on, with every
+//! parameter, as one serde struct written next to every result. Named presets (variants) build
+//! it: parts joined by `+`, e.g. `nmp+lmr` or `nmp-adaptive`.
+
+use std::{fmt, path::Path};
+
+use serde::{Deserialize, Serialize};
+
+use crate::null_move::NullMoveParams;
+
+/// Everything that changes the shape of the search tree.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchConfig {
+    /// The variant name this configuration was built from.
+    pub name: String,
+    /// Late move reductions (the 2003 Crafty baseline had none).
+    pub lmr: bool,
+    /// Cut off on transposition-table bounds. Off only for soundness tests: with it off a
+    /// search of depth d returns exactly the depth-d minimax value.
+    #[serde(default = "yes")]
+    pub tt_cutoffs: bool,
+    /// Null-move pruning, when on.
+    pub null_move: Option<NullMoveParams>,
+}
+
+impl Default for SearchConfig {
+    /// The engine's default for play: `nmp+lmr`.
+    fn default() -> Self {
+        SearchConfig::preset(DEFAULT_VARIANT).unwrap_or_else(|_| SearchConfig::plain())
+    }
+}
+
+/// The variant the UCI engine and `bench` use unless told otherwise.
+pub const DEFAULT_VARIANT: &str = "nmp+lmr";
+
+/// The preset parts a variant name may join with `+`.
+pub const PRESET_PARTS: [(&str, &str); 6] = [
+    ("plain", "no forward pruning, no reductions"),
+    ("nmp", "null-move pruning, R = 2"),
+    ("nmp-r3", "null-move pruning, R = 3"),
+    ("nmp-adaptive", "null-move pruning, R = 3 above depth 6 (8 in endgames), else 2 (Heinz)"),
+    ("nmp-verified", "verified null-move pruning, R = 3 (Tabibi and Netanyahu)"),
+    ("lmr", "late move reductions"),
+];
+
+/// A variant name or file that could not be turned into a configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+fn yes() -> bool {
+    true
+}
+
+impl SearchConfig {
+    /// Plain alpha-beta: no forward pruning, no reductions.
+    #[must_use]
+    pub fn plain() -> SearchConfig {
+        SearchConfig {
+            name: "plain".to_string(),
+            lmr: false,
+            tt_cutoffs: true,
+            null_move: None,
+        }
+    }
+
+    /// Builds a preset from its name: parts from [`PRESET_PARTS`] joined by `+`.
+    ///
+    /// # Errors
+    /// Unknown parts, or two null-move parts.
+    pub fn preset(name: &str) -> Result<SearchConfig, ConfigError> {
+        let mut config = SearchConfig::plain();
+        config.name = name.to_string();
+        for part in name.split('+') {
+            let null_move = match part.trim() {
+                "plain" => None,
+                "nmp" => Some(NullMoveParams::fixed(2)),
+                "nmp-r3" => Some(NullMoveParams::fixed(3)),
+                "nmp-adaptive" => Some(NullMoveParams::adaptive()),
+                "nmp-verified" => Some(NullMoveParams::verified()),
+                "lmr" => {
+                    config.lmr = true;
+                    None
+                }
+                other => {
+                    let known: Vec<&str> = PRESET_PARTS.iter().map(|(n, _)| *n).collect();
+                    return Err(ConfigError(format!(
+                        "unknown variant part '{other}' in '{name}' (known: {})",
+                        known.join(", ")
+                    )));
+                }
+            };
+            if let Some(params) = null_move {
+                if config.null_move.is_some() {
+                    return Err(ConfigError(format!("'{name}' names two null-move rules")));
+                }
+                config.null_move = Some(params);
+            }
+        }
+        Ok(config)
+    }
+
+    /// A preset name, or the path of a TOML file holding a whole configuration.
+    ///
+    /// # Errors
+    /// Unknown preset, unreadable file, or TOML that does not describe a configuration
+    /// (the message names the file).
+    pub fn resolve(name_or_path: &str) -> Result<SearchConfig, ConfigError> {
+        let path = Path::new(name_or_path);
+        if name_or_path.ends_with(".toml") || path.is_file() {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| ConfigError(format!("{}: {e}", path.display())))?;
+            return toml::from_str(&text)
+                .map_err(|e| ConfigError(format!("{}: {e}", path.display())));
+        }
+        SearchConfig::preset(name_or_path)
+    }
+
+    /// The configuration as TOML, for writing next to results.
+    #[must_use]
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).unwrap_or_else(|e| format!("# not serialisable: {e}\n"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_compose() {
+        let c = SearchConfig::preset("nmp+lmr").unwrap();
+        assert!(c.lmr);
+        assert_eq!(c.null_move, Some(NullMoveParams::fixed(2)));
+        assert!(SearchConfig::preset("plain").unwrap().null_move.is_none());
+        assert!(SearchConfig::preset("nmp+nmp-r3").is_err());
+        let err = SearchConfig::preset("nmp+bogus").unwrap_err();
+        assert!(err.0.contains("bogus"));
+    }
+
+    #[test]
+    fn toml_round_trip() {
+        let c = SearchConfig::preset("nmp-adaptive+lmr").unwrap();
+        let back: SearchConfig = toml::from_str(&c.to_toml()).unwrap();
+        assert_eq!(back, c);
+    }
+}

@@ -1,0 +1,119 @@
+//! Null-move pruning, as Jiang and Buro (2003, section 2.2) describe it for Crafty: give the
+//! opponent a free move and search the result to a reduced depth with a null window at beta;
+//! if even that fails high, the node is assumed to fail high too.
+//!
+//! ```text
+//! if (!in_check && !previous_null && has_pieces(side_to_move))
+//!     make_null_move();
+//!     v = -search(-beta, -beta + 1, depth - 1 - R);
+//!     unmake_null_move();
+//!     if (v >= beta) return v;            // standard: cut
+//!                                         // verified: depth -= 1, search on, no cut
+//! ```
+//!
+//! Reductions: fixed R = 2 or R = 3; adaptive (Heinz 1999: R = 3 above a depth threshold, R = 2
+//! below it, the threshold raised in the endgame); verified (Tabibi and Netanyahu 2002: R = 3,
+//! and a fail-high reduces the depth by one instead of cutting; the subtree below uses standard
+//! null-move cuts, and if the reduced search does not confirm the fail high the node is
+//! searched again at full depth).
+
+use serde::{Deserialize, Serialize};
+
+/// How much shallower the null-move search is (besides the move itself).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Reduction {
+    /// The same R at every depth.
+    Fixed {
+        /// The reduction R in plies.
+        r: i32,
+    },
+    /// Heinz's adaptive rule: R = 3 when depth > `threshold` (in the endgame, when depth >
+    /// `endgame_threshold`), else R = 2.
+    Adaptive {
+        /// Depth above which R = 3 in the middlegame (Heinz: 6).
+        threshold: i32,
+        /// Depth above which R = 3 in the endgame (Heinz: 8).
+        endgame_threshold: i32,
+    },
+}
+
+/// Parameters of null-move pruning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NullMoveParams {
+    /// The reduction rule.
+    pub reduction: Reduction,
+    /// Verified null-move pruning (Tabibi and Netanyahu) instead of cutting.
+    pub verified: bool,
+    /// Minimum depth for a null-move try.
+    pub min_depth: i32,
+    /// No null move when the side to move's weighted material (Q=9 R=5 B=N=3) is at most
+    /// this (late endgames, where zugzwang is common). 0 keeps only the "has a piece" guard.
+    pub endgame_material_off: u32,
+}
+
+impl NullMoveParams {
+    /// Standard null move with a fixed R.
+    #[must_use]
+    pub const fn fixed(r: i32) -> NullMoveParams {
+        NullMoveParams {
+            reduction: Reduction::Fixed { r },
+            verified: false,
+            min_depth: 2,
+            endgame_material_off: 0,
+        }
+    }
+
+    /// Heinz's adaptive null move (thresholds 6 and 8).
+    #[must_use]
+    pub const fn adaptive() -> NullMoveParams {
+        NullMoveParams {
+            reduction: Reduction::Adaptive {
+                threshold: 6,
+                endgame_threshold: 8,
+            },
+            ..NullMoveParams::fixed(2)
+        }
+    }
+
+    /// Verified null move with R = 3.
+    #[must_use]
+    pub const fn verified() -> NullMoveParams {
+        NullMoveParams {
+            verified: true,
+            ..NullMoveParams::fixed(3)
+        }
+    }
+
+    /// The reduction R at `depth`; `pieces_each` is whether both sides have three or more
+    /// pieces (Heinz's middlegame condition).
+    #[must_use]
+    pub const fn r(&self, depth: i32, pieces_each: bool) -> i32 {
+        match self.reduction {
+            Reduction::Fixed { r } => r,
+            Reduction::Adaptive {
+                threshold,
+                endgame_threshold,
+            } => {
+                let limit = if pieces_each { threshold } else { endgame_threshold };
+                if depth > limit { 3 } else { 2 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adaptive_reduction_follows_heinz() {
+        let p = NullMoveParams::adaptive();
+        assert_eq!(p.r(7, true), 3);
+        assert_eq!(p.r(6, true), 2);
+        assert_eq!(p.r(8, false), 2);
+        assert_eq!(p.r(9, false), 3);
+        assert_eq!(NullMoveParams::fixed(3).r(2, true), 3);
+    }
+}

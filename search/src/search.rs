@@ -1,0 +1,810 @@
+//! Iterative deepening, principal-variation search (fail-soft negascout) and quiescence.
+//!
+//! One node of [`Search::search`] runs these steps, numbered as in the code (the numbering of
+//! Stockfish's `search.cpp`, with cutlab's forward-pruning methods in their own slots):
+//!
+//! 1. Initialise node (count it, tell the observer, check the clock)
+//! 2. Draw and abort (repetition, fifty moves, insufficient material, ply limit)
+//! 3. Mate distance pruning
+//! 4. Transposition-table probe (cut-off at non-PV nodes)
+//! 5. Static evaluation
+//! 6. Null-move pruning ([`crate::null_move`])
+//! 7. Move loop: check extension, late move reduction, PVS, new best move
+//! 8. Mate and stalemate
+//! 9. Transposition-table store
+//!
+//! The quiescence search has its own steps: stand pat, captures and promotions in MVV-LVA
+//! order with losing captures (SEE < 0) pruned, all evasions when in check.
+
+use std::sync::{
+    Arc,
+    atomic::{AtomicBool, Ordering},
+};
+
+use cutlab_instrument::{
+    Bound, CutOutcome, CutTestEvent, IterationEvent, Method, NodeEvent, NodeExitEvent, NodeType,
+    NoopObserver, Observer,
+};
+use shakmaty::{Move, Position as _};
+
+use crate::{
+    config::SearchConfig,
+    eval::evaluate,
+    limits::{Limits, TimeManager},
+    movepick::{History, MovePicker, PickerKind, is_tactical},
+    position::{Position, uci},
+    score::{DRAW, INFINITE, MATE, MATE_BOUND, is_mate},
+    tt::{PackedMove, TranspositionTable},
+};
+
+/// Deepest ply the search reaches (extensions included).
+pub const MAX_PLY: u32 = 120;
+const MAX_DEPTH: i32 = 100;
+/// Nodes between two looks at the clock and the stop flag.
+const CHECK_EVERY: u64 = 1024;
+/// Half-width of the first aspiration window, centipawns.
+const ASPIRATION_CP: i32 = 20;
+/// Stands in the key list for the position after a null move.
+const NULL_KEY: u64 = !0;
+
+/// Tries and cuts per forward-pruning method in one search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CutCounts {
+    /// Tests tried, by [`Method::index`].
+    pub tries: [u64; Method::COUNT],
+    /// Tests that cut, by [`Method::index`].
+    pub cuts: [u64; Method::COUNT],
+}
+
+/// What a finished search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// Best move of the last completed iteration (`None` when there is no legal move).
+    pub best_move: Option<Move>,
+    /// Its score, centipawns or mate score, side to move's view.
+    pub score: i32,
+    /// Last completed nominal depth.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Nodes searched (main and quiescence).
+    pub nodes: u64,
+    /// Wall time, milliseconds.
+    pub time_ms: u64,
+    /// Principal variation of the last completed iteration.
+    pub pv: Vec<Move>,
+    /// Forward-pruning tests and cuts.
+    pub cuts: CutCounts,
+}
+
+/// Progress of a search after each iteration (or aspiration re-search), for UCI `info`.
+#[derive(Clone, Debug)]
+pub struct Info {
+    /// Nominal depth.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score, side to move's view.
+    pub score: i32,
+    /// `Lower` or `Upper` when an aspiration window failed.
+    pub bound: Bound,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Milliseconds so far.
+    pub time_ms: u64,
+    /// Permille of the TT in use.
+    pub hashfull: u32,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    killers: [PackedMove; 2],
+    static_eval: i32,
+    node_id: u64,
+}
+
+/// A search engine: its TT, ordering tables and configuration; generic over the observer.
+pub struct Search<O: Observer = NoopObserver> {
+    /// The transposition table.
+    pub tt: TranspositionTable,
+    /// What is switched on.
+    pub config: SearchConfig,
+    /// Receives the events.
+    pub observer: O,
+    stop: Arc<AtomicBool>,
+    history: History,
+    frames: Vec<Frame>,
+    pv: Vec<[PackedMove; MAX_PLY as usize + 1]>,
+    pv_len: Vec<usize>,
+    keys: Vec<u64>,
+    lmr_table: Box<[[i32; 64]; 64]>,
+    nodes: u64,
+    node_limit: u64,
+    seldepth: u32,
+    cuts: CutCounts,
+    time: Option<TimeManager>,
+    aborted: bool,
+    in_test: u32,
+}
+
+impl Search<NoopObserver> {
+    /// An engine with a TT of `hash_mib` MiB and no observer.
+    #[must_use]
+    pub fn new(config: SearchConfig, hash_mib: usize) -> Search<NoopObserver> {
+        Search::with_observer(config, hash_mib, NoopObserver)
+    }
+}
+
+impl<O: Observer> Search<O> {
+    /// An engine that reports to `observer`.
+    #[must_use]
+    pub fn with_observer(config: SearchConfig, hash_mib: usize, observer: O) -> Search<O> {
+        let mut lmr_table = Box::new([[0; 64]; 64]);
+        for (depth, row) in lmr_table.iter_mut().enumerate().skip(1) {
+            for (index, r) in row.iter_mut().enumerate().skip(1) {
+                // The common logarithmic rule: 0.75 + ln(depth) ln(move number) / 2.25.
+                #[expect(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+                {
+                    *r = (0.75 + (depth as f64).ln() * (index as f64).ln() / 2.25) as i32;
+                }
+            }
+        }
+        Search {
+            tt: TranspositionTable::new(hash_mib),
+            config,
+            observer,
+            stop: Arc::new(AtomicBool::new(false)),
+            history: History::default(),
+            frames: vec![Frame::default(); MAX_PLY as usize + 2],
+            pv: vec![[PackedMove::NONE; MAX_PLY as usize + 1]; MAX_PLY as usize + 1],
+            pv_len: vec![0; MAX_PLY as usize + 1],
+            keys: Vec::with_capacity(1024),
+            lmr_table,
+            nodes: 0,
+            node_limit: u64::MAX,
+            seldepth: 0,
+            cuts: CutCounts::default(),
+            time: None,
+            aborted: false,
+            in_test: 0,
+        }
+    }
+
+    /// The flag that stops a running search when set (shared with the UCI thread).
+    #[must_use]
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Forgets everything learnt: TT, history, killers (UCI `ucinewgame`).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.clear();
+        self.frames.fill(Frame::default());
+    }
+
+    /// Nodes searched so far in the current or last search.
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Searches `root` within `limits`. `game` holds the keys of the positions before the root
+    /// (oldest first) for repetition detection. `report` is called after every iteration.
+    pub fn go(
+        &mut self,
+        root: &Position,
+        game: &[u64],
+        limits: &Limits,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        self.stop.store(false, Ordering::Relaxed);
+        self.tt.new_search();
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.cuts = CutCounts::default();
+        self.aborted = false;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let time = TimeManager::new(limits, root.turn());
+        self.time = Some(time);
+        self.keys.clear();
+        self.keys.extend_from_slice(game);
+        self.keys.push(root.key());
+        self.pv[0][0] = PackedMove::NONE;
+
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut result = SearchResult {
+            best_move: root.chess().legal_moves().first().copied(),
+            score: 0,
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            time_ms: 0,
+            pv: Vec::new(),
+            cuts: CutCounts::default(),
+        };
+        if result.best_move.is_some() {
+            for depth in 1..=max_depth {
+                let Some(score) = self.aspiration(root, depth, result.score, report) else {
+                    break;
+                };
+                let pv = self.root_pv(root);
+                result.best_move = pv.first().copied().or(result.best_move);
+                result.score = score;
+                result.depth = depth;
+                result.pv = pv;
+                let time_ms = millis(&time);
+                report(&self.info(depth, score, Bound::Exact, &result.pv, time_ms));
+                if O::ACTIVE {
+                    self.observer.iteration_finished(&IterationEvent {
+                        depth,
+                        seldepth: self.seldepth,
+                        score,
+                        nodes: self.nodes,
+                        time_ms,
+                        pv: result.pv.iter().map(|&m| uci(m)).collect(),
+                    });
+                }
+                let mated_soon = is_mate(score) && MATE - score.abs() <= depth;
+                if time.soft_expired() || mated_soon || self.nodes >= self.node_limit {
+                    break;
+                }
+            }
+        }
+        if O::ACTIVE {
+            self.observer.search_finished();
+        }
+        result.seldepth = self.seldepth;
+        result.nodes = self.nodes;
+        result.time_ms = millis(&time);
+        result.cuts = self.cuts;
+        result
+    }
+
+    fn info(&self, depth: i32, score: i32, bound: Bound, pv: &[Move], time_ms: u64) -> Info {
+        Info {
+            depth,
+            seldepth: self.seldepth,
+            score,
+            bound,
+            nodes: self.nodes,
+            time_ms,
+            hashfull: self.tt.hashfull(),
+            pv: pv.to_vec(),
+        }
+    }
+
+    /// One iteration inside an aspiration window that widens on failure. `None` when the
+    /// search was stopped before the iteration completed.
+    fn aspiration(
+        &mut self,
+        root: &Position,
+        depth: i32,
+        previous: i32,
+        report: &mut dyn FnMut(&Info),
+    ) -> Option<i32> {
+        let mut delta = ASPIRATION_CP;
+        let (mut alpha, mut beta) = if depth >= 5 && !is_mate(previous) {
+            (previous - delta, previous + delta)
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.search(root, alpha, beta, depth, 0, NodeType::Pv, 0);
+            if self.aborted {
+                return None;
+            }
+            let time_ms = self.time.as_ref().map_or(0, millis);
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+                report(&self.info(depth, score, Bound::Upper, &[], time_ms));
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+                report(&self.info(depth, score, Bound::Lower, &[], time_ms));
+            } else {
+                return Some(score);
+            }
+            delta *= 2;
+            if delta > 600 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    fn root_pv(&self, root: &Position) -> Vec<Move> {
+        let mut pos = root.clone();
+        let mut line = Vec::new();
+        for packed in &self.pv[0][..self.pv_len[0]] {
+            let Some(m) = packed.unpack(&pos) else { break };
+            line.push(m);
+            pos = pos.play(m);
+        }
+        line
+    }
+
+    /// Whether to stop now: checked every [`CHECK_EVERY`] nodes, never before depth 1 ends.
+    fn should_stop(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.nodes.is_multiple_of(CHECK_EVERY) || self.nodes >= self.node_limit {
+            let stop = self.stop.load(Ordering::Relaxed)
+                || self.nodes >= self.node_limit
+                || self.time.as_ref().is_some_and(TimeManager::hard_expired);
+            if stop && !self.pv[0][0].is_none() {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    /// Whether `pos` (the last key) occurred before since the last irreversible move, on the
+    /// game path or the search path. A null move ends the scan: nothing repeats across it.
+    fn is_repetition(&self, pos: &Position) -> bool {
+        let last = self.keys.len() - 1;
+        let reach = usize::try_from(pos.halfmoves()).unwrap_or(usize::MAX).min(last);
+        let key = pos.key();
+        for back in 1..=reach {
+            let earlier = self.keys[last - back];
+            if earlier == NULL_KEY {
+                return false;
+            }
+            if back % 2 == 0 && earlier == key {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1];
+        self.pv[ply][0] = PackedMove::new(m);
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    /// The principal-variation search of one node. `ply` is the distance from the root;
+    /// `node_type` the expected (Knuth-Moore) type; `parent_id` the parent's node id.
+    #[expect(clippy::too_many_lines, reason = "one function mirrors the numbered steps")]
+    #[expect(clippy::too_many_arguments, reason = "the node's window, depth and identity")]
+    fn search(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: u32,
+        node_type: NodeType,
+        parent_id: u64,
+    ) -> i32 {
+        if depth <= 0 && !pos.in_check() {
+            return self.quiescence(pos, alpha, beta, ply, node_type, parent_id);
+        }
+        let depth = depth.max(1);
+        let pv_node = node_type == NodeType::Pv;
+        debug_assert!(pv_node || beta == alpha + 1);
+        let ply_index = ply as usize;
+        let root = ply == 0;
+
+        // Step 1. Initialise node
+        self.nodes += 1;
+        let node_id = self.nodes;
+        self.pv_len[ply_index] = 0;
+        self.seldepth = self.seldepth.max(ply);
+        self.frames[ply_index].node_id = node_id;
+        self.frames[ply_index + 2].killers = [PackedMove::NONE; 2];
+        let in_check = pos.in_check();
+        if O::ACTIVE {
+            self.observer.enter_node(&NodeEvent {
+                node_id,
+                parent_id,
+                ply,
+                depth,
+                alpha,
+                beta,
+                node_type,
+                stage: pos.stage(),
+                static_eval: (!in_check).then(|| evaluate(pos)),
+                in_check,
+                quiescence: false,
+                in_test: self.in_test > 0,
+            });
+        }
+        let leave = |this: &mut Self, value: i32, bound: Bound, best: Option<Move>, cut_by, index| {
+            if O::ACTIVE {
+                this.observer.leave_node(&NodeExitEvent {
+                    node_id,
+                    value,
+                    bound,
+                    best_move: best.map(uci),
+                    subtree_nodes: this.nodes - node_id + 1,
+                    cut_by,
+                    cut_move_index: index,
+                });
+            }
+            value
+        };
+
+        // Step 2. Draw and abort
+        if self.should_stop() {
+            return leave(self, 0, Bound::Exact, None, None, None);
+        }
+        if !root {
+            if self.is_repetition(pos)
+                || (pos.halfmoves() >= 100 && !in_check)
+                || pos.insufficient_material()
+            {
+                return leave(self, DRAW, Bound::Exact, None, None, None);
+            }
+            if ply >= MAX_PLY {
+                let value = if in_check { DRAW } else { evaluate(pos) };
+                return leave(self, value, Bound::Exact, None, None, None);
+            }
+
+            // Step 3. Mate distance pruning: no line can be better than mating now, or
+            // worse than being mated now.
+            let ply_i = i32::try_from(ply).unwrap_or(0);
+            alpha = alpha.max(-MATE + ply_i);
+            beta = beta.min(MATE - ply_i - 1);
+            if alpha >= beta {
+                return leave(self, alpha, Bound::Exact, None, None, None);
+            }
+        }
+
+        // Step 4. Transposition-table probe
+        let hit = self.tt.probe(pos.key(), ply);
+        let tt_move = hit.and_then(|h| h.mv.unpack(pos));
+        if let Some(h) = hit
+            && self.config.tt_cutoffs
+            && !pv_node
+            && h.depth >= depth
+            && match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+            }
+        {
+            return leave(self, h.score, h.bound, tt_move, None, None);
+        }
+
+        // Step 5. Static evaluation
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            hit.map_or_else(|| evaluate(pos), |h| h.eval)
+        };
+        self.frames[ply_index].static_eval = static_eval;
+
+        // Step 6. Null-move pruning: a free move for the opponent that still fails high
+        // suggests this node fails high too.
+        let mut depth = depth;
+        if let Some(params) = self.config.null_move
+            && !pv_node
+            && !in_check
+            && depth >= params.min_depth
+            && static_eval >= beta
+            && !is_mate(beta)
+            && self.keys.last() != Some(&NULL_KEY)
+            && pos.has_non_pawn_material(pos.turn())
+            && pos.weighted_material(pos.turn()) > params.endgame_material_off
+            && let Some(null_pos) = pos.play_null()
+        {
+            let pieces_each = pos.chess().board().occupied().count() >= 6
+                && pos.weighted_material(pos.turn()) >= 9
+                && pos.weighted_material(!pos.turn()) >= 9;
+            let r = params.r(depth, pieces_each);
+            let before = self.nodes;
+            // The null move is marked in the key list so that no second one follows it.
+            self.keys.push(NULL_KEY);
+            self.in_test += 1;
+            let value = -self.search(
+                &null_pos,
+                -beta,
+                -beta + 1,
+                depth - 1 - r,
+                ply + 1,
+                node_type.child(1),
+                node_id,
+            );
+            self.in_test -= 1;
+            self.keys.pop();
+            if self.aborted {
+                return leave(self, 0, Bound::Exact, None, None, None);
+            }
+            let cut = value >= beta;
+            let outcome = if cut && !params.verified {
+                CutOutcome::CutHigh
+            } else {
+                CutOutcome::NoCut
+            };
+            self.record_test(&CutTestEvent {
+                node_id,
+                method: Method::NullMove,
+                depth,
+                shallow_depth: depth - 1 - r,
+                bound: beta,
+                shallow_value: value,
+                outcome,
+                nodes: self.nodes - before,
+            });
+            if outcome.is_cut() {
+                let value = if is_mate(value) { beta } else { value };
+                return leave(self, value, Bound::Lower, None, Some(Method::NullMove), None);
+            }
+            if cut && params.verified {
+                depth -= 1;
+            }
+        }
+
+        // Step 7. Move loop
+        let original_alpha = alpha;
+        let killers = self.frames[ply_index].killers;
+        let mut picker = MovePicker::new(tt_move, killers, PickerKind::All);
+        let mut best_value = -INFINITE;
+        let mut best_move: Option<Move> = None;
+        let mut index = 0;
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut cut_index = None;
+        while let Some((m, _)) = picker.next(pos, &self.history) {
+            let child = pos.play(m);
+            let gives_check = child.in_check();
+            let tactical = is_tactical(m);
+            // Check extension: a move that gives check is searched one ply deeper.
+            let extension = i32::from(gives_check && ply < 2 * MAX_PLY / 3);
+            let new_depth = depth - 1 + extension;
+            self.keys.push(child.key());
+
+            let value = if index == 0 {
+                -self.search(&child, -beta, -alpha, new_depth, ply + 1, node_type.child(0), node_id)
+            } else {
+                let child_type = node_type.child(index);
+                // Late move reductions: quiet moves late in the order are searched shallower
+                // first, and again at full depth only if they beat alpha.
+                let mut reduction = 0;
+                if self.config.lmr
+                    && depth >= 3
+                    && index >= 3
+                    && !tactical
+                    && !in_check
+                    && !gives_check
+                    && !killers.iter().any(|k| k.is(m))
+                {
+                    let r = self.lmr_table[depth.min(63) as usize][index.min(63)];
+                    reduction = (r - i32::from(pv_node)).clamp(0, new_depth - 1);
+                }
+                let mut value = -self.search(
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - reduction,
+                    ply + 1,
+                    child_type,
+                    node_id,
+                );
+                if reduction > 0 && value > alpha {
+                    value = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, child_type, node_id);
+                }
+                if pv_node && value > alpha && value < beta {
+                    value = -self.search(&child, -beta, -alpha, new_depth, ply + 1, NodeType::Pv, node_id);
+                }
+                value
+            };
+            self.keys.pop();
+            if self.aborted {
+                return leave(self, 0, Bound::Exact, None, None, None);
+            }
+
+            if value > best_value {
+                best_value = value;
+                if value > alpha {
+                    best_move = Some(m);
+                    if pv_node {
+                        self.update_pv(ply_index, m);
+                    }
+                    if value >= beta {
+                        cut_index = Some(u32::try_from(index).unwrap_or(u32::MAX));
+                        break;
+                    }
+                    alpha = value;
+                }
+            }
+            if !tactical {
+                quiets_tried.push(m);
+            }
+            index += 1;
+        }
+
+        // Step 8. Mate and stalemate
+        if index == 0 && best_move.is_none() && best_value == -INFINITE {
+            let value = if in_check {
+                -MATE + i32::try_from(ply).unwrap_or(0)
+            } else {
+                DRAW
+            };
+            return leave(self, value, Bound::Exact, None, None, None);
+        }
+
+        // A quiet move that cut off becomes a killer and gains history; the quiet moves
+        // tried before it lose history.
+        if let Some(m) = best_move
+            && best_value >= beta
+            && !is_tactical(m)
+        {
+            let frame = &mut self.frames[ply_index];
+            if !frame.killers[0].is(m) {
+                frame.killers[1] = frame.killers[0];
+                frame.killers[0] = PackedMove::new(m);
+            }
+            let bonus = (depth * depth).min(1200);
+            self.history.update(pos.turn(), m, bonus);
+            for &q in &quiets_tried {
+                self.history.update(pos.turn(), q, -bonus);
+            }
+        }
+
+        // Step 9. Transposition-table store
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if best_value > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_move = best_move.map_or(PackedMove::NONE, PackedMove::new);
+        self.tt.store(pos.key(), ply, stored_move, best_value, static_eval, depth, bound);
+        leave(self, best_value, bound, best_move, None, cut_index)
+    }
+
+    /// Quiescence search: captures and promotions until the position is quiet.
+    fn quiescence(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: u32,
+        node_type: NodeType,
+        parent_id: u64,
+    ) -> i32 {
+        self.nodes += 1;
+        let node_id = self.nodes;
+        let ply_index = ply as usize;
+        self.pv_len[ply_index.min(MAX_PLY as usize)] = 0;
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.in_check();
+        let stand_pat = if in_check { -INFINITE } else { evaluate(pos) };
+        if O::ACTIVE {
+            self.observer.enter_node(&NodeEvent {
+                node_id,
+                parent_id,
+                ply,
+                depth: 0,
+                alpha,
+                beta,
+                node_type,
+                stage: pos.stage(),
+                static_eval: (!in_check).then_some(stand_pat),
+                in_check,
+                quiescence: true,
+                in_test: self.in_test > 0,
+            });
+        }
+        let leave = |this: &mut Self, value: i32, bound: Bound, best: Option<Move>, index| {
+            if O::ACTIVE {
+                this.observer.leave_node(&NodeExitEvent {
+                    node_id,
+                    value,
+                    bound,
+                    best_move: best.map(uci),
+                    subtree_nodes: this.nodes - node_id + 1,
+                    cut_by: None,
+                    cut_move_index: index,
+                });
+            }
+            value
+        };
+        if self.should_stop() {
+            return leave(self, 0, Bound::Exact, None, None);
+        }
+        if pos.insufficient_material() {
+            return leave(self, DRAW, Bound::Exact, None, None);
+        }
+        if ply >= MAX_PLY {
+            return leave(self, if in_check { DRAW } else { stand_pat }, Bound::Exact, None, None);
+        }
+
+        // TT probe: any stored result is deep enough here.
+        let hit = self.tt.probe(pos.key(), ply);
+        if let Some(h) = hit
+            && self.config.tt_cutoffs
+            && node_type != NodeType::Pv
+            && match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+            }
+        {
+            return leave(self, h.score, h.bound, None, None);
+        }
+
+        // Stand pat: the side to move may decline every capture (not when in check).
+        let original_alpha = alpha;
+        let mut best_value = stand_pat;
+        if !in_check {
+            if stand_pat >= beta {
+                return leave(self, stand_pat, Bound::Lower, None, None);
+            }
+            alpha = alpha.max(stand_pat);
+        }
+
+        let tt_move = hit.and_then(|h| h.mv.unpack(pos));
+        let kind = if in_check { PickerKind::All } else { PickerKind::Tactical };
+        let mut picker = MovePicker::new(tt_move, [PackedMove::NONE; 2], kind);
+        let mut best_move = None;
+        let mut index = 0_u32;
+        let mut cut_index = None;
+        while let Some((m, losing)) = picker.next(pos, &self.history) {
+            // Losing captures cannot raise a quiet position's value: skip them.
+            if !in_check && losing {
+                continue;
+            }
+            let child = pos.play(m);
+            let value = -self.quiescence(&child, -beta, -alpha, ply + 1, node_type.child(index as usize), node_id);
+            if self.aborted {
+                return leave(self, 0, Bound::Exact, None, None);
+            }
+            index += 1;
+            if value > best_value {
+                best_value = value;
+                if value > alpha {
+                    best_move = Some(m);
+                    if value >= beta {
+                        cut_index = Some(index - 1);
+                        break;
+                    }
+                    alpha = value;
+                }
+            }
+        }
+        if in_check && index == 0 {
+            let mated = -MATE + i32::try_from(ply).unwrap_or(0);
+            return leave(self, mated, Bound::Exact, None, None);
+        }
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if best_value > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_move = best_move.map_or(PackedMove::NONE, PackedMove::new);
+        let eval = if in_check { 0 } else { stand_pat };
+        self.tt.store(pos.key(), ply, stored_move, best_value, eval, 0, bound);
+        leave(self, best_value, bound, best_move, cut_index)
+    }
+
+    fn record_test(&mut self, event: &CutTestEvent) {
+        let i = event.method.index();
+        self.cuts.tries[i] += 1;
+        if event.outcome.is_cut() {
+            self.cuts.cuts[i] += 1;
+        }
+        if O::ACTIVE {
+            self.observer.cut_test(event);
+        }
+    }
+}
+
+fn millis(time: &TimeManager) -> u64 {
+    u64::try_from(time.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Whether `score` is a mate score in the side to move's favour or against it, for callers.
+#[must_use]
+pub fn mate_in_plies(score: i32) -> Option<i32> {
+    (score.abs() >= MATE_BOUND).then(|| (MATE - score.abs()) * score.signum())
+}
