@@ -172,7 +172,8 @@ impl<O: Observer> Search<O> {
         }
     }
 
-    /// The flag that stops a running search when set (shared with the UCI thread).
+    /// The flag that stops a running search when set (shared with the UCI thread). The
+    /// caller clears it before a new search.
     #[must_use]
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
@@ -200,7 +201,6 @@ impl<O: Observer> Search<O> {
         limits: &Limits,
         report: &mut dyn FnMut(&Info),
     ) -> SearchResult {
-        self.stop.store(false, Ordering::Relaxed);
         self.tt.new_search();
         self.nodes = 0;
         self.seldepth = 0;
