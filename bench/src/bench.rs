@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use clap::Args;
-use cutlab_search::{Limits, Position, Search, SearchConfig, DEFAULT_VARIANT};
+use cutlab_search::{DEFAULT_VARIANT, Limits, Position, Search, SearchConfig};
 use shakmaty::Position as _;
 
 use crate::positions::BENCH;
@@ -35,7 +35,9 @@ pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
         total += result.nodes;
         println!("{fen} | {}", result.nodes);
     }
-    let ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX).max(1);
+    let ms = u64::try_from(start.elapsed().as_millis())
+        .unwrap_or(u64::MAX)
+        .max(1);
     println!("{total} nodes {} nps", total * 1000 / ms);
     Ok(())
 }

@@ -11,13 +11,11 @@ use std::{
     thread::JoinHandle,
 };
 
+use cutlab_instrument::Bound;
 use cutlab_search::{
-    DEFAULT_VARIANT, Limits, Position, Search, SearchConfig,
-    position::uci,
-    score::uci_score,
+    DEFAULT_VARIANT, Limits, Position, Search, SearchConfig, position::uci, score::uci_score,
     search::Info,
 };
-use cutlab_instrument::Bound;
 
 const DEFAULT_HASH_MIB: usize = 16;
 const MAX_HASH_MIB: usize = 65_536;
@@ -76,7 +74,9 @@ pub fn run() {
                 say(&format!(
                     "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max 5000"
                 ));
-                say(&format!("option name Variant type string default {DEFAULT_VARIANT}"));
+                say(&format!(
+                    "option name Variant type string default {DEFAULT_VARIANT}"
+                ));
                 say("uciok");
             }
             "isready" => say("readyok"),
@@ -108,7 +108,8 @@ impl Engine {
             self.stop = fresh.stop_flag();
             self.search = Some(fresh);
         }
-        self.search.get_or_insert_with(|| Search::new(SearchConfig::default(), DEFAULT_HASH_MIB))
+        self.search
+            .get_or_insert_with(|| Search::new(SearchConfig::default(), DEFAULT_HASH_MIB))
     }
 
     /// Stops a running search; it prints its `bestmove` before the thread ends.
@@ -230,7 +231,10 @@ fn info_line(info: &Info) -> String {
 
 /// Parses `position startpos|fen <fen> [moves ...]` into the root and the game's earlier keys.
 fn parse_position(args: &[&str]) -> Result<(Position, Vec<u64>), String> {
-    let moves_at = args.iter().position(|&w| w == "moves").unwrap_or(args.len());
+    let moves_at = args
+        .iter()
+        .position(|&w| w == "moves")
+        .unwrap_or(args.len());
     let (setup, moves) = args.split_at(moves_at);
     let mut pos = match setup.split_first() {
         Some((&"startpos", [])) => Position::startpos(),
@@ -290,7 +294,10 @@ mod tests {
         let (pos, game) = parse_position(&["startpos", "moves", "e2e4", "e7e5"]).unwrap();
         assert_eq!(game.len(), 2);
         assert_eq!(game[0], Position::startpos().key());
-        assert!(pos.fen().starts_with("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w"));
+        assert!(
+            pos.fen()
+                .starts_with("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w")
+        );
     }
 
     #[test]
@@ -303,7 +310,17 @@ mod tests {
 
     #[test]
     fn go_parameters_parse() {
-        let limits = parse_go(&["wtime", "1000", "btime", "2000", "winc", "10", "movestogo", "5"]).unwrap();
+        let limits = parse_go(&[
+            "wtime",
+            "1000",
+            "btime",
+            "2000",
+            "winc",
+            "10",
+            "movestogo",
+            "5",
+        ])
+        .unwrap();
         assert_eq!(limits.wtime_ms, Some(1000));
         assert_eq!(limits.movestogo, Some(5));
         assert!(parse_go(&["depth"]).is_err());

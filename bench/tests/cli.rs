@@ -71,8 +71,17 @@ fn uci_session_plays_legal_moves_and_survives_garbage() {
     s.send("position startpos moves e2e4 e7e5 g1f3");
     s.send("go depth 6");
     let out = s.until("bestmove");
-    assert!(out.iter().any(|l| l.starts_with("info depth 6 ") && l.contains(" pv ")));
-    let best = out.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info depth 6 ") && l.contains(" pv "))
+    );
+    let best = out
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
     let after = cutlab_search::Position::from_fen(
         "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
     )

@@ -39,8 +39,14 @@ pub const PRESET_PARTS: [(&str, &str); 6] = [
     ("plain", "no forward pruning, no reductions"),
     ("nmp", "null-move pruning, R = 2"),
     ("nmp-r3", "null-move pruning, R = 3"),
-    ("nmp-adaptive", "null-move pruning, R = 3 above depth 6 (8 in endgames), else 2 (Heinz)"),
-    ("nmp-verified", "verified null-move pruning, R = 3 (Tabibi and Netanyahu)"),
+    (
+        "nmp-adaptive",
+        "null-move pruning, R = 3 above depth 6 (8 in endgames), else 2 (Heinz)",
+    ),
+    (
+        "nmp-verified",
+        "verified null-move pruning, R = 3 (Tabibi and Netanyahu)",
+    ),
     ("lmr", "late move reductions"),
 ];
 

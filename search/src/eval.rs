@@ -36,10 +36,10 @@ impl std::ops::Mul<i32> for Score {
 
 /// Mobility weight per reachable square, and the square count a piece typically reaches.
 const MOBILITY: [(Score, i32); 4] = [
-    (Score(4, 4), 4),   // knight
-    (Score(5, 5), 6),   // bishop
-    (Score(2, 4), 7),   // rook
-    (Score(1, 2), 13),  // queen
+    (Score(4, 4), 4),  // knight
+    (Score(5, 5), 6),  // bishop
+    (Score(2, 4), 7),  // rook
+    (Score(1, 2), 13), // queen
 ];
 const DOUBLED_PAWN: Score = Score(-10, -20);
 const ISOLATED_PAWN: Score = Score(-12, -12);
@@ -165,7 +165,9 @@ fn side_score(board: &Board, color: Color) -> (Score, i32) {
     let mut attackers = 0;
 
     for sq in Bitboard(us) {
-        let Some(role) = board.role_at(sq) else { continue };
+        let Some(role) = board.role_at(sq) else {
+            continue;
+        };
         let ri = role as usize - 1;
         score += PSQT[ci][ri][sq.to_usize()];
         phase += pesto::PHASE_INC[ri];
@@ -275,7 +277,10 @@ mod tests {
 
     #[test]
     fn start_position_is_balanced() {
-        assert_eq!(eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), 0);
+        assert_eq!(
+            eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+            0
+        );
     }
 
     #[test]

@@ -79,25 +79,41 @@ impl TimeManager {
         let overhead = limits.move_overhead_ms;
         let ms = Duration::from_millis;
         if limits.infinite {
-            return TimeManager { start, soft: None, hard: None };
+            return TimeManager {
+                start,
+                soft: None,
+                hard: None,
+            };
         }
         if let Some(movetime) = limits.movetime_ms {
             let hard = ms(movetime.saturating_sub(overhead).max(1));
-            return TimeManager { start, soft: Some(hard), hard: Some(hard) };
+            return TimeManager {
+                start,
+                soft: Some(hard),
+                hard: Some(hard),
+            };
         }
         let (time, inc) = match turn {
             Color::White => (limits.wtime_ms, limits.winc_ms.unwrap_or(0)),
             Color::Black => (limits.btime_ms, limits.binc_ms.unwrap_or(0)),
         };
         let Some(time) = time else {
-            return TimeManager { start, soft: None, hard: None };
+            return TimeManager {
+                start,
+                soft: None,
+                hard: None,
+            };
         };
         let usable = time.saturating_sub(overhead).max(1);
         let moves_to_go = u64::from(limits.movestogo.unwrap_or(30).clamp(1, 50));
         let target = (usable / moves_to_go + inc * 3 / 4).min(usable);
         let hard = (target * 3).min(usable / 4).max(target.min(usable)).max(1);
         let soft = (target * 6 / 10).max(1);
-        TimeManager { start, soft: Some(ms(soft)), hard: Some(ms(hard)) }
+        TimeManager {
+            start,
+            soft: Some(ms(soft)),
+            hard: Some(ms(hard)),
+        }
     }
 
     /// Time since the search started.

@@ -96,7 +96,11 @@ impl NullMoveParams {
                 threshold,
                 endgame_threshold,
             } => {
-                let limit = if pieces_each { threshold } else { endgame_threshold };
+                let limit = if pieces_each {
+                    threshold
+                } else {
+                    endgame_threshold
+                };
                 if depth > limit { 3 } else { 2 }
             }
         }

@@ -4,9 +4,7 @@ use std::fmt;
 
 use cutlab_instrument::Stage;
 use shakmaty::{
-    CastlingMode, Chess, Color, EnPassantMode, Move, Position as _,
-    fen::Fen,
-    uci::UciMove,
+    CastlingMode, Chess, Color, EnPassantMode, Move, Position as _, fen::Fen, uci::UciMove,
     zobrist::Zobrist64,
 };
 
@@ -125,7 +123,10 @@ impl Position {
         let key = self
             .chess
             .update_zobrist_hash(Zobrist64(self.key), m, EnPassantMode::Legal)
-            .map_or_else(|| chess.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0, |z| z.0);
+            .map_or_else(
+                || chess.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0,
+                |z| z.0,
+            );
         Position { chess, key }
     }
 
@@ -229,14 +230,23 @@ mod tests {
 
     #[test]
     fn bad_fen_and_bad_moves_are_errors() {
-        assert!(matches!(Position::from_fen("not a fen"), Err(PositionError::BadFen(_))));
+        assert!(matches!(
+            Position::from_fen("not a fen"),
+            Err(PositionError::BadFen(_))
+        ));
         assert!(matches!(
             Position::from_fen("8/8/8/8/8/8/8/8 w - - 0 1"),
             Err(PositionError::IllegalPosition(_))
         ));
         let pos = Position::startpos();
-        assert!(matches!(pos.parse_uci("e2e5"), Err(PositionError::IllegalMove(_))));
-        assert!(matches!(pos.parse_uci("zz"), Err(PositionError::BadMove(_))));
+        assert!(matches!(
+            pos.parse_uci("e2e5"),
+            Err(PositionError::IllegalMove(_))
+        ));
+        assert!(matches!(
+            pos.parse_uci("zz"),
+            Err(PositionError::BadMove(_))
+        ));
         assert!(pos.parse_uci("e2e4").is_ok());
     }
 

@@ -346,7 +346,9 @@ impl<O: Observer> Search<O> {
     /// game path or the search path. A null move ends the scan: nothing repeats across it.
     fn is_repetition(&self, pos: &Position) -> bool {
         let last = self.keys.len() - 1;
-        let reach = usize::try_from(pos.halfmoves()).unwrap_or(usize::MAX).min(last);
+        let reach = usize::try_from(pos.halfmoves())
+            .unwrap_or(usize::MAX)
+            .min(last);
         let key = pos.key();
         for back in 1..=reach {
             let earlier = self.keys[last - back];
@@ -370,8 +372,14 @@ impl<O: Observer> Search<O> {
 
     /// The principal-variation search of one node. `ply` is the distance from the root;
     /// `node_type` the expected (Knuth-Moore) type; `parent_id` the parent's node id.
-    #[expect(clippy::too_many_lines, reason = "one function mirrors the numbered steps")]
-    #[expect(clippy::too_many_arguments, reason = "the node's window, depth and identity")]
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one function mirrors the numbered steps"
+    )]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the node's window, depth and identity"
+    )]
     fn search(
         &mut self,
         pos: &Position,
@@ -415,20 +423,21 @@ impl<O: Observer> Search<O> {
                 in_test: self.in_test > 0,
             });
         }
-        let leave = |this: &mut Self, value: i32, bound: Bound, best: Option<Move>, cut_by, index| {
-            if O::ACTIVE {
-                this.observer.leave_node(&NodeExitEvent {
-                    node_id,
-                    value,
-                    bound,
-                    best_move: best.map(uci),
-                    subtree_nodes: this.nodes - node_id + 1,
-                    cut_by,
-                    cut_move_index: index,
-                });
-            }
-            value
-        };
+        let leave =
+            |this: &mut Self, value: i32, bound: Bound, best: Option<Move>, cut_by, index| {
+                if O::ACTIVE {
+                    this.observer.leave_node(&NodeExitEvent {
+                        node_id,
+                        value,
+                        bound,
+                        best_move: best.map(uci),
+                        subtree_nodes: this.nodes - node_id + 1,
+                        cut_by,
+                        cut_move_index: index,
+                    });
+                }
+                value
+            };
 
         // Step 2. Draw and abort
         if self.should_stop() {
@@ -534,7 +543,14 @@ impl<O: Observer> Search<O> {
             });
             if outcome.is_cut() {
                 let value = if is_mate(value) { beta } else { value };
-                return leave(self, value, Bound::Lower, None, Some(Method::NullMove), None);
+                return leave(
+                    self,
+                    value,
+                    Bound::Lower,
+                    None,
+                    Some(Method::NullMove),
+                    None,
+                );
             }
             if cut && params.verified {
                 depth -= 1;
@@ -560,7 +576,15 @@ impl<O: Observer> Search<O> {
             self.keys.push(child.key());
 
             let value = if index == 0 {
-                -self.search(&child, -beta, -alpha, new_depth, ply + 1, node_type.child(0), node_id)
+                -self.search(
+                    &child,
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    node_type.child(0),
+                    node_id,
+                )
             } else {
                 let child_type = node_type.child(index);
                 // Late move reductions: quiet moves late in the order are searched shallower
@@ -587,10 +611,26 @@ impl<O: Observer> Search<O> {
                     node_id,
                 );
                 if reduction > 0 && value > alpha {
-                    value = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, child_type, node_id);
+                    value = -self.search(
+                        &child,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        child_type,
+                        node_id,
+                    );
                 }
                 if pv_node && value > alpha && value < beta {
-                    value = -self.search(&child, -beta, -alpha, new_depth, ply + 1, NodeType::Pv, node_id);
+                    value = -self.search(
+                        &child,
+                        -beta,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        NodeType::Pv,
+                        node_id,
+                    );
                 }
                 value
             };
@@ -656,7 +696,15 @@ impl<O: Observer> Search<O> {
             Bound::Upper
         };
         let stored_move = best_move.map_or(PackedMove::NONE, PackedMove::new);
-        self.tt.store(pos.key(), ply, stored_move, best_value, static_eval, depth, bound);
+        self.tt.store(
+            pos.key(),
+            ply,
+            stored_move,
+            best_value,
+            static_eval,
+            depth,
+            bound,
+        );
         leave(self, best_value, bound, best_move, None, cut_index)
     }
 
@@ -714,7 +762,13 @@ impl<O: Observer> Search<O> {
             return leave(self, DRAW, Bound::Exact, None, None);
         }
         if ply >= MAX_PLY {
-            return leave(self, if in_check { DRAW } else { stand_pat }, Bound::Exact, None, None);
+            return leave(
+                self,
+                if in_check { DRAW } else { stand_pat },
+                Bound::Exact,
+                None,
+                None,
+            );
         }
 
         // TT probe: any stored result is deep enough here.
@@ -742,7 +796,11 @@ impl<O: Observer> Search<O> {
         }
 
         let tt_move = hit.and_then(|h| h.mv.unpack(pos));
-        let kind = if in_check { PickerKind::All } else { PickerKind::Tactical };
+        let kind = if in_check {
+            PickerKind::All
+        } else {
+            PickerKind::Tactical
+        };
         let mut picker = MovePicker::new(tt_move, [PackedMove::NONE; 2], kind);
         let mut best_move = None;
         let mut index = 0_u32;
@@ -753,7 +811,14 @@ impl<O: Observer> Search<O> {
                 continue;
             }
             let child = pos.play(m);
-            let value = -self.quiescence(&child, -beta, -alpha, ply + 1, node_type.child(index as usize), node_id);
+            let value = -self.quiescence(
+                &child,
+                -beta,
+                -alpha,
+                ply + 1,
+                node_type.child(index as usize),
+                node_id,
+            );
             if self.aborted {
                 return leave(self, 0, Bound::Exact, None, None);
             }
@@ -783,7 +848,8 @@ impl<O: Observer> Search<O> {
         };
         let stored_move = best_move.map_or(PackedMove::NONE, PackedMove::new);
         let eval = if in_check { 0 } else { stand_pat };
-        self.tt.store(pos.key(), ply, stored_move, best_value, eval, 0, bound);
+        self.tt
+            .store(pos.key(), ply, stored_move, best_value, eval, 0, bound);
         leave(self, best_value, bound, best_move, cut_index)
     }
 

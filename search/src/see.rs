@@ -74,9 +74,14 @@ pub fn see(pos: &Position, m: Move) -> i32 {
     gain[0]
 }
 
-fn least_valuable(board: &shakmaty::Board, attackers: Bitboard) -> Option<(shakmaty::Square, Role)> {
+fn least_valuable(
+    board: &shakmaty::Board,
+    attackers: Bitboard,
+) -> Option<(shakmaty::Square, Role)> {
     Role::ALL.into_iter().find_map(|role| {
-        (attackers & board.by_role(role)).first().map(|sq| (sq, role))
+        (attackers & board.by_role(role))
+            .first()
+            .map(|sq| (sq, role))
     })
 }
 
@@ -93,10 +98,16 @@ mod tests {
     #[test]
     fn classic_cases() {
         // Free pawn defended by nothing: rook takes e5.
-        assert_eq!(see_of("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5"), 100);
+        assert_eq!(
+            see_of("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5"),
+            100
+        );
         // Knight takes a pawn defended by a pawn... the wiki's second example loses material.
         assert_eq!(
-            see_of("1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1", "d3e5"),
+            see_of(
+                "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1",
+                "d3e5"
+            ),
             100 - 320
         );
         // Quiet move to a safe square gains nothing.

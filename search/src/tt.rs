@@ -57,11 +57,11 @@ impl PackedMove {
             return None;
         }
         let m = if role == Role::King && board.by_color(chess.turn()).contains(to) {
-            Move::Castle { king: from, rook: to }
-        } else if role == Role::Pawn
-            && from.file() != to.file()
-            && board.role_at(to).is_none()
-        {
+            Move::Castle {
+                king: from,
+                rook: to,
+            }
+        } else if role == Role::Pawn && from.file() != to.file() && board.role_at(to).is_none() {
             Move::EnPassant { from, to }
         } else {
             Move::Normal {
@@ -217,7 +217,11 @@ impl TranspositionTable {
         {
             return;
         }
-        let mv = if mv.is_none() && old.check == check { old.mv } else { mv };
+        let mv = if mv.is_none() && old.check == check {
+            old.mv
+        } else {
+            mv
+        };
         let code = match bound {
             Bound::Exact => 1,
             Bound::Lower => 2,

@@ -65,10 +65,19 @@ fn exact_config() -> SearchConfig {
 
 /// Positions and the depth the full-width reference can reach quickly.
 const POSITIONS: [(&str, i32); 6] = [
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 3),
-    ("r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3", 2),
+    (
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        3,
+    ),
+    (
+        "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
+        2,
+    ),
     ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 3),
-    ("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8", 2),
+    (
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8",
+        2,
+    ),
     ("6k1/5ppp/8/8/3n4/8/5PPP/3R2K1 w - - 0 1", 3),
     ("8/8/4k3/3p4/3P4/4K3/8/8 b - - 0 1", 3),
 ];
@@ -107,7 +116,10 @@ fn finds_forced_mates() {
     // The defender sees Qxf7# coming and parries it: no mate score.
     let fen = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3";
     let (_, score) = best_move(fen, 4, "plain");
-    assert!(score > -MATE + 100, "black can defend against Qxf7#: {score}");
+    assert!(
+        score > -MATE + 100,
+        "black can defend against Qxf7#: {score}"
+    );
 }
 
 #[test]
