@@ -218,6 +218,14 @@ pub struct NodeEvent {
 pub struct CutTestEvent {
     /// The node the test ran at.
     pub node_id: u64,
+    /// Distance of that node from the root.
+    pub ply: u32,
+    /// Expected type of that node.
+    pub node_type: NodeType,
+    /// Lower bound of the node's window.
+    pub alpha: i32,
+    /// Upper bound of the node's window.
+    pub beta: i32,
     /// The method that tried.
     pub method: Method,
     /// Depth of the node, d.

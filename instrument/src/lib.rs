@@ -11,8 +11,8 @@
 //! [`Observer::search_finished`] once at the end. Children's enter/leave pairs nest between
 //! their parent's enter and leave, so the calls form a well-bracketed tree.
 //!
-//! [`NoopObserver`] sets [`Observer::ACTIVE`] to `false`; the search builds no event when the
-//! observer is inactive, so the no-op observer compiles away.
+//! [`NoopObserver`] turns both [`Observer::NODE_EVENTS`] and [`Observer::TEST_EVENTS`] off; the
+//! search builds no event then, so the no-op observer compiles away.
 
 mod events;
 mod observer;

@@ -5,19 +5,24 @@ use crate::{CutTestEvent, IterationEvent, NodeEvent, NodeExitEvent};
 /// Receives search events; every method has an empty default body.
 ///
 /// Call order per node: `enter_node` → (`cut_test`)* → `leave_node`; children nest inside.
-/// The search skips building events altogether when [`Observer::ACTIVE`] is `false`.
+/// The search builds node events only when [`Observer::NODE_EVENTS`] is set and cut-test
+/// events only when [`Observer::TEST_EVENTS`] is set, so an observer pays only for what it
+/// reads and the no-op observer compiles away.
 pub trait Observer {
-    /// Whether the search should build and send events at all.
-    const ACTIVE: bool = true;
+    /// Whether the search sends `enter_node` and `leave_node` (one pair per node).
+    const NODE_EVENTS: bool = true;
+    /// Whether the search sends `cut_test`.
+    const TEST_EVENTS: bool = true;
 
     /// A node is entered.
     fn enter_node(&mut self, event: &NodeEvent) {
         let _ = event;
     }
 
-    /// A forward-pruning test ran at the current node.
-    fn cut_test(&mut self, event: &CutTestEvent) {
-        let _ = event;
+    /// A forward-pruning test ran at the current node. `fen` writes the node's position as
+    /// FEN, for the observers that keep it (it costs nothing unless called).
+    fn cut_test(&mut self, event: &CutTestEvent, fen: &dyn Fn() -> String) {
+        let _ = (event, fen);
     }
 
     /// The current node is left.
@@ -39,7 +44,8 @@ pub trait Observer {
 pub struct NoopObserver;
 
 impl Observer for NoopObserver {
-    const ACTIVE: bool = false;
+    const NODE_EVENTS: bool = false;
+    const TEST_EVENTS: bool = false;
 }
 
 /// Sends every event to two observers in turn (first `A`, then `B`).
@@ -47,21 +53,34 @@ impl Observer for NoopObserver {
 pub struct Tee<A, B>(pub A, pub B);
 
 impl<A: Observer, B: Observer> Observer for Tee<A, B> {
-    const ACTIVE: bool = A::ACTIVE || B::ACTIVE;
+    const NODE_EVENTS: bool = A::NODE_EVENTS || B::NODE_EVENTS;
+    const TEST_EVENTS: bool = A::TEST_EVENTS || B::TEST_EVENTS;
 
     fn enter_node(&mut self, event: &NodeEvent) {
-        self.0.enter_node(event);
-        self.1.enter_node(event);
+        if A::NODE_EVENTS {
+            self.0.enter_node(event);
+        }
+        if B::NODE_EVENTS {
+            self.1.enter_node(event);
+        }
     }
 
-    fn cut_test(&mut self, event: &CutTestEvent) {
-        self.0.cut_test(event);
-        self.1.cut_test(event);
+    fn cut_test(&mut self, event: &CutTestEvent, fen: &dyn Fn() -> String) {
+        if A::TEST_EVENTS {
+            self.0.cut_test(event, fen);
+        }
+        if B::TEST_EVENTS {
+            self.1.cut_test(event, fen);
+        }
     }
 
     fn leave_node(&mut self, event: &NodeExitEvent) {
-        self.0.leave_node(event);
-        self.1.leave_node(event);
+        if A::NODE_EVENTS {
+            self.0.leave_node(event);
+        }
+        if B::NODE_EVENTS {
+            self.1.leave_node(event);
+        }
     }
 
     fn iteration_finished(&mut self, event: &IterationEvent) {
@@ -76,14 +95,15 @@ impl<A: Observer, B: Observer> Observer for Tee<A, B> {
 }
 
 impl<T: Observer> Observer for &mut T {
-    const ACTIVE: bool = T::ACTIVE;
+    const NODE_EVENTS: bool = T::NODE_EVENTS;
+    const TEST_EVENTS: bool = T::TEST_EVENTS;
 
     fn enter_node(&mut self, event: &NodeEvent) {
         (**self).enter_node(event);
     }
 
-    fn cut_test(&mut self, event: &CutTestEvent) {
-        (**self).cut_test(event);
+    fn cut_test(&mut self, event: &CutTestEvent, fen: &dyn Fn() -> String) {
+        (**self).cut_test(event, fen);
     }
 
     fn leave_node(&mut self, event: &NodeExitEvent) {

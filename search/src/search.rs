@@ -237,7 +237,7 @@ impl<O: Observer> Search<O> {
                 result.pv = pv;
                 let time_ms = millis(&time);
                 report(&self.info(depth, score, Bound::Exact, &result.pv, time_ms));
-                if O::ACTIVE {
+                if O::NODE_EVENTS || O::TEST_EVENTS {
                     self.observer.iteration_finished(&IterationEvent {
                         depth,
                         seldepth: self.seldepth,
@@ -253,7 +253,7 @@ impl<O: Observer> Search<O> {
                 }
             }
         }
-        if O::ACTIVE {
+        if O::NODE_EVENTS || O::TEST_EVENTS {
             self.observer.search_finished();
         }
         result.seldepth = self.seldepth;
@@ -407,7 +407,7 @@ impl<O: Observer> Search<O> {
         self.frames[ply_index].node_id = node_id;
         self.frames[ply_index + 2].killers = [PackedMove::NONE; 2];
         let in_check = pos.in_check();
-        if O::ACTIVE {
+        if O::NODE_EVENTS {
             self.observer.enter_node(&NodeEvent {
                 node_id,
                 parent_id,
@@ -425,7 +425,7 @@ impl<O: Observer> Search<O> {
         }
         let leave =
             |this: &mut Self, value: i32, bound: Bound, best: Option<Move>, cut_by, index| {
-                if O::ACTIVE {
+                if O::NODE_EVENTS {
                     this.observer.leave_node(&NodeExitEvent {
                         node_id,
                         value,
@@ -531,16 +531,23 @@ impl<O: Observer> Search<O> {
             } else {
                 CutOutcome::NoCut
             };
-            self.record_test(&CutTestEvent {
-                node_id,
-                method: Method::NullMove,
-                depth,
-                shallow_depth: depth - 1 - r,
-                bound: beta,
-                shallow_value: value,
-                outcome,
-                nodes: self.nodes - before,
-            });
+            self.record_test(
+                pos,
+                &CutTestEvent {
+                    node_id,
+                    ply,
+                    node_type,
+                    alpha,
+                    beta,
+                    method: Method::NullMove,
+                    depth,
+                    shallow_depth: depth - 1 - r,
+                    bound: beta,
+                    shallow_value: value,
+                    outcome,
+                    nodes: self.nodes - before,
+                },
+            );
             if outcome.is_cut() {
                 let value = if is_mate(value) { beta } else { value };
                 return leave(
@@ -725,7 +732,7 @@ impl<O: Observer> Search<O> {
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.in_check();
         let stand_pat = if in_check { -INFINITE } else { evaluate(pos) };
-        if O::ACTIVE {
+        if O::NODE_EVENTS {
             self.observer.enter_node(&NodeEvent {
                 node_id,
                 parent_id,
@@ -742,7 +749,7 @@ impl<O: Observer> Search<O> {
             });
         }
         let leave = |this: &mut Self, value: i32, bound: Bound, best: Option<Move>, index| {
-            if O::ACTIVE {
+            if O::NODE_EVENTS {
                 this.observer.leave_node(&NodeExitEvent {
                     node_id,
                     value,
@@ -853,14 +860,14 @@ impl<O: Observer> Search<O> {
         leave(self, best_value, bound, best_move, cut_index)
     }
 
-    fn record_test(&mut self, event: &CutTestEvent) {
+    fn record_test(&mut self, pos: &Position, event: &CutTestEvent) {
         let i = event.method.index();
         self.cuts.tries[i] += 1;
         if event.outcome.is_cut() {
             self.cuts.cuts[i] += 1;
         }
-        if O::ACTIVE {
-            self.observer.cut_test(event);
+        if O::TEST_EVENTS {
+            self.observer.cut_test(event, &|| pos.fen());
         }
     }
 }
