@@ -1,1 +1,3 @@
-//! placeholder
+//! Statistics over cutlab's measurements: intervals, not bare means.
+
+pub mod stats;

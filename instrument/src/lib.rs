@@ -14,11 +14,19 @@
 //! [`NoopObserver`] turns both [`Observer::NODE_EVENTS`] and [`Observer::TEST_EVENTS`] off; the
 //! search builds no event then, so the no-op observer compiles away.
 
+mod counters;
+pub mod csv_sink;
 mod events;
+mod histograms;
 mod observer;
+mod sampler;
 
+pub use counters::{Counters, Tally};
+pub use csv_sink::{CsvSink, CsvStats, NodeFilter};
 pub use events::{
     Bound, CutOutcome, CutTestEvent, IterationEvent, Method, NodeEvent, NodeExitEvent, NodeType,
     Stage,
 };
+pub use histograms::Histograms;
 pub use observer::{NoopObserver, Observer, Tee};
+pub use sampler::{CutSample, CutSampler};

@@ -13,6 +13,7 @@ pub mod score;
 pub mod search;
 pub mod see;
 pub mod tt;
+pub mod verify;
 
 pub use position::{Position, PositionError};
 

@@ -263,6 +263,24 @@ impl<O: Observer> Search<O> {
         result
     }
 
+    /// Searches `pos` to `depth` with the window (`alpha`, `beta`), deepening iteratively with
+    /// the same window, and returns the fail-soft value: below `beta` proves the value is below
+    /// `beta`, at or above proves it at or above (used to verify cut decisions).
+    pub fn search_window(&mut self, pos: &Position, alpha: i32, beta: i32, depth: i32) -> i32 {
+        self.tt.new_search();
+        self.nodes = 0;
+        self.aborted = false;
+        self.node_limit = u64::MAX;
+        self.time = None;
+        self.keys.clear();
+        self.keys.push(pos.key());
+        let mut value = 0;
+        for d in 1..=depth.max(1) {
+            value = self.search(pos, alpha, beta, d, 0, NodeType::Pv, 0);
+        }
+        value
+    }
+
     fn info(&self, depth: i32, score: i32, bound: Bound, pv: &[Move], time_ms: u64) -> Info {
         Info {
             depth,

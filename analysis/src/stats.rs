@@ -1,0 +1,115 @@
+//! Confidence intervals: Wilson's score interval for proportions, Student's t interval for
+//! means (and for paired differences, which are means of differences).
+
+use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
+
+/// A point estimate with a two-sided confidence interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// The point estimate.
+    pub value: f64,
+    /// Lower end of the interval.
+    pub low: f64,
+    /// Upper end of the interval.
+    pub high: f64,
+}
+
+/// The two-sided normal quantile for `confidence` (1.96 for 0.95).
+#[must_use]
+pub fn z_quantile(confidence: f64) -> f64 {
+    Normal::standard().inverse_cdf(0.5 + confidence / 2.0)
+}
+
+/// Wilson (1927) score interval for `successes` out of `trials` at `confidence`.
+///
+/// Centre (p + z²/2n) / (1 + z²/n), half-width z √(p(1-p)/n + z²/4n²) / (1 + z²/n).
+#[must_use]
+pub fn wilson(successes: u64, trials: u64, confidence: f64) -> Option<Estimate> {
+    if trials == 0 {
+        return None;
+    }
+    #[expect(clippy::cast_precision_loss, reason = "counts far below 2^53")]
+    let (k, n) = (successes as f64, trials as f64);
+    let z = z_quantile(confidence);
+    let p = k / n;
+    let denominator = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denominator;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denominator;
+    Some(Estimate {
+        value: p,
+        low: (centre - half).max(0.0),
+        high: (centre + half).min(1.0),
+    })
+}
+
+/// Mean with Student's t interval (n - 1 degrees of freedom) at `confidence`.
+/// With one sample the interval is the point itself.
+#[must_use]
+pub fn mean_ci(samples: &[f64], confidence: f64) -> Option<Estimate> {
+    if samples.is_empty() {
+        return None;
+    }
+    #[expect(clippy::cast_precision_loss, reason = "sample counts far below 2^53")]
+    let n = samples.len() as f64;
+    let mean = samples.iter().sum::<f64>() / n;
+    if samples.len() < 2 {
+        return Some(Estimate {
+            value: mean,
+            low: mean,
+            high: mean,
+        });
+    }
+    let variance = samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    let t = StudentsT::new(0.0, 1.0, n - 1.0).map_or_else(
+        |_| z_quantile(confidence),
+        |d| d.inverse_cdf(0.5 + confidence / 2.0),
+    );
+    let half = t * (variance / n).sqrt();
+    Some(Estimate {
+        value: mean,
+        low: mean - half,
+        high: mean + half,
+    })
+}
+
+/// Mean of paired differences `b - a` with its t interval.
+#[must_use]
+pub fn paired_difference(a: &[f64], b: &[f64], confidence: f64) -> Option<Estimate> {
+    if a.len() != b.len() {
+        return None;
+    }
+    let differences: Vec<f64> = a.iter().zip(b).map(|(x, y)| y - x).collect();
+    mean_ci(&differences, confidence)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-3
+    }
+
+    #[test]
+    fn wilson_matches_published_values() {
+        // 81 of 263 at 95% (Newcombe 1998, example): 0.2553 .. 0.3662.
+        let e = wilson(81, 263, 0.95).unwrap();
+        assert!(close(e.low, 0.2553) && close(e.high, 0.3662), "{e:?}");
+        // 0 of 10: upper end 0.2775.
+        let e = wilson(0, 10, 0.95).unwrap();
+        assert!(close(e.low, 0.0) && close(e.high, 0.2775), "{e:?}");
+        assert!(wilson(0, 0, 0.95).is_none());
+    }
+
+    #[test]
+    fn t_interval_matches_a_hand_computation() {
+        // Mean 5, sd 1.5811 (n=5): t(0.975, 4) = 2.7764, half-width 1.9632.
+        let e = mean_ci(&[3.0, 4.0, 5.0, 6.0, 7.0], 0.95).unwrap();
+        assert!(
+            close(e.value, 5.0) && close(e.high - e.value, 1.9632),
+            "{e:?}"
+        );
+        let d = paired_difference(&[1.0, 2.0, 3.0], &[2.0, 3.0, 4.0], 0.95).unwrap();
+        assert!(close(d.value, 1.0) && close(d.low, 1.0), "{d:?}");
+    }
+}

@@ -1,0 +1,159 @@
+//! Counters of forward-pruning tests per method × node depth × expected node type: tries,
+//! cuts and the nodes the tests themselves searched. Reads cut-test events only, so the
+//! search builds no node events for it.
+
+use std::{collections::BTreeMap, fmt::Write as _};
+
+use serde::Serialize;
+
+use crate::{CutTestEvent, Method, NodeType, Observer};
+
+/// Tallies of one (method, depth, node type) cell.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Tally {
+    /// Tests tried.
+    pub tries: u64,
+    /// Tests that cut.
+    pub cuts: u64,
+    /// Nodes searched by the tests.
+    pub nodes: u64,
+}
+
+/// Per method × depth × node type tallies.
+#[derive(Clone, Debug, Default)]
+pub struct Counters {
+    cells: BTreeMap<(Method, i32, u8), Tally>,
+}
+
+fn type_key(node_type: NodeType) -> u8 {
+    match node_type {
+        NodeType::Pv => 0,
+        NodeType::Cut => 1,
+        NodeType::All => 2,
+    }
+}
+
+const TYPES: [NodeType; 3] = [NodeType::Pv, NodeType::Cut, NodeType::All];
+
+impl Observer for Counters {
+    const NODE_EVENTS: bool = false;
+
+    fn cut_test(&mut self, event: &CutTestEvent, _fen: &dyn Fn() -> String) {
+        let cell = self
+            .cells
+            .entry((event.method, event.depth, type_key(event.node_type)))
+            .or_default();
+        cell.tries += 1;
+        cell.cuts += u64::from(event.outcome.is_cut());
+        cell.nodes += event.nodes;
+    }
+}
+
+impl Counters {
+    /// Every non-empty cell: (method, depth, node type, tally), ordered.
+    pub fn cells(&self) -> impl Iterator<Item = (Method, i32, NodeType, Tally)> + '_ {
+        self.cells
+            .iter()
+            .map(|(&(m, d, t), &tally)| (m, d, TYPES[usize::from(t)], tally))
+    }
+
+    /// Totals per method.
+    #[must_use]
+    pub fn by_method(&self) -> BTreeMap<Method, Tally> {
+        let mut totals: BTreeMap<Method, Tally> = BTreeMap::new();
+        for (m, _, _, t) in self.cells() {
+            let total = totals.entry(m).or_default();
+            total.tries += t.tries;
+            total.cuts += t.cuts;
+            total.nodes += t.nodes;
+        }
+        totals
+    }
+
+    /// Adds another set of counters into this one.
+    pub fn merge(&mut self, other: &Counters) {
+        for (key, t) in &other.cells {
+            let cell = self.cells.entry(*key).or_default();
+            cell.tries += t.tries;
+            cell.cuts += t.cuts;
+            cell.nodes += t.nodes;
+        }
+    }
+
+    /// A summary table: one line per method with totals, then per depth and node type.
+    #[must_use]
+    pub fn summary(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{:<14} {:>6} {:>4} {:>10} {:>10} {:>7} {:>12} {:>10}",
+            "method", "depth", "type", "tries", "cuts", "cut%", "test_nodes", "nodes/try"
+        );
+        let line = |out: &mut String, m: &str, d: &str, ty: &str, t: Tally| {
+            #[expect(clippy::cast_precision_loss, reason = "ratios for display")]
+            let (rate, per) = (
+                100.0 * t.cuts as f64 / t.tries.max(1) as f64,
+                t.nodes as f64 / t.tries.max(1) as f64,
+            );
+            let _ = writeln!(
+                out,
+                "{m:<14} {d:>6} {ty:>4} {:>10} {:>10} {rate:>6.1}% {:>12} {per:>10.1}",
+                t.tries, t.cuts, t.nodes
+            );
+        };
+        for (m, total) in self.by_method() {
+            line(&mut out, m.name(), "all", "all", total);
+            for (cm, d, ty, t) in self.cells() {
+                if cm == m {
+                    line(&mut out, "", &d.to_string(), ty.name(), t);
+                }
+            }
+        }
+        if self.cells.is_empty() {
+            out.push_str("(no forward-pruning tests)\n");
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::CutOutcome;
+
+    fn test_event(method: Method, depth: i32, node_type: NodeType, cut: bool) -> CutTestEvent {
+        CutTestEvent {
+            node_id: 1,
+            ply: 2,
+            node_type,
+            alpha: 0,
+            beta: 1,
+            method,
+            depth,
+            shallow_depth: depth - 3,
+            bound: 1,
+            shallow_value: 5,
+            outcome: if cut {
+                CutOutcome::CutHigh
+            } else {
+                CutOutcome::NoCut
+            },
+            nodes: 10,
+        }
+    }
+
+    #[test]
+    fn counts_per_cell_and_method() {
+        let mut c = Counters::default();
+        let fen = || String::new();
+        c.cut_test(&test_event(Method::NullMove, 5, NodeType::Cut, true), &fen);
+        c.cut_test(&test_event(Method::NullMove, 5, NodeType::Cut, false), &fen);
+        c.cut_test(&test_event(Method::NullMove, 6, NodeType::All, true), &fen);
+        let total = c.by_method()[&Method::NullMove];
+        assert_eq!((total.tries, total.cuts, total.nodes), (3, 2, 30));
+        let cells: Vec<_> = c.cells().collect();
+        assert_eq!(cells.len(), 2);
+        assert_eq!(cells[0].3.tries, 2);
+        assert!(c.summary().contains("null-move"));
+    }
+}

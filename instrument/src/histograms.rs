@@ -1,0 +1,146 @@
+//! hdrhistogram distributions: nodes per cut test (per method), |v - v'| between a node's
+//! value and the shallow value of a test that did not cut (per method and depth pair), and
+//! time to reach each depth.
+
+use std::{collections::BTreeMap, fmt::Write as _};
+
+use hdrhistogram::Histogram;
+
+use crate::{CutTestEvent, IterationEvent, Method, NodeEvent, NodeExitEvent, Observer};
+
+/// A test waiting for its node's value.
+struct Pending {
+    method: Method,
+    depth: i32,
+    shallow_depth: i32,
+    shallow_value: i32,
+}
+
+/// The histogram sink.
+pub struct Histograms {
+    nodes_per_test: BTreeMap<Method, Histogram<u64>>,
+    value_gap: BTreeMap<(Method, i32, i32), Histogram<u64>>,
+    time_to_depth: BTreeMap<i32, Histogram<u64>>,
+    /// Open nodes, innermost last: each with the tests still waiting for its value.
+    stack: Vec<(u64, Vec<Pending>)>,
+}
+
+impl Default for Histograms {
+    fn default() -> Self {
+        Histograms {
+            nodes_per_test: BTreeMap::new(),
+            value_gap: BTreeMap::new(),
+            time_to_depth: BTreeMap::new(),
+            stack: Vec::new(),
+        }
+    }
+}
+
+fn histogram() -> Histogram<u64> {
+    // Three significant figures, auto-resizing: no value is ever out of range.
+    Histogram::new(3).unwrap_or_else(|_| unreachable!("3 significant figures is valid"))
+}
+
+fn record(h: &mut Histogram<u64>, value: u64) {
+    // Auto-resizing histograms accept every u64.
+    let _ = h.record(value);
+}
+
+impl Observer for Histograms {
+    fn enter_node(&mut self, event: &NodeEvent) {
+        self.stack.push((event.node_id, Vec::new()));
+    }
+
+    fn cut_test(&mut self, event: &CutTestEvent, _fen: &dyn Fn() -> String) {
+        record(
+            self.nodes_per_test
+                .entry(event.method)
+                .or_insert_with(histogram),
+            event.nodes,
+        );
+        if !event.outcome.is_cut()
+            && let Some((id, pending)) = self.stack.last_mut()
+            && *id == event.node_id
+        {
+            pending.push(Pending {
+                method: event.method,
+                depth: event.depth,
+                shallow_depth: event.shallow_depth,
+                shallow_value: event.shallow_value,
+            });
+        }
+    }
+
+    fn leave_node(&mut self, event: &NodeExitEvent) {
+        let Some((_, pending)) = self.stack.pop() else {
+            return;
+        };
+        for p in pending {
+            let gap = u64::from(event.value.abs_diff(p.shallow_value));
+            let key = (p.method, p.depth, p.shallow_depth);
+            record(self.value_gap.entry(key).or_insert_with(histogram), gap);
+        }
+    }
+
+    fn iteration_finished(&mut self, event: &IterationEvent) {
+        record(
+            self.time_to_depth
+                .entry(event.depth)
+                .or_insert_with(histogram),
+            event.time_ms,
+        );
+    }
+}
+
+impl Histograms {
+    /// Nodes per test of `method`.
+    #[must_use]
+    pub fn nodes_per_test(&self, method: Method) -> Option<&Histogram<u64>> {
+        self.nodes_per_test.get(&method)
+    }
+
+    /// |v - v'| for (method, depth d, shallow depth d').
+    #[must_use]
+    pub fn value_gap(&self, method: Method, depth: i32, shallow: i32) -> Option<&Histogram<u64>> {
+        self.value_gap.get(&(method, depth, shallow))
+    }
+
+    /// Milliseconds to complete `depth`.
+    #[must_use]
+    pub fn time_to_depth(&self, depth: i32) -> Option<&Histogram<u64>> {
+        self.time_to_depth.get(&depth)
+    }
+
+    /// Quantile table of every distribution.
+    #[must_use]
+    pub fn summary(&self) -> String {
+        let mut out = String::new();
+        let row = |out: &mut String, name: &str, h: &Histogram<u64>| {
+            let _ = writeln!(
+                out,
+                "{name:<34} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9.1}",
+                h.len(),
+                h.value_at_quantile(0.5),
+                h.value_at_quantile(0.9),
+                h.value_at_quantile(0.99),
+                h.max(),
+                h.mean()
+            );
+        };
+        let _ = writeln!(
+            out,
+            "{:<34} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
+            "distribution", "count", "p50", "p90", "p99", "max", "mean"
+        );
+        for (m, h) in &self.nodes_per_test {
+            row(&mut out, &format!("nodes per test, {}", m.name()), h);
+        }
+        for ((m, d, s), h) in &self.value_gap {
+            row(&mut out, &format!("|v - v'| cp, {} ({d},{s})", m.name()), h);
+        }
+        for (d, h) in &self.time_to_depth {
+            row(&mut out, &format!("time to depth {d}, ms"), h);
+        }
+        out
+    }
+}

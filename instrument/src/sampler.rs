@@ -1,0 +1,82 @@
+//! Keeps a seeded sample of the cut decisions a search took, with the position (FEN), window
+//! and depth, for verification by a re-search with forward pruning off.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{CutOutcome, CutTestEvent, Method, Observer, csv_sink::sampled};
+
+/// One sampled cut decision.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CutSample {
+    /// Position id (as set by the caller).
+    pub position: String,
+    /// Node id in that position's search.
+    pub node_id: u64,
+    /// The node's position.
+    pub fen: String,
+    /// The method that cut.
+    pub method: Method,
+    /// Remaining depth at the node.
+    pub depth: i32,
+    /// Window lower bound, centipawns.
+    pub alpha: i32,
+    /// Window upper bound, centipawns.
+    pub beta: i32,
+    /// The bound the test compared with.
+    pub bound: i32,
+    /// The shallow value.
+    pub shallow_value: i32,
+    /// The claim: cut high (value >= beta) or cut low (value <= alpha).
+    pub outcome: CutOutcome,
+}
+
+/// The sampling observer (cut-test events only).
+#[derive(Debug, Default)]
+pub struct CutSampler {
+    rate: f64,
+    seed: u64,
+    position: String,
+    /// The sampled decisions, in search order.
+    pub samples: Vec<CutSample>,
+}
+
+impl CutSampler {
+    /// Keeps each cut with probability `rate`, reproducibly for a `seed`.
+    #[must_use]
+    pub fn new(rate: f64, seed: u64) -> CutSampler {
+        CutSampler {
+            rate,
+            seed,
+            position: String::new(),
+            samples: Vec::new(),
+        }
+    }
+
+    /// Names the position of the next search.
+    pub fn set_position(&mut self, id: &str) {
+        id.clone_into(&mut self.position);
+    }
+}
+
+impl Observer for CutSampler {
+    const NODE_EVENTS: bool = false;
+
+    fn cut_test(&mut self, e: &CutTestEvent, fen: &dyn Fn() -> String) {
+        let key = e.node_id ^ (self.samples.len() as u64).rotate_left(40);
+        if !e.outcome.is_cut() || e.ply == 0 || !sampled(self.seed, key, self.rate) {
+            return;
+        }
+        self.samples.push(CutSample {
+            position: self.position.clone(),
+            node_id: e.node_id,
+            fen: fen(),
+            method: e.method,
+            depth: e.depth,
+            alpha: e.alpha,
+            beta: e.beta,
+            bound: e.bound,
+            shallow_value: e.shallow_value,
+            outcome: e.outcome,
+        });
+    }
+}
