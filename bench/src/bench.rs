@@ -2,7 +2,8 @@
 
 use std::time::Instant;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
+use cutlab_instrument::{Counters, CsvSink, NodeFilter, NoopObserver, Observer};
 use cutlab_search::{DEFAULT_VARIANT, Limits, Position, Search, SearchConfig};
 use shakmaty::Position as _;
 
@@ -20,12 +21,53 @@ pub struct BenchArgs {
     /// Transposition table size in MiB (cleared before each position).
     #[arg(long, default_value_t = 16)]
     hash_mb: usize,
+    /// Observer attached to the search (to measure instrumentation overhead; the node count
+    /// must not change).
+    #[arg(long, value_enum, default_value_t = BenchObserver::Noop)]
+    observer: BenchObserver,
+}
+
+/// Observers `bench` can attach.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum BenchObserver {
+    /// None: the uninstrumented engine.
+    Noop,
+    /// Cut-test counters per method, depth and node type.
+    Counters,
+    /// Full per-node CSV, written to a temporary file and deleted.
+    Csv,
 }
 
 /// Runs the bench and prints one line per position and the summary line.
 pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
     let config = SearchConfig::resolve(&args.variant).map_err(|e| e.to_string())?;
-    let mut search = Search::new(config, args.hash_mb);
+    match args.observer {
+        BenchObserver::Noop => bench_with(args, config, NoopObserver).map(drop),
+        BenchObserver::Counters => {
+            let counters = bench_with(args, config, Counters::default())?;
+            eprintln!("{}", counters.summary());
+            Ok(())
+        }
+        BenchObserver::Csv => {
+            let path =
+                std::env::temp_dir().join(format!("cutlab-bench-{}.csv", std::process::id()));
+            let sink = CsvSink::create(&path, NodeFilter::default()).map_err(|e| e.to_string())?;
+            let sink = bench_with(args, config, sink)?;
+            let stats = sink.finish().map_err(|e| e.to_string())?;
+            eprintln!("{} node rows written (file deleted)", stats.node_rows);
+            let _ = std::fs::remove_file(cutlab_instrument::csv_sink::tests_path(&path));
+            let _ = std::fs::remove_file(&path);
+            Ok(())
+        }
+    }
+}
+
+fn bench_with<O: Observer>(
+    args: &BenchArgs,
+    config: SearchConfig,
+    observer: O,
+) -> Result<O, String> {
+    let mut search = Search::with_observer(config, args.hash_mb, observer);
     let start = Instant::now();
     let mut total = 0;
     for (fen, _source) in BENCH {
@@ -39,7 +81,7 @@ pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
         .unwrap_or(u64::MAX)
         .max(1);
     println!("{total} nodes {} nps", total * 1000 / ms);
-    Ok(())
+    Ok(search.observer)
 }
 
 /// Options of `cutlab perft`.

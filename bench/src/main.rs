@@ -4,6 +4,7 @@
 
 mod bench;
 mod positions;
+mod trace;
 mod uci;
 
 use std::process::ExitCode;
@@ -27,6 +28,9 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Count leaf nodes of the legal move tree (move-generator check).
     Perft(bench::PerftArgs),
+    /// Search positions recording every node and cut test: per-node CSV, counters,
+    /// distributions, and optional verification of sampled cuts.
+    Trace(trace::TraceArgs),
     /// List the variant parts that can be joined with `+` into a variant name.
     Variants,
 }
@@ -40,6 +44,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Bench(args)) => bench::run_bench(&args),
         Some(Command::Perft(args)) => bench::run_perft(&args),
+        Some(Command::Trace(args)) => trace::run(&args),
         Some(Command::Variants) => {
             for (name, what) in cutlab_search::config::PRESET_PARTS {
                 println!("{name:<14} {what}");

@@ -17,23 +17,13 @@ struct Pending {
 }
 
 /// The histogram sink.
+#[derive(Default)]
 pub struct Histograms {
     nodes_per_test: BTreeMap<Method, Histogram<u64>>,
     value_gap: BTreeMap<(Method, i32, i32), Histogram<u64>>,
     time_to_depth: BTreeMap<i32, Histogram<u64>>,
     /// Open nodes, innermost last: each with the tests still waiting for its value.
     stack: Vec<(u64, Vec<Pending>)>,
-}
-
-impl Default for Histograms {
-    fn default() -> Self {
-        Histograms {
-            nodes_per_test: BTreeMap::new(),
-            value_gap: BTreeMap::new(),
-            time_to_depth: BTreeMap::new(),
-            stack: Vec::new(),
-        }
-    }
 }
 
 fn histogram() -> Histogram<u64> {

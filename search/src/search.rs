@@ -559,7 +559,7 @@ impl<O: Observer> Search<O> {
                     beta,
                     method: Method::NullMove,
                     depth,
-                    shallow_depth: depth - 1 - r,
+                    shallow_depth: (depth - 1 - r).max(0),
                     bound: beta,
                     shallow_value: value,
                     outcome,

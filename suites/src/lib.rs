@@ -1,1 +1,284 @@
-//! placeholder
+//! Position suites: EPD files (operations `bm`, `am`, `id`, `c0`..`c9` kept) and plain FEN
+//! lists, each position classified by stage (Jiang and Buro's rule) and tagged.
+
+use std::{collections::BTreeMap, fmt, path::Path};
+
+use cutlab_instrument::Stage;
+use cutlab_search::{Position, see};
+use serde::Serialize;
+use shakmaty::{Color, Position as _, Role};
+
+/// A malformed line: names the file, the line (1-based) and the problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SuiteError {
+    /// The file (or source name).
+    pub file: String,
+    /// 1-based line number; 0 when the whole file is at fault.
+    pub line: usize,
+    /// What is wrong.
+    pub problem: String,
+}
+
+impl fmt::Display for SuiteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.problem)
+        } else {
+            write!(f, "{}:{}: {}", self.file, self.line, self.problem)
+        }
+    }
+}
+
+impl std::error::Error for SuiteError {}
+
+/// One position of a suite.
+#[derive(Clone, Debug, Serialize)]
+pub struct SuitePosition {
+    /// The EPD `id`, or `<source>:<line>` when there is none.
+    pub id: String,
+    /// The position as a 6-field FEN.
+    pub fen: String,
+    /// Best moves (`bm`, SAN as written).
+    pub best_moves: Vec<String>,
+    /// Moves to avoid (`am`, SAN as written).
+    pub avoid_moves: Vec<String>,
+    /// Other operations (`c0`..`c9` and the rest), by opcode.
+    pub operations: BTreeMap<String, String>,
+    /// Middlegame or endgame.
+    pub stage: Stage,
+    /// Side to move is in check.
+    pub in_check: bool,
+    /// A capture is available.
+    pub captures_available: bool,
+    /// Material balance from the side to move's view (P=100 N=320 B=330 R=500 Q=950), cp.
+    pub material_balance_cp: i32,
+}
+
+impl SuitePosition {
+    /// The position itself.
+    ///
+    /// # Panics
+    /// Never: the FEN was validated on loading.
+    #[must_use]
+    pub fn position(&self) -> Position {
+        Position::from_fen(&self.fen).unwrap_or_else(|_| unreachable!("validated on load"))
+    }
+
+    /// Builds a tagged suite position from a parsed position.
+    #[must_use]
+    pub fn new(id: String, pos: &Position) -> SuitePosition {
+        let chess = pos.chess();
+        let board = chess.board();
+        let side = |c: Color| -> i32 {
+            Role::ALL
+                .iter()
+                .filter(|&&r| r != Role::King)
+                .map(|&r| {
+                    let count = i32::try_from((board.by_role(r) & board.by_color(c)).count());
+                    count.unwrap_or(0) * see::value(r)
+                })
+                .sum()
+        };
+        SuitePosition {
+            id,
+            fen: pos.fen(),
+            best_moves: Vec::new(),
+            avoid_moves: Vec::new(),
+            operations: BTreeMap::new(),
+            stage: pos.stage(),
+            in_check: pos.in_check(),
+            captures_available: chess.legal_moves().iter().any(|m| m.is_capture()),
+            material_balance_cp: side(pos.turn()) - side(!pos.turn()),
+        }
+    }
+}
+
+/// Splits EPD operations on `;` outside double quotes.
+fn split_operations(text: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    let mut quoted = false;
+    for (i, c) in text.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            ';' if !quoted => {
+                parts.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(text[start..].trim());
+    parts.into_iter().filter(|p| !p.is_empty()).collect()
+}
+
+/// Parses one line: a FEN (4 to 6 fields) or an EPD record (4 fields then operations).
+///
+/// # Errors
+/// The problem, without file and line (the caller adds them).
+pub fn parse_line(line: &str, fallback_id: &str) -> Result<SuitePosition, String> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    if fields.len() < 4 {
+        return Err(format!(
+            "expected at least 4 FEN fields, found {}",
+            fields.len()
+        ));
+    }
+    let counters_given = fields.len() >= 6
+        && fields[4].parse::<u32>().is_ok()
+        && fields[5].parse::<u32>().is_ok()
+        && (fields.len() == 6 || fields[6].starts_with(';'));
+    let (fen_fields, rest) = if counters_given {
+        (fields[..6].join(" "), fields[6..].join(" "))
+    } else {
+        (fields[..4].join(" "), fields[4..].join(" "))
+    };
+    let mut operations = BTreeMap::new();
+    for op in split_operations(rest.trim_start_matches(';')) {
+        let (code, operand) = op.split_once(char::is_whitespace).unwrap_or((op, ""));
+        operations.insert(
+            code.to_string(),
+            operand.trim().trim_matches('"').to_string(),
+        );
+    }
+    let mut fen = fen_fields;
+    if !counters_given {
+        let hmvc = operations.remove("hmvc").unwrap_or_else(|| "0".into());
+        let fmvn = operations.remove("fmvn").unwrap_or_else(|| "1".into());
+        fen = format!("{fen} {hmvc} {fmvn}");
+    }
+    let pos = Position::from_fen(&fen).map_err(|e| e.to_string())?;
+    let id = operations
+        .remove("id")
+        .unwrap_or_else(|| fallback_id.to_string());
+    let mut entry = SuitePosition::new(id, &pos);
+    let moves = |s: Option<String>| -> Vec<String> {
+        s.map(|s| s.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default()
+    };
+    entry.best_moves = moves(operations.remove("bm"));
+    entry.avoid_moves = moves(operations.remove("am"));
+    entry.operations = operations;
+    Ok(entry)
+}
+
+/// A loaded suite and how many malformed lines were skipped.
+#[derive(Clone, Debug)]
+pub struct Suite {
+    /// Where it came from (a path, or `built-in`).
+    pub source: String,
+    /// The positions, in file order.
+    pub positions: Vec<SuitePosition>,
+    /// Lines skipped as malformed (only with `skip_invalid`).
+    pub skipped: usize,
+}
+
+/// Parses suite text. Blank lines and lines starting with `#` are ignored.
+///
+/// # Errors
+/// The first malformed line, unless `skip_invalid`.
+pub fn parse(source: &str, text: &str, skip_invalid: bool) -> Result<Suite, SuiteError> {
+    let mut positions = Vec::new();
+    let mut skipped = 0;
+    for (index, line) in text.lines().enumerate() {
+        let line_no = index + 1;
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        match parse_line(trimmed, &format!("{source}:{line_no}")) {
+            Ok(p) => positions.push(p),
+            Err(problem) if !skip_invalid => {
+                return Err(SuiteError {
+                    file: source.to_string(),
+                    line: line_no,
+                    problem,
+                });
+            }
+            Err(_) => skipped += 1,
+        }
+    }
+    if positions.is_empty() {
+        return Err(SuiteError {
+            file: source.to_string(),
+            line: 0,
+            problem: "no positions".to_string(),
+        });
+    }
+    Ok(Suite {
+        source: source.to_string(),
+        positions,
+        skipped,
+    })
+}
+
+/// Loads an EPD or FEN file.
+///
+/// # Errors
+/// A missing or unreadable file, or a malformed line (file and line named).
+pub fn load(path: &Path, skip_invalid: bool) -> Result<Suite, SuiteError> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| SuiteError {
+        file: name.clone(),
+        line: 0,
+        problem: e.to_string(),
+    })?;
+    parse(&name, &text, skip_invalid)
+}
+
+/// A single position given as a FEN (the `--fen` option).
+///
+/// # Errors
+/// A malformed FEN.
+pub fn from_fen(fen: &str) -> Result<Suite, SuiteError> {
+    parse("--fen", fen, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn epd_operations_are_kept() {
+        let text = "r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - bm Nxc6 Qd2; id \"WAC.x\"; c0 \"a; b\";";
+        let suite = parse("t.epd", text, false).unwrap();
+        let p = &suite.positions[0];
+        assert_eq!(p.id, "WAC.x");
+        assert_eq!(p.best_moves, ["Nxc6", "Qd2"]);
+        assert_eq!(p.operations["c0"], "a; b");
+        assert_eq!(p.stage, Stage::Middlegame);
+        assert!(p.fen.ends_with(" 0 1"));
+    }
+
+    #[test]
+    fn fen_lines_and_hmvc_are_read() {
+        let text = "8/8/8/8/8/8/8/K1k5 w - - 12 40\n# comment\n\n8/8/8/8/8/8/8/K1k5 b - - hmvc 7; fmvn 30;";
+        let suite = parse("t.fen", text, false).unwrap();
+        assert_eq!(suite.positions.len(), 2);
+        assert!(suite.positions[0].fen.ends_with("12 40"));
+        assert_eq!(suite.positions[0].id, "t.fen:1");
+        assert!(suite.positions[1].fen.ends_with("7 30"));
+        assert_eq!(suite.positions[1].stage, Stage::Endgame);
+    }
+
+    #[test]
+    fn errors_name_file_and_line_and_can_be_skipped() {
+        let text = "8/8/8/8/8/8/8/K1k5 w - - 0 1\nnot a position\n8/8/8/8/8/8/8/K1k5 b - - 0 1";
+        let err = parse("bad.epd", text, false).unwrap_err();
+        assert_eq!((err.file.as_str(), err.line), ("bad.epd", 2));
+        assert!(err.to_string().starts_with("bad.epd:2: "), "{err}");
+        let suite = parse("bad.epd", text, true).unwrap();
+        assert_eq!((suite.positions.len(), suite.skipped), (2, 1));
+        let missing = load(Path::new("/nonexistent/x.epd"), false).unwrap_err();
+        assert!(missing.to_string().starts_with("/nonexistent/x.epd: "));
+    }
+
+    #[test]
+    fn tags_describe_the_position() {
+        let suite = parse("t", "4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+        let p = &suite.positions[0];
+        assert!(p.captures_available);
+        assert!(!p.in_check);
+        assert_eq!(p.material_balance_cp, 100 - 950);
+    }
+}

@@ -1,0 +1,247 @@
+//! `cutlab trace`: search positions with a variant and record every node and cut test, the
+//! counters and distributions, and optionally verify a sample of the cuts.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use cutlab_analysis::stats::wilson;
+use cutlab_instrument::{
+    Counters, CsvSink, CutSampler, Histograms, Method, NodeFilter, Tee, csv_sink::tests_path,
+};
+use cutlab_search::{Limits, Search, SearchConfig, verify::verify_cuts};
+use cutlab_suites::Suite;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+
+/// Options of `cutlab trace`.
+#[derive(Args, Debug, Serialize)]
+pub struct TraceArgs {
+    /// One position as FEN.
+    #[arg(long, conflicts_with = "suite", required_unless_present = "suite")]
+    fen: Option<String>,
+    /// An EPD or FEN file.
+    #[arg(long)]
+    suite: Option<PathBuf>,
+    /// Skip malformed suite lines (and report how many) instead of stopping.
+    #[arg(long)]
+    skip_invalid: bool,
+    /// Variant (preset name or TOML file).
+    #[arg(long, default_value = cutlab_search::DEFAULT_VARIANT)]
+    variant: String,
+    /// Fixed depth per position.
+    #[arg(long, conflicts_with = "time_ms", required_unless_present = "time_ms")]
+    depth: Option<i32>,
+    /// Fixed time per position, milliseconds.
+    #[arg(long)]
+    time_ms: Option<u64>,
+    /// Node CSV to write; cut tests go to `<stem>.tests.csv`, the configuration to
+    /// `<stem>.config.toml`, verified cuts to `<stem>.verify.csv`.
+    #[arg(long)]
+    out: PathBuf,
+    /// Only nodes with at least this remaining depth.
+    #[arg(long, default_value_t = i32::MIN, allow_negative_numbers = true)]
+    min_depth: i32,
+    /// Only nodes where a forward-pruning test ran.
+    #[arg(long)]
+    only_cut_tests: bool,
+    /// Fraction of nodes written (seeded, reproducible).
+    #[arg(long, default_value_t = 1.0)]
+    sample: f64,
+    /// Seed for node sampling and cut sampling.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Fraction of cut decisions to verify by a full-width re-search.
+    #[arg(long, default_value_t = 0.0)]
+    verify_cuts: f64,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 16)]
+    hash_mb: usize,
+}
+
+type TraceObserver = Tee<Counters, Tee<Histograms, Tee<CsvSink, CutSampler>>>;
+
+fn sibling(out: &Path, extension: &str) -> PathBuf {
+    out.with_extension(extension)
+}
+
+fn check_fraction(name: &str, value: f64) -> Result<(), String> {
+    if (0.0..=1.0).contains(&value) {
+        Ok(())
+    } else {
+        Err(format!("{name} must be between 0 and 1, got {value}"))
+    }
+}
+
+/// Runs the trace.
+pub fn run(args: &TraceArgs) -> Result<(), String> {
+    check_fraction("--sample", args.sample)?;
+    check_fraction("--verify-cuts", args.verify_cuts)?;
+    let config = SearchConfig::resolve(&args.variant).map_err(|e| e.to_string())?;
+    let suite: Suite = match (&args.fen, &args.suite) {
+        (Some(fen), _) => cutlab_suites::from_fen(fen),
+        (None, Some(path)) => cutlab_suites::load(path, args.skip_invalid),
+        (None, None) => unreachable!("clap requires one of --fen and --suite"),
+    }
+    .map_err(|e| e.to_string())?;
+    if suite.skipped > 0 {
+        eprintln!(
+            "skipped {} malformed lines of {}",
+            suite.skipped, suite.source
+        );
+    }
+    let limits = match (args.depth, args.time_ms) {
+        (Some(d), _) => Limits::depth(d),
+        (None, Some(ms)) => Limits::movetime(ms),
+        (None, None) => unreachable!("clap requires one of --depth and --time-ms"),
+    };
+    let filter = NodeFilter {
+        min_depth: args.min_depth,
+        only_cut_tests: args.only_cut_tests,
+        sample: args.sample,
+        seed: args.seed,
+    };
+    let csv = CsvSink::create(&args.out, filter).map_err(|e| e.to_string())?;
+    let observer: TraceObserver = Tee(
+        Counters::default(),
+        Tee(
+            Histograms::default(),
+            Tee(csv, CutSampler::new(args.verify_cuts, args.seed)),
+        ),
+    );
+    write_config(args, &config, &suite)?;
+    let mut search = Search::with_observer(config, args.hash_mb, observer);
+
+    let bar = ProgressBar::new(suite.positions.len() as u64).with_style(
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} positions, {elapsed} elapsed, ETA {eta}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut total_nodes = 0;
+    for p in &suite.positions {
+        let pos = p.position();
+        search.observer.1.1.0.set_position(&p.id);
+        search.observer.1.1.1.set_position(&p.id);
+        search.clear();
+        total_nodes += search.go(&pos, &[], &limits, &mut |_| {}).nodes;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+
+    let Tee(counters, Tee(histograms, Tee(csv, sampler))) = search.observer;
+    let written = csv.finish().map_err(|e| e.to_string())?;
+    println!(
+        "traced {} positions, {total_nodes} nodes; wrote {} node rows to {} and {} test rows to {}",
+        suite.positions.len(),
+        written.node_rows,
+        args.out.display(),
+        written.test_rows,
+        tests_path(&args.out).display()
+    );
+    println!("\n{}", counters.summary());
+    println!("{}", histograms.summary());
+    if args.verify_cuts > 0.0 {
+        verify(args, &sampler)?;
+    }
+    Ok(())
+}
+
+fn write_config(args: &TraceArgs, config: &SearchConfig, suite: &Suite) -> Result<(), String> {
+    #[derive(Serialize)]
+    struct Written<'a> {
+        cutlab_version: &'a str,
+        command: &'a str,
+        suite_source: &'a str,
+        positions: usize,
+        args: &'a TraceArgs,
+        search: &'a SearchConfig,
+    }
+    let text = toml::to_string(&Written {
+        cutlab_version: env!("CARGO_PKG_VERSION"),
+        command: "trace",
+        suite_source: &suite.source,
+        positions: suite.positions.len(),
+        args,
+        search: config,
+    })
+    .map_err(|e| format!("configuration: {e}"))?;
+    let path = sibling(&args.out, "config.toml");
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// One row of `<stem>.verify.csv`.
+#[derive(Serialize)]
+struct VerifyRow<'a> {
+    position: &'a str,
+    node_id: u64,
+    method: &'static str,
+    depth: i32,
+    alpha_cp: i32,
+    beta_cp: i32,
+    bound_cp: i32,
+    shallow_value_cp: i32,
+    outcome: &'static str,
+    true_value_cp: i32,
+    correct: bool,
+    verify_nodes: u64,
+    fen: &'a str,
+}
+
+fn verify(args: &TraceArgs, sampler: &CutSampler) -> Result<(), String> {
+    let checked = verify_cuts(&sampler.samples, args.hash_mb)?;
+    let path = sibling(&args.out, "verify.csv");
+    let mut writer =
+        csv::Writer::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    for v in &checked {
+        let s = &v.sample;
+        let row = VerifyRow {
+            position: &s.position,
+            node_id: s.node_id,
+            method: s.method.name(),
+            depth: s.depth,
+            alpha_cp: s.alpha,
+            beta_cp: s.beta,
+            bound_cp: s.bound,
+            shallow_value_cp: s.shallow_value,
+            outcome: s.outcome.name(),
+            true_value_cp: v.true_value,
+            correct: v.correct,
+            verify_nodes: v.nodes,
+            fen: &s.fen,
+        };
+        writer
+            .serialize(row)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    writer
+        .flush()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    println!(
+        "cut verification ({} sampled cuts, rows in {}):",
+        checked.len(),
+        path.display()
+    );
+    println!(
+        "{:<14} {:>8} {:>8} {:>16}",
+        "method", "sampled", "false", "false-cut rate"
+    );
+    for method in Method::ALL {
+        let of_method: Vec<_> = checked
+            .iter()
+            .filter(|v| v.sample.method == method)
+            .collect();
+        let wrong = of_method.iter().filter(|v| !v.correct).count() as u64;
+        if let Some(e) = wilson(wrong, of_method.len() as u64, 0.95) {
+            println!(
+                "{:<14} {:>8} {:>8} {:>6.1}% [{:.1}, {:.1}]",
+                method.name(),
+                of_method.len(),
+                wrong,
+                100.0 * e.value,
+                100.0 * e.low,
+                100.0 * e.high
+            );
+        }
+    }
+    Ok(())
+}
