@@ -7,4 +7,5 @@ criterion::criterion_main! {
     benchmarks::movegen::benches,
     benchmarks::evaluation::benches,
     benchmarks::search::benches,
+    benchmarks::instrument::benches,
 }

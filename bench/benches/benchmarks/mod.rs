@@ -1,4 +1,5 @@
 pub mod evaluation;
+pub mod instrument;
 pub mod movegen;
 pub mod search;
 
