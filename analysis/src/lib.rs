@@ -1,3 +1,5 @@
 //! Statistics over cutlab's measurements: intervals, not bare means.
 
+pub mod plot;
+pub mod regression;
 pub mod stats;

@@ -10,7 +10,6 @@ use cutlab_instrument::{
 };
 use cutlab_search::{Limits, Search, SearchConfig, verify::verify_cuts};
 use cutlab_suites::Suite;
-use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 /// Options of `cutlab trace`.
@@ -108,15 +107,10 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
             Tee(csv, CutSampler::new(args.verify_cuts, args.seed)),
         ),
     );
-    write_config(args, &config, &suite)?;
+    crate::write_config(&args.out, "trace", args, &config, &suite)?;
     let mut search = Search::with_observer(config, args.hash_mb, observer);
 
-    let bar = ProgressBar::new(suite.positions.len() as u64).with_style(
-        ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} positions, {elapsed} elapsed, ETA {eta}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = crate::progress::bar(suite.positions.len() as u64, "positions");
     let mut total_nodes = 0;
     for p in &suite.positions {
         let pos = p.position();
@@ -144,29 +138,6 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
         verify(args, &sampler)?;
     }
     Ok(())
-}
-
-fn write_config(args: &TraceArgs, config: &SearchConfig, suite: &Suite) -> Result<(), String> {
-    #[derive(Serialize)]
-    struct Written<'a> {
-        cutlab_version: &'a str,
-        command: &'a str,
-        suite_source: &'a str,
-        positions: usize,
-        args: &'a TraceArgs,
-        search: &'a SearchConfig,
-    }
-    let text = toml::to_string(&Written {
-        cutlab_version: env!("CARGO_PKG_VERSION"),
-        command: "trace",
-        suite_source: &suite.source,
-        positions: suite.positions.len(),
-        args,
-        search: config,
-    })
-    .map_err(|e| format!("configuration: {e}"))?;
-    let path = sibling(&args.out, "config.toml");
-    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// One row of `<stem>.verify.csv`.

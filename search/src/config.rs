@@ -6,7 +6,9 @@ use std::{fmt, path::Path};
 
 use serde::{Deserialize, Serialize};
 
-use crate::null_move::NullMoveParams;
+use crate::{
+    fit_params::FitParams, mpc::MpcParams, null_move::NullMoveParams, probcut::ProbCutParams,
+};
 
 /// Everything that changes the shape of the search tree.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -22,6 +24,12 @@ pub struct SearchConfig {
     pub tt_cutoffs: bool,
     /// Null-move pruning, when on.
     pub null_move: Option<NullMoveParams>,
+    /// Single-pair ProbCut, when on.
+    #[serde(default)]
+    pub probcut: Option<ProbCutParams>,
+    /// Multi-ProbCut, when on.
+    #[serde(default)]
+    pub mpc: Option<MpcParams>,
 }
 
 impl Default for SearchConfig {
@@ -35,7 +43,7 @@ impl Default for SearchConfig {
 pub const DEFAULT_VARIANT: &str = "nmp+lmr";
 
 /// The preset parts a variant name may join with `+`.
-pub const PRESET_PARTS: [(&str, &str); 6] = [
+pub const PRESET_PARTS: [(&str, &str); 8] = [
     ("plain", "no forward pruning, no reductions"),
     ("nmp", "null-move pruning, R = 2"),
     ("nmp-r3", "null-move pruning, R = 3"),
@@ -46,6 +54,14 @@ pub const PRESET_PARTS: [(&str, &str); 6] = [
     (
         "nmp-verified",
         "verified null-move pruning, R = 3 (Tabibi and Netanyahu)",
+    ),
+    (
+        "probcut",
+        "ProbCut, depth pair (4,8), t = 1.0 (Jiang and Buro figure 2)",
+    ),
+    (
+        "mpc",
+        "Multi-ProbCut, pairs (2,6) (3,7) (4,8) (3,9) (4,10), t = 1.0 (Jiang and Buro)",
     ),
     ("lmr", "late move reductions"),
 ];
@@ -75,6 +91,8 @@ impl SearchConfig {
             lmr: false,
             tt_cutoffs: true,
             null_move: None,
+            probcut: None,
+            mpc: None,
         }
     }
 
@@ -94,6 +112,17 @@ impl SearchConfig {
                 "nmp-verified" => Some(NullMoveParams::verified()),
                 "lmr" => {
                     config.lmr = true;
+                    None
+                }
+                "probcut" | "mpc" if config.probcut.is_some() || config.mpc.is_some() => {
+                    return Err(ConfigError(format!("'{name}' names two ProbCut methods")));
+                }
+                "probcut" => {
+                    config.probcut = Some(ProbCutParams::paper());
+                    None
+                }
+                "mpc" => {
+                    config.mpc = Some(MpcParams::paper());
                     None
                 }
                 other => {
@@ -130,6 +159,46 @@ impl SearchConfig {
         SearchConfig::preset(name_or_path)
     }
 
+    /// Replaces the ProbCut and MPC models with fitted ones (`--params FILE`).
+    ///
+    /// # Errors
+    /// A depth pair and stage the configuration uses but the file does not fit.
+    pub fn apply_params(&mut self, params: &FitParams) -> Result<(), ConfigError> {
+        let missing = |s: i32, d: i32, stage: cutlab_instrument::Stage| {
+            ConfigError(format!(
+                "parameters from '{}' have no fit for pair ({s},{d}) in the {}",
+                params.source,
+                stage.name()
+            ))
+        };
+        if let Some(p) = &mut self.probcut {
+            let height = p.check_height;
+            for (stage, t) in [
+                (cutlab_instrument::Stage::Middlegame, &mut p.middlegame),
+                (cutlab_instrument::Stage::Endgame, &mut p.endgame),
+            ] {
+                t.model = params
+                    .model(t.shallow_depth, height, stage)
+                    .ok_or_else(|| missing(t.shallow_depth, height, stage))?;
+            }
+        }
+        if let Some(m) = &mut self.mpc {
+            for (stage, table) in [
+                (cutlab_instrument::Stage::Middlegame, &mut m.middlegame),
+                (cutlab_instrument::Stage::Endgame, &mut m.endgame),
+            ] {
+                for h in table.iter_mut() {
+                    for t in &mut h.tries {
+                        t.model = params
+                            .model(t.shallow_depth, h.height, stage)
+                            .ok_or_else(|| missing(t.shallow_depth, h.height, stage))?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The configuration as TOML, for writing next to results.
     #[must_use]
     pub fn to_toml(&self) -> String {
@@ -148,13 +217,16 @@ mod tests {
         assert_eq!(c.null_move, Some(NullMoveParams::fixed(2)));
         assert!(SearchConfig::preset("plain").unwrap().null_move.is_none());
         assert!(SearchConfig::preset("nmp+nmp-r3").is_err());
+        assert!(SearchConfig::preset("probcut+mpc").is_err());
+        let mpc = SearchConfig::preset("nmp+mpc").unwrap();
+        assert!(mpc.mpc.is_some() && mpc.null_move.is_some());
         let err = SearchConfig::preset("nmp+bogus").unwrap_err();
         assert!(err.0.contains("bogus"));
     }
 
     #[test]
     fn toml_round_trip() {
-        let c = SearchConfig::preset("nmp-adaptive+lmr").unwrap();
+        let c = SearchConfig::preset("nmp-adaptive+lmr+mpc").unwrap();
         let back: SearchConfig = toml::from_str(&c.to_toml()).unwrap();
         assert_eq!(back, c);
     }

@@ -4,11 +4,14 @@
 
 pub mod config;
 pub mod eval;
+pub mod fit_params;
 pub mod limits;
 pub mod movepick;
+pub mod mpc;
 pub mod null_move;
 mod pesto;
 pub mod position;
+pub mod probcut;
 pub mod score;
 pub mod search;
 pub mod see;

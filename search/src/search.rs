@@ -8,10 +8,11 @@
 //! 3. Mate distance pruning
 //! 4. Transposition-table probe (cut-off at non-PV nodes)
 //! 5. Static evaluation
-//! 6. Null-move pruning ([`crate::null_move`])
-//! 7. Move loop: check extension, late move reduction, PVS, new best move
-//! 8. Mate and stalemate
-//! 9. Transposition-table store
+//! 6. ProbCut and Multi-ProbCut ([`crate::probcut`], [`crate::mpc`]), in front of null move
+//! 7. Null-move pruning ([`crate::null_move`])
+//! 8. Move loop: check extension, late move reduction, PVS, new best move
+//! 9. Mate and stalemate
+//! 10. Transposition-table store
 //!
 //! The quiescence search has its own steps: stand pat, captures and promotions in MVV-LVA
 //! order with losing captures (SEE < 0) pruned, all evasions when in check.
@@ -33,6 +34,7 @@ use crate::{
     limits::{Limits, TimeManager},
     movepick::{History, MovePicker, PickerKind, is_tactical},
     position::{Position, uci},
+    probcut::CutTry,
     score::{DRAW, INFINITE, MATE, MATE_BOUND, is_mate},
     tt::{PackedMove, TranspositionTable},
 };
@@ -127,6 +129,7 @@ pub struct Search<O: Observer = NoopObserver> {
     time: Option<TimeManager>,
     aborted: bool,
     in_test: u32,
+    in_probcut: u32,
 }
 
 impl Search<NoopObserver> {
@@ -169,6 +172,7 @@ impl<O: Observer> Search<O> {
             time: None,
             aborted: false,
             in_test: 0,
+            in_probcut: 0,
         }
     }
 
@@ -507,7 +511,24 @@ impl<O: Observer> Search<O> {
         };
         self.frames[ply_index].static_eval = static_eval;
 
-        // Step 6. Null-move pruning: a free move for the opponent that still fails high
+        // Step 6. ProbCut and Multi-ProbCut: a shallow null-window search whose value, through
+        // the fitted linear model, predicts the deep value outside the window. Not inside the
+        // shallow searches themselves (MPC is not recursive).
+        if !root && self.in_probcut == 0 {
+            let (method, tries, iid) = self.probcut_tries(pos, depth);
+            for cut_try in tries.iter().flatten() {
+                if let Some((value, bound)) = self.probcut_test(
+                    pos, cut_try, method, iid, alpha, beta, depth, ply, node_type, node_id,
+                ) {
+                    return leave(self, value, bound, None, Some(method), None);
+                }
+                if self.aborted {
+                    return leave(self, 0, Bound::Exact, None, None, None);
+                }
+            }
+        }
+
+        // Step 7. Null-move pruning: a free move for the opponent that still fails high
         // suggests this node fails high too.
         let mut depth = depth;
         if let Some(params) = self.config.null_move
@@ -582,7 +603,7 @@ impl<O: Observer> Search<O> {
             }
         }
 
-        // Step 7. Move loop
+        // Step 8. Move loop
         let original_alpha = alpha;
         let killers = self.frames[ply_index].killers;
         let mut picker = MovePicker::new(tt_move, killers, PickerKind::All);
@@ -684,7 +705,7 @@ impl<O: Observer> Search<O> {
             index += 1;
         }
 
-        // Step 8. Mate and stalemate
+        // Step 9. Mate and stalemate
         if index == 0 && best_move.is_none() && best_value == -INFINITE {
             let value = if in_check {
                 -MATE + i32::try_from(ply).unwrap_or(0)
@@ -712,7 +733,7 @@ impl<O: Observer> Search<O> {
             }
         }
 
-        // Step 9. Transposition-table store
+        // Step 10. Transposition-table store
         let bound = if best_value >= beta {
             Bound::Lower
         } else if best_value > original_alpha {
@@ -876,6 +897,145 @@ impl<O: Observer> Search<O> {
         self.tt
             .store(pos.key(), ply, stored_move, best_value, eval, 0, bound);
         leave(self, best_value, bound, best_move, cut_index)
+    }
+
+    /// The ProbCut tests configured for this node's stage and height (at most four).
+    fn probcut_tries(&self, pos: &Position, depth: i32) -> (Method, [Option<CutTry>; 4], bool) {
+        let mut tries = [None; 4];
+        if let Some(p) = &self.config.probcut {
+            if depth == p.check_height {
+                tries[0] = Some(*p.for_stage(pos.stage()));
+            }
+            return (Method::ProbCut, tries, false);
+        }
+        if let Some(m) = &self.config.mpc {
+            for (slot, t) in tries.iter_mut().zip(m.tries(pos.stage(), depth)) {
+                *slot = Some(*t);
+            }
+            return (Method::Mpc, tries, m.iid);
+        }
+        (Method::ProbCut, tries, false)
+    }
+
+    /// One ProbCut try, high then low (Jiang and Buro, figures 2 and 3). Returns the value and
+    /// bound to return when the node is cut. A bound beyond every score (an infinite
+    /// threshold) skips the shallow search, so such a test leaves the tree unchanged.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the node's window, depth and identity"
+    )]
+    fn probcut_test(
+        &mut self,
+        pos: &Position,
+        cut_try: &CutTry,
+        method: Method,
+        iid: bool,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: u32,
+        node_type: NodeType,
+        node_id: u64,
+    ) -> Option<(i32, Bound)> {
+        let t = cut_try.threshold;
+        let d = cut_try.shallow_depth;
+        let high = cut_try.model.high_bound(t, beta);
+        if !is_mate(beta) && high.abs() < MATE_BOUND {
+            let (value, nodes) =
+                self.shallow_search(pos, high - 1, high, d, iid, ply, node_type, node_id);
+            if self.aborted {
+                return None;
+            }
+            let cut = value >= high;
+            self.record_test(
+                pos,
+                &CutTestEvent {
+                    node_id,
+                    ply,
+                    node_type,
+                    alpha,
+                    beta,
+                    method,
+                    depth,
+                    shallow_depth: d,
+                    bound: high,
+                    shallow_value: value,
+                    outcome: if cut {
+                        CutOutcome::CutHigh
+                    } else {
+                        CutOutcome::NoCut
+                    },
+                    nodes,
+                },
+            );
+            if cut {
+                return Some((beta, Bound::Lower));
+            }
+        }
+        let low = cut_try.model.low_bound(t, alpha);
+        if !is_mate(alpha) && low.abs() < MATE_BOUND {
+            let (value, nodes) =
+                self.shallow_search(pos, low, low + 1, d, iid, ply, node_type, node_id);
+            if self.aborted {
+                return None;
+            }
+            let cut = value <= low;
+            self.record_test(
+                pos,
+                &CutTestEvent {
+                    node_id,
+                    ply,
+                    node_type,
+                    alpha,
+                    beta,
+                    method,
+                    depth,
+                    shallow_depth: d,
+                    bound: low,
+                    shallow_value: value,
+                    outcome: if cut {
+                        CutOutcome::CutLow
+                    } else {
+                        CutOutcome::NoCut
+                    },
+                    nodes,
+                },
+            );
+            if cut {
+                return Some((alpha, Bound::Upper));
+            }
+        }
+        None
+    }
+
+    /// A null-window search of the current node at a shallow depth, with no ProbCut inside;
+    /// with `iid`, preceded by the shallower depths. Returns the value and the nodes spent.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the node's window, depth and identity"
+    )]
+    fn shallow_search(
+        &mut self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        iid: bool,
+        ply: u32,
+        node_type: NodeType,
+        node_id: u64,
+    ) -> (i32, u64) {
+        let before = self.nodes;
+        self.in_probcut += 1;
+        self.in_test += 1;
+        let first = if iid { 1 } else { depth };
+        let mut value = 0;
+        for d in first..=depth {
+            value = self.search(pos, alpha, beta, d, ply, node_type, node_id);
+        }
+        self.in_test -= 1;
+        self.in_probcut -= 1;
+        (value, self.nodes - before)
     }
 
     fn record_test(&mut self, pos: &Position, event: &CutTestEvent) {

@@ -1,0 +1,171 @@
+//! `cutlab fit`: least-squares fit of v (deep) on v' (shallow) per depth pair and stage, from
+//! the rows `regress` wrote; prints Jiang and Buro's Table 1 form, writes the parameter file
+//! ProbCut and MPC load (`--params`), and plots v' against v with the fitted lines (figure 4).
+
+use std::{collections::HashMap, path::PathBuf};
+
+use clap::Args;
+use cutlab_analysis::{
+    plot::{ScatterPanel, scatter_panels},
+    regression::fit_line,
+};
+use cutlab_instrument::Stage;
+use cutlab_search::{
+    fit_params::{FitParams, PairFit},
+    score::MATE_BOUND,
+};
+
+use crate::regress::SampleRow;
+
+/// Options of `cutlab fit`.
+#[derive(Args, Debug)]
+pub struct FitArgs {
+    /// Samples written by `cutlab regress`.
+    samples: PathBuf,
+    /// Depth pairs `shallow:deep`, comma-separated.
+    #[arg(long, default_value = "3:5,4:8,2:6,3:7,3:9,4:10")]
+    pairs: String,
+    /// Fit only points whose shallow value is within ±RANGE centipawns (the paper: 300).
+    #[arg(long, default_value_t = 300)]
+    range: i32,
+    /// Parameter file to write (TOML).
+    #[arg(long)]
+    out: PathBuf,
+    /// Scatter plot to write (SVG; default: the output with `.svg`).
+    #[arg(long)]
+    plot: Option<PathBuf>,
+}
+
+fn parse_pairs(text: &str) -> Result<Vec<(i32, i32)>, String> {
+    text.split(',')
+        .map(|pair| {
+            let bad = || format!("--pairs: expected 'shallow:deep', got '{pair}'");
+            let (s, d) = pair.trim().split_once(':').ok_or_else(bad)?;
+            let (s, d) = (
+                s.parse::<i32>().map_err(|_| bad())?,
+                d.parse::<i32>().map_err(|_| bad())?,
+            );
+            if s < 1 || d <= s {
+                return Err(bad());
+            }
+            Ok((s, d))
+        })
+        .collect()
+}
+
+/// Runs the fit.
+pub fn run(args: &FitArgs) -> Result<(), String> {
+    let pairs = parse_pairs(&args.pairs)?;
+    let path = &args.samples;
+    let mut reader =
+        csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // position -> (stage, depth -> value)
+    let mut values: HashMap<String, (Stage, HashMap<i32, i32>)> = HashMap::new();
+    for (i, row) in reader.deserialize::<SampleRow>().enumerate() {
+        let row = row.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2))?;
+        let stage = match row.stage.as_str() {
+            "endgame" => Stage::Endgame,
+            "middlegame" => Stage::Middlegame,
+            other => {
+                return Err(format!(
+                    "{}:{}: unknown stage '{other}'",
+                    path.display(),
+                    i + 2
+                ));
+            }
+        };
+        values
+            .entry(row.position)
+            .or_insert_with(|| (stage, HashMap::new()))
+            .1
+            .insert(row.depth, row.value_cp);
+    }
+    let mut fits = FitParams {
+        source: format!(
+            "cutlab fit {} --pairs {} --range {}",
+            path.display(),
+            args.pairs,
+            args.range
+        ),
+        pairs: Vec::new(),
+    };
+    let mut panel_points = Vec::new();
+    println!(
+        "{:<8} {:<11} {:>7} {:>8} {:>7} {:>6} {:>6}",
+        "pair", "stage", "a", "b", "sigma", "r", "n"
+    );
+    for &(shallow, deep) in &pairs {
+        for stage in [Stage::Middlegame, Stage::Endgame] {
+            let points: Vec<(f64, f64)> = values
+                .values()
+                .filter(|(s, _)| *s == stage)
+                .filter_map(|(_, by_depth)| Some((*by_depth.get(&shallow)?, *by_depth.get(&deep)?)))
+                .filter(|&(vs, vd)| {
+                    vs.abs() <= args.range && vs.abs() < MATE_BOUND && vd.abs() < MATE_BOUND
+                })
+                .map(|(vs, vd)| (f64::from(vs), f64::from(vd)))
+                .collect();
+            let (xs, ys): (Vec<f64>, Vec<f64>) = points.iter().copied().unzip();
+            let fit = fit_line(&xs, &ys);
+            match fit {
+                Some(f) => {
+                    println!(
+                        "({shallow},{deep}){:<3} {:<11} {:>7.3} {:>8.2} {:>7.1} {:>6.2} {:>6}",
+                        "",
+                        stage.name(),
+                        f.a,
+                        f.b,
+                        f.sigma,
+                        f.r,
+                        f.n
+                    );
+                    fits.pairs.push(PairFit {
+                        shallow,
+                        deep,
+                        stage,
+                        a: f.a,
+                        b: f.b,
+                        sigma: f.sigma,
+                        r: f.r,
+                        n: f.n as u64,
+                    });
+                }
+                None => println!(
+                    "({shallow},{deep})    {:<11} too few points ({})",
+                    stage.name(),
+                    points.len()
+                ),
+            }
+            panel_points.push((format!("({shallow},{deep}) {}", stage.name()), points, fit));
+        }
+    }
+    let text = toml::to_string(&fits).map_err(|e| format!("parameters: {e}"))?;
+    std::fs::write(&args.out, text).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let plot = args
+        .plot
+        .clone()
+        .unwrap_or_else(|| args.out.with_extension("svg"));
+    let panels: Vec<ScatterPanel<'_>> = panel_points
+        .iter()
+        .map(|(title, points, fit)| ScatterPanel {
+            title: title.clone(),
+            points,
+            fit: *fit,
+        })
+        .collect();
+    scatter_panels(&plot, &panels, "v' (shallow), cp", "v (deep), cp")?;
+    println!("\nwrote {} and {}", args.out.display(), plot.display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_parse() {
+        assert_eq!(parse_pairs("3:5, 4:8").unwrap(), [(3, 5), (4, 8)]);
+        assert!(parse_pairs("5:3").is_err());
+        assert!(parse_pairs("4-8").is_err());
+    }
+}

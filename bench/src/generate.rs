@@ -1,0 +1,113 @@
+//! `cutlab suite generate`: positions from games the engine plays against itself. Each game
+//! opens with seeded random legal moves, then both sides search a fixed number of nodes; the
+//! positions between two plies are sampled (seeded), skipping checks and duplicates.
+
+use std::{collections::HashSet, fmt::Write as _, path::PathBuf};
+
+use clap::Args;
+use cutlab_instrument::csv_sink::splitmix64;
+use cutlab_search::{Limits, Position, Search, SearchConfig};
+use shakmaty::Position as _;
+
+use crate::progress;
+
+/// Options of `cutlab suite generate`.
+#[derive(Args, Debug)]
+pub struct GenerateArgs {
+    /// Number of self-play games.
+    #[arg(long, default_value_t = 100)]
+    games: u32,
+    /// Seed of the random openings and of the sampling.
+    #[arg(long, default_value_t = 2003)]
+    seed: u64,
+    /// Random opening plies before the engine plays.
+    #[arg(long, default_value_t = 8)]
+    random_plies: u32,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 20_000)]
+    nodes: u64,
+    /// Positions sampled per game (at most).
+    #[arg(long, default_value_t = 4)]
+    per_game: usize,
+    /// First ply sampled.
+    #[arg(long, default_value_t = 16)]
+    min_ply: u32,
+    /// Last ply sampled (games also stop here).
+    #[arg(long, default_value_t = 140)]
+    max_ply: u32,
+    /// EPD file to write.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// Plays the games and writes the suite.
+pub fn run(args: &GenerateArgs) -> Result<(), String> {
+    let mut search = Search::new(SearchConfig::default(), 8);
+    let mut rng = splitmix64(args.seed);
+    let mut next = || {
+        rng = splitmix64(rng);
+        rng
+    };
+    let mut seen = HashSet::new();
+    let mut text = format!(
+        "# cutlab suite generate --games {} --seed {} --random-plies {} --nodes {} --per-game {} --min-ply {} --max-ply {}\n",
+        args.games,
+        args.seed,
+        args.random_plies,
+        args.nodes,
+        args.per_game,
+        args.min_ply,
+        args.max_ply
+    );
+    let bar = progress::bar(u64::from(args.games), "games");
+    let mut count = 0;
+    for game in 0..args.games {
+        search.clear();
+        let mut pos = Position::startpos();
+        let mut keys = Vec::new();
+        let mut candidates = Vec::new();
+        for ply in 0..args.max_ply {
+            let moves = pos.chess().legal_moves();
+            if moves.is_empty() || pos.insufficient_material() || pos.halfmoves() >= 100 {
+                break;
+            }
+            if ply >= args.min_ply && !pos.in_check() {
+                candidates.push((ply, pos.fen()));
+            }
+            let m = if ply < args.random_plies {
+                let index = usize::try_from(next() % moves.len() as u64).unwrap_or(0);
+                moves[index]
+            } else {
+                let result = search.go(&pos, &keys, &Limits::nodes(args.nodes), &mut |_| {});
+                match result.best_move {
+                    Some(m) => m,
+                    None => break,
+                }
+            };
+            keys.push(pos.key());
+            pos = pos.play(m);
+            // Stop at a threefold repetition.
+            if keys.iter().filter(|&&k| k == pos.key()).count() >= 2 {
+                break;
+            }
+        }
+        for _ in 0..args.per_game.min(candidates.len()) {
+            let index = usize::try_from(next() % candidates.len() as u64).unwrap_or(0);
+            let (ply, fen) = candidates.swap_remove(index);
+            let key: String = fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+            if seen.insert(key.clone()) {
+                let _ = writeln!(text, "{key} id \"gen.g{game:04}.p{ply:03}\";");
+                count += 1;
+            }
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    std::fs::write(&args.out, text).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    eprintln!(
+        "wrote {count} positions from {} games to {}",
+        args.games,
+        args.out.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,236 @@
+//! `cutlab regress`: search every position of a suite to each depth and record one row per
+//! (position, depth), the data Jiang and Buro fitted ProbCut's model on (section 3). Parallel
+//! over positions, one engine per thread; every finished position is flushed at once and a
+//! rerun skips the positions already in the output (resume).
+
+use std::{
+    collections::HashSet,
+    fs::OpenOptions,
+    path::{Path, PathBuf},
+    sync::{
+        Mutex,
+        atomic::{AtomicUsize, Ordering},
+        mpsc,
+    },
+};
+
+use clap::Args;
+use cutlab_instrument::Bound;
+use cutlab_search::{Limits, Search, SearchConfig};
+use cutlab_suites::{Suite, SuitePosition};
+use serde::{Deserialize, Serialize};
+
+use crate::progress;
+
+/// Options of `cutlab regress`.
+#[derive(Args, Debug, Serialize)]
+pub struct RegressArgs {
+    /// EPD or FEN file (default: the built-in suite).
+    #[arg(long)]
+    suite: Option<PathBuf>,
+    /// Skip malformed suite lines instead of stopping.
+    #[arg(long)]
+    skip_invalid: bool,
+    /// Depths to record: a range `1..10` or a list `3,4,8`.
+    #[arg(long, default_value = "1..10")]
+    depths: String,
+    /// Variant searched (the paper used Crafty's null-move search).
+    #[arg(long, default_value = "nmp")]
+    variant: String,
+    /// Output CSV (rows are appended; positions already in it are skipped).
+    #[arg(long)]
+    out: PathBuf,
+    /// Worker threads (one search each).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Transposition table per thread, MiB.
+    #[arg(long, default_value_t = 32)]
+    hash_mb: usize,
+    /// Only this slice of the suite, `K/N` (K from 1).
+    #[arg(long)]
+    shard: Option<String>,
+}
+
+/// One row of the samples file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SampleRow {
+    /// Position id.
+    pub position: String,
+    /// Middlegame or endgame.
+    pub stage: String,
+    /// Depth of the iteration.
+    pub depth: i32,
+    /// Exact value at that depth, side to move's view, centipawns.
+    pub value_cp: i32,
+    /// Nodes searched up to the end of that iteration (cumulative).
+    pub nodes: u64,
+    /// Milliseconds up to the end of that iteration (cumulative).
+    pub time_ms: u64,
+    /// Best move of the iteration, UCI.
+    pub best_move: String,
+    /// The position.
+    pub fen: String,
+}
+
+/// Parses `1..10` or `3,4,8`.
+///
+/// # Errors
+/// Anything else, or depths outside 1..=60.
+pub fn parse_depths(text: &str) -> Result<Vec<i32>, String> {
+    let bad = || format!("--depths: expected 'A..B' or a list like '3,4,8', got '{text}'");
+    let depths: Vec<i32> = if let Some((a, b)) = text.split_once("..") {
+        let (a, b) = (
+            a.trim().parse::<i32>().map_err(|_| bad())?,
+            b.trim().parse::<i32>().map_err(|_| bad())?,
+        );
+        (a..=b).collect()
+    } else {
+        text.split(',')
+            .map(|d| d.trim().parse::<i32>().map_err(|_| bad()))
+            .collect::<Result<_, _>>()?
+    };
+    if depths.is_empty() || depths.iter().any(|d| !(1..=60).contains(d)) {
+        return Err(bad());
+    }
+    Ok(depths)
+}
+
+/// Positions already complete in an existing output.
+fn done_positions(path: &Path) -> Result<HashSet<String>, String> {
+    if !path.exists() {
+        return Ok(HashSet::new());
+    }
+    let mut reader =
+        csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut done = HashSet::new();
+    for (i, row) in reader.deserialize::<SampleRow>().enumerate() {
+        let row = row.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2))?;
+        done.insert(row.position);
+    }
+    Ok(done)
+}
+
+fn search_position(search: &mut Search, p: &SuitePosition, depths: &[i32]) -> Vec<SampleRow> {
+    let max = depths.iter().copied().max().unwrap_or(1);
+    let pos = p.position();
+    search.clear();
+    let mut rows: Vec<SampleRow> = Vec::new();
+    let _ = search.go(&pos, &[], &Limits::depth(max), &mut |info| {
+        if info.bound == Bound::Exact && depths.contains(&info.depth) {
+            rows.retain(|r| r.depth != info.depth);
+            rows.push(SampleRow {
+                position: p.id.clone(),
+                stage: p.stage.name().to_string(),
+                depth: info.depth,
+                value_cp: info.score,
+                nodes: info.nodes,
+                time_ms: info.time_ms,
+                best_move: info
+                    .pv
+                    .first()
+                    .map(|&m| cutlab_search::position::uci(m))
+                    .unwrap_or_default(),
+                fen: p.fen.clone(),
+            });
+        }
+    });
+    rows
+}
+
+/// Runs the regression searches.
+pub fn run(args: &RegressArgs) -> Result<(), String> {
+    let depths = parse_depths(&args.depths)?;
+    let config = SearchConfig::resolve(&args.variant).map_err(|e| e.to_string())?;
+    let suite: Suite = crate::load_suite(args.suite.as_deref(), args.skip_invalid)?;
+    let positions = crate::shard(&suite.positions, args.shard.as_deref())?;
+    let done = done_positions(&args.out)?;
+    let todo: Vec<&SuitePosition> = positions
+        .iter()
+        .copied()
+        .filter(|p| !done.contains(&p.id))
+        .collect();
+    crate::write_config(&args.out, "regress", args, &config, &suite)?;
+    let new_file = !args.out.exists()
+        || std::fs::metadata(&args.out)
+            .map(|m| m.len() == 0)
+            .unwrap_or(true);
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(new_file)
+        .from_writer(file);
+    eprintln!(
+        "regress: {} positions ({} already done), depths {:?}, variant {}",
+        positions.len(),
+        positions.len() - todo.len(),
+        depths,
+        config.name
+    );
+    let bar = progress::bar(todo.len() as u64, "positions");
+    let next = AtomicUsize::new(0);
+    let (sender, receiver) = mpsc::channel::<Vec<SampleRow>>();
+    let error: Mutex<Option<String>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..args.threads.max(1) {
+            let sender = sender.clone();
+            let (todo, next, config, depths) = (&todo, &next, &config, &depths);
+            scope.spawn(move || {
+                let mut search = Search::new(config.clone(), args.hash_mb);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(p) = todo.get(i) else { break };
+                    if sender
+                        .send(search_position(&mut search, p, depths))
+                        .is_err()
+                    {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for rows in receiver {
+            let written = rows
+                .iter()
+                .try_for_each(|r| writer.serialize(r))
+                .and_then(|()| writer.flush().map_err(csv::Error::from));
+            if let Err(e) = written {
+                *error
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) =
+                    Some(format!("{}: {e}", args.out.display()));
+                break;
+            }
+            bar.inc(1);
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = error
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
+        return Err(e);
+    }
+    eprintln!(
+        "regress: wrote {} positions to {}",
+        todo.len(),
+        args.out.display()
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depth_lists_parse() {
+        assert_eq!(parse_depths("1..4").unwrap(), [1, 2, 3, 4]);
+        assert_eq!(parse_depths("3, 8").unwrap(), [3, 8]);
+        assert!(parse_depths("0..3").is_err());
+        assert!(parse_depths("x").is_err());
+    }
+}

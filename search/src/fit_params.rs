@@ -1,0 +1,100 @@
+//! Fitted ProbCut models: the file `cutlab fit` writes and `--params FILE` loads, and the
+//! built-in default (`default_params.toml`, regenerable by the command in its header).
+
+use std::{path::Path, sync::LazyLock};
+
+use cutlab_instrument::Stage;
+use serde::{Deserialize, Serialize};
+
+use crate::probcut::LinearModel;
+
+/// The fit of one depth pair in one stage: v(deep) = a·v'(shallow) + b + e.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PairFit {
+    /// Shallow depth d'.
+    pub shallow: i32,
+    /// Deep depth d.
+    pub deep: i32,
+    /// Game stage of the positions fitted.
+    pub stage: Stage,
+    /// Slope.
+    pub a: f64,
+    /// Offset, centipawns.
+    pub b: f64,
+    /// Residual standard deviation, centipawns.
+    pub sigma: f64,
+    /// Correlation coefficient of v' and v.
+    pub r: f64,
+    /// Number of (v', v) points fitted.
+    pub n: u64,
+}
+
+/// A set of fitted pairs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FitParams {
+    /// Where the data came from (file and command).
+    pub source: String,
+    /// The fits.
+    pub pairs: Vec<PairFit>,
+}
+
+impl FitParams {
+    /// The model of a pair in a stage, if fitted.
+    #[must_use]
+    pub fn model(&self, shallow: i32, deep: i32, stage: Stage) -> Option<LinearModel> {
+        self.pairs
+            .iter()
+            .find(|p| p.shallow == shallow && p.deep == deep && p.stage == stage)
+            .map(|p| LinearModel {
+                a: p.a,
+                b: p.b,
+                sigma: p.sigma,
+            })
+    }
+
+    /// Reads a parameter file.
+    ///
+    /// # Errors
+    /// Unreadable file or malformed TOML (the message names the file).
+    pub fn load(path: &Path) -> Result<FitParams, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+/// The built-in parameters.
+pub static DEFAULT: LazyLock<FitParams> = LazyLock::new(|| {
+    toml::from_str(include_str!("default_params.toml"))
+        .unwrap_or_else(|e| unreachable!("built-in default_params.toml is valid: {e}"))
+});
+
+/// The built-in model of a pair; a pair that was not fitted gets the identity with a wide
+/// error (a = 1, b = 0, σ = 200), which cuts rarely.
+#[must_use]
+pub fn default_model(shallow: i32, deep: i32, stage: Stage) -> LinearModel {
+    DEFAULT.model(shallow, deep, stage).unwrap_or(LinearModel {
+        a: 1.0,
+        b: 0.0,
+        sigma: 200.0,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_parameters_cover_the_paper_pairs() {
+        for (s, d) in crate::mpc::PAPER_PAIRS {
+            for stage in [Stage::Middlegame, Stage::Endgame] {
+                let m = DEFAULT.model(s, d, stage).expect("fitted");
+                assert!(
+                    m.a > 0.5 && m.a < 1.5 && m.sigma > 0.0,
+                    "{s},{d} {stage:?}: {m:?}"
+                );
+            }
+        }
+    }
+}

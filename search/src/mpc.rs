@@ -1,0 +1,115 @@
+//! Multi-ProbCut (Buro 1997; chess: Jiang and Buro 2003, figure 3 and section 4): a table of
+//! ProbCut tests per game stage and check height, several depth pairs, tried in order. The
+//! shallow searches are plain alpha-beta with null move: no ProbCut inside them (the MPC
+//! function is not recursive, to avoid collapsing the search depth).
+//!
+//! ```text
+//! if (height <= MAX_HEIGHT)
+//!     for (i = 0; i < NUM_TRY; i++) {
+//!         Param &pa = param[stage][height][i];
+//!         if (pa.d < 0) break;
+//!         bound = round((pa.t * pa.s + beta - pa.b) / pa.a);
+//!         if (AlphaBeta(bound - 1, bound, pa.d) >= bound) return beta;
+//!         bound = round((-pa.t * pa.s + alpha - pa.b) / pa.a);
+//!         if (AlphaBeta(bound, bound + 1, pa.d) <= bound) return alpha;
+//!     }
+//! ```
+//!
+//! Internal iterative deepening of the shallow searches (an option here): the shallow search
+//! of depth d' is preceded by searches of depth 1 .. d'-1, which fill the transposition table
+//! with move ordering for it.
+
+use cutlab_instrument::Stage;
+use serde::{Deserialize, Serialize};
+
+use crate::probcut::CutTry;
+
+/// The tests at one check height of one stage.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HeightTries {
+    /// Check height (the deep depth d).
+    pub height: i32,
+    /// Tests tried in order.
+    pub tries: Vec<CutTry>,
+}
+
+/// Parameters of Multi-ProbCut.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MpcParams {
+    /// Tests per height in the middlegame.
+    pub middlegame: Vec<HeightTries>,
+    /// Tests per height in the endgame.
+    pub endgame: Vec<HeightTries>,
+    /// Internal iterative deepening of the shallow searches.
+    pub iid: bool,
+}
+
+/// The depth pairs of the paper's MPC-Crafty: (2,6), (3,7), (4,8), (3,9), (4,10).
+pub const PAPER_PAIRS: [(i32, i32); 5] = [(2, 6), (3, 7), (4, 8), (3, 9), (4, 10)];
+
+impl MpcParams {
+    /// The tests for a stage and height (empty when none).
+    #[must_use]
+    pub fn tries(&self, stage: Stage, height: i32) -> &[CutTry] {
+        let table = match stage {
+            Stage::Middlegame => &self.middlegame,
+            Stage::Endgame => &self.endgame,
+        };
+        table
+            .iter()
+            .find(|h| h.height == height)
+            .map_or(&[], |h| h.tries.as_slice())
+    }
+
+    /// The paper's pairs with thresholds 1.0 (middlegame) and 1.0 (endgame), the best of its
+    /// Tables 2 and 3, and models from [`crate::fit_params::DEFAULT`].
+    #[must_use]
+    pub fn paper() -> MpcParams {
+        let table = |stage: Stage| {
+            PAPER_PAIRS
+                .iter()
+                .map(|&(shallow, deep)| HeightTries {
+                    height: deep,
+                    tries: vec![CutTry {
+                        shallow_depth: shallow,
+                        threshold: 1.0,
+                        model: crate::fit_params::default_model(shallow, deep, stage),
+                    }],
+                })
+                .collect()
+        };
+        MpcParams {
+            middlegame: table(Stage::Middlegame),
+            endgame: table(Stage::Endgame),
+            iid: false,
+        }
+    }
+
+    /// Sets the threshold of every test of a stage.
+    pub fn set_threshold(&mut self, stage: Stage, t: f64) {
+        let table = match stage {
+            Stage::Middlegame => &mut self.middlegame,
+            Stage::Endgame => &mut self.endgame,
+        };
+        table
+            .iter_mut()
+            .flat_map(|h| h.tries.iter_mut())
+            .for_each(|c| c.threshold = t);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paper_table_has_one_try_per_height() {
+        let p = MpcParams::paper();
+        assert_eq!(p.tries(Stage::Middlegame, 8).len(), 1);
+        assert_eq!(p.tries(Stage::Middlegame, 8)[0].shallow_depth, 4);
+        assert_eq!(p.tries(Stage::Endgame, 9)[0].shallow_depth, 3);
+        assert!(p.tries(Stage::Middlegame, 5).is_empty());
+    }
+}

@@ -1,0 +1,131 @@
+//! ProbCut (Buro 1995) as Jiang and Buro (2003, figure 2) applied it to chess: at check height
+//! H a null-window shallow search of depth S predicts the deep value through the linear model
+//! v = a·v' + b + e, e ~ N(0, σ²), and the node is cut when the prediction is outside the
+//! window with confidence set by the threshold t.
+//!
+//! ```text
+//! if (height == H) {
+//!     bound = round((T * sigma + beta - b) / a);       // is v >= beta likely?
+//!     if (AlphaBeta(bound - 1, bound, S) >= bound) return beta;
+//!     bound = round((-T * sigma + alpha - b) / a);     // is v <= alpha likely?
+//!     if (AlphaBeta(bound, bound + 1, S) <= bound) return alpha;
+//! }
+//! ```
+//!
+//! Parameters differ per game stage (middlegame, endgame), as in the paper's Crafty version.
+//! The test runs in front of null-move pruning, as Jiang and Buro placed it.
+
+use cutlab_instrument::Stage;
+use serde::{Deserialize, Serialize};
+
+/// The linear model v = a·v' + b + e with error standard deviation σ (centipawns).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinearModel {
+    /// Slope a.
+    pub a: f64,
+    /// Offset b, centipawns.
+    pub b: f64,
+    /// Standard deviation σ of the error, centipawns.
+    pub sigma: f64,
+}
+
+impl LinearModel {
+    /// Shallow-search bound that predicts v >= beta with threshold `t`:
+    /// round((t·σ + β - b) / a).
+    #[must_use]
+    pub fn high_bound(&self, t: f64, beta: i32) -> i32 {
+        round((t * self.sigma + f64::from(beta) - self.b) / self.a)
+    }
+
+    /// Shallow-search bound that predicts v <= alpha with threshold `t`:
+    /// round((-t·σ + α - b) / a).
+    #[must_use]
+    pub fn low_bound(&self, t: f64, alpha: i32) -> i32 {
+        round((-t * self.sigma + f64::from(alpha) - self.b) / self.a)
+    }
+}
+
+/// Rounds to the nearest integer, saturating (an infinite threshold gives an unreachable bound).
+#[expect(clippy::cast_possible_truncation, reason = "saturating by design")]
+fn round(x: f64) -> i32 {
+    x.round().clamp(-1e9, 1e9) as i32
+}
+
+/// One ProbCut test: a depth pair, a threshold and a model.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CutTry {
+    /// Depth of the shallow search, S (d').
+    pub shallow_depth: i32,
+    /// Cut threshold t (in standard deviations).
+    pub threshold: f64,
+    /// Model of the (shallow, check height) pair.
+    pub model: LinearModel,
+}
+
+/// Parameters of single-pair ProbCut, one test per stage.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProbCutParams {
+    /// Check height H (the deep depth d).
+    pub check_height: i32,
+    /// The test in the middlegame.
+    pub middlegame: CutTry,
+    /// The test in the endgame.
+    pub endgame: CutTry,
+}
+
+impl ProbCutParams {
+    /// The test for a stage.
+    #[must_use]
+    pub fn for_stage(&self, stage: Stage) -> &CutTry {
+        match stage {
+            Stage::Middlegame => &self.middlegame,
+            Stage::Endgame => &self.endgame,
+        }
+    }
+
+    /// Depth pair (4, 8) with threshold 1.0, models from [`crate::fit_params::DEFAULT`].
+    #[must_use]
+    pub fn paper() -> ProbCutParams {
+        let model = |stage| crate::fit_params::default_model(4, 8, stage);
+        ProbCutParams {
+            check_height: 8,
+            middlegame: CutTry {
+                shallow_depth: 4,
+                threshold: 1.0,
+                model: model(Stage::Middlegame),
+            },
+            endgame: CutTry {
+                shallow_depth: 4,
+                threshold: 1.0,
+                model: model(Stage::Endgame),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_follow_the_paper_formula() {
+        // Table 1, (4,8) middlegame: a = 1.02, b = 2.36, sigma = 82.
+        let m = LinearModel {
+            a: 1.02,
+            b: 2.36,
+            sigma: 82.0,
+        };
+        assert_eq!(
+            m.high_bound(1.0, 50),
+            ((82.0 + 50.0 - 2.36) / 1.02_f64).round() as i32
+        );
+        assert_eq!(
+            m.low_bound(1.0, -50),
+            ((-82.0 - 50.0 - 2.36) / 1.02_f64).round() as i32
+        );
+        assert_eq!(m.high_bound(f64::INFINITY, 0), 1_000_000_000);
+    }
+}

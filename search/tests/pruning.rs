@@ -1,0 +1,111 @@
+//! Forward-pruning methods: with their trigger disabled they search exactly the baseline's
+//! tree; switched on, they cut where they should.
+
+use cutlab_instrument::{CutOutcome, CutTestEvent, Method, Observer, Stage};
+use cutlab_search::{Limits, Position, Search, SearchConfig};
+
+const FENS: [&str; 2] = [
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+];
+
+fn nodes(config: &SearchConfig, depth: i32) -> u64 {
+    let mut search = Search::new(config.clone(), 8);
+    FENS.iter()
+        .map(|fen| {
+            search.clear();
+            let pos = Position::from_fen(fen).unwrap();
+            search
+                .go(&pos, &[], &Limits::depth(depth), &mut |_| {})
+                .nodes
+        })
+        .sum()
+}
+
+#[test]
+fn infinite_thresholds_search_the_baseline_tree() {
+    let baseline = nodes(&SearchConfig::preset("nmp").unwrap(), 8);
+
+    let mut probcut = SearchConfig::preset("nmp+probcut").unwrap();
+    let p = probcut.probcut.as_mut().unwrap();
+    p.middlegame.threshold = f64::INFINITY;
+    p.endgame.threshold = f64::INFINITY;
+    assert_eq!(nodes(&probcut, 8), baseline);
+
+    let mut mpc = SearchConfig::preset("nmp+mpc").unwrap();
+    let m = mpc.mpc.as_mut().unwrap();
+    m.set_threshold(Stage::Middlegame, f64::INFINITY);
+    m.set_threshold(Stage::Endgame, f64::INFINITY);
+    assert_eq!(nodes(&mpc, 8), baseline);
+
+    // And with finite thresholds they do change the tree.
+    assert_ne!(
+        nodes(&SearchConfig::preset("nmp+mpc").unwrap(), 8),
+        baseline
+    );
+}
+
+#[derive(Default)]
+struct Cuts(Vec<CutTestEvent>);
+
+impl Observer for Cuts {
+    const NODE_EVENTS: bool = false;
+
+    fn cut_test(&mut self, event: &CutTestEvent, _fen: &dyn Fn() -> String) {
+        self.0.push(event.clone());
+    }
+}
+
+#[test]
+fn probcut_cuts_when_the_shallow_search_is_far_above_beta() {
+    // White's queen on h5 is attacked by the knight on f6: after every root move that leaves
+    // it hanging, Black's shallow value is far above Black's beta.
+    let pos = Position::from_fen("rnbqkb1r/pppppppp/5n2/7Q/8/4P3/PPPP1PPP/RNB1KBNR w KQkq - 0 1")
+        .unwrap();
+    let config = SearchConfig::preset("probcut").unwrap();
+    let mut search = Search::with_observer(config, 8, Cuts::default());
+    let result = search.go(&pos, &[], &Limits::depth(9), &mut |_| {});
+    let tests = &search.observer.0;
+    assert!(
+        tests
+            .iter()
+            .all(|t| t.method == Method::ProbCut && t.depth == 8 && t.shallow_depth == 4)
+    );
+    let highs: Vec<_> = tests
+        .iter()
+        .filter(|t| t.outcome == CutOutcome::CutHigh)
+        .collect();
+    assert!(!highs.is_empty(), "no ProbCut cut-high");
+    assert!(
+        highs
+            .iter()
+            .all(|t| t.shallow_value >= t.bound && t.bound > t.beta)
+    );
+    assert!(tests.iter().any(|t| t.outcome == CutOutcome::CutLow));
+    assert_eq!(
+        result.cuts.cuts[Method::ProbCut.index()] as usize,
+        tests.iter().filter(|t| t.outcome.is_cut()).count()
+    );
+}
+
+#[test]
+fn mpc_uses_its_depth_pairs() {
+    let pos = Position::from_fen(FENS[0]).unwrap();
+    let mut search =
+        Search::with_observer(SearchConfig::preset("nmp+mpc").unwrap(), 8, Cuts::default());
+    search.go(&pos, &[], &Limits::depth(8), &mut |_| {});
+    let pairs: std::collections::BTreeSet<(i32, i32)> = search
+        .observer
+        .0
+        .iter()
+        .filter(|t| t.method == Method::Mpc)
+        .map(|t| (t.shallow_depth, t.depth))
+        .collect();
+    assert!(
+        pairs
+            .iter()
+            .all(|p| cutlab_search::mpc::PAPER_PAIRS.contains(p)),
+        "{pairs:?}"
+    );
+    assert!(pairs.len() >= 2, "{pairs:?}");
+}
