@@ -83,6 +83,19 @@ fn main() -> ExitCode {
     }
 }
 
+/// A variant (preset or TOML file) with ProbCut models from `params` when given.
+fn resolve_config(
+    variant: &str,
+    params: Option<&std::path::Path>,
+) -> Result<cutlab_search::SearchConfig, String> {
+    let mut config = cutlab_search::SearchConfig::resolve(variant).map_err(|e| e.to_string())?;
+    if let Some(path) = params {
+        let fitted = cutlab_search::fit_params::FitParams::load(path)?;
+        config.apply_params(&fitted).map_err(|e| e.to_string())?;
+    }
+    Ok(config)
+}
+
 /// The suite at `path`, or the built-in one.
 fn load_suite(
     path: Option<&std::path::Path>,

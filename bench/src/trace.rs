@@ -8,7 +8,7 @@ use cutlab_analysis::stats::wilson;
 use cutlab_instrument::{
     Counters, CsvSink, CutSampler, Histograms, Method, NodeFilter, Tee, csv_sink::tests_path,
 };
-use cutlab_search::{Limits, Search, SearchConfig, verify::verify_cuts};
+use cutlab_search::{Limits, Search, verify::verify_cuts};
 use cutlab_suites::Suite;
 use serde::Serialize;
 
@@ -24,6 +24,9 @@ pub struct TraceArgs {
     /// Skip malformed suite lines (and report how many) instead of stopping.
     #[arg(long)]
     skip_invalid: bool,
+    /// ProbCut/MPC parameter file written by `cutlab fit` (default: the built-in fit).
+    #[arg(long)]
+    params: Option<std::path::PathBuf>,
     /// Variant (preset name or TOML file).
     #[arg(long, default_value = cutlab_search::DEFAULT_VARIANT)]
     variant: String,
@@ -75,7 +78,7 @@ fn check_fraction(name: &str, value: f64) -> Result<(), String> {
 pub fn run(args: &TraceArgs) -> Result<(), String> {
     check_fraction("--sample", args.sample)?;
     check_fraction("--verify-cuts", args.verify_cuts)?;
-    let config = SearchConfig::resolve(&args.variant).map_err(|e| e.to_string())?;
+    let config = crate::resolve_config(&args.variant, args.params.as_deref())?;
     let suite: Suite = match (&args.fen, &args.suite) {
         (Some(fen), _) => cutlab_suites::from_fen(fen),
         (None, Some(path)) => cutlab_suites::load(path, args.skip_invalid),

@@ -31,6 +31,8 @@ struct Engine {
     /// Keys of the positions before `root` in the game, oldest first.
     game: Vec<u64>,
     move_overhead_ms: u64,
+    /// The running search is `go infinite`.
+    infinite: bool,
 }
 
 fn say(line: &str) {
@@ -54,6 +56,7 @@ pub fn run() {
         root: Position::startpos(),
         game: Vec::new(),
         move_overhead_ms: DEFAULT_OVERHEAD_MS,
+        infinite: false,
     };
     let stdin = io::stdin();
     for line in stdin.lock().lines() {
@@ -85,11 +88,17 @@ pub fn run() {
             "go" => engine.go(args),
             "stop" => engine.finish(),
             "setoption" => engine.set_option(args),
-            "quit" => break,
+            "quit" => return engine.finish(),
             other => error(&format!("unknown command '{other}'")),
         }
     }
-    engine.finish();
+    // End of input: a finite search still answers (scripts pipe commands in); an infinite
+    // one is stopped.
+    if engine.infinite {
+        engine.finish();
+    } else {
+        engine.idle();
+    }
 }
 
 impl Engine {
@@ -172,6 +181,7 @@ impl Engine {
             Err(message) => return error(&message),
         };
         limits.move_overhead_ms = self.move_overhead_ms;
+        self.infinite = limits.infinite;
         let Some(mut search) = self.search.take() else {
             return error("engine busy");
         };

@@ -105,6 +105,9 @@ struct Frame {
     killers: [PackedMove; 2],
     static_eval: i32,
     node_id: u64,
+    /// Verified null move: whether the children of this ply still verify (Tabibi and
+    /// Netanyahu: after a verified fail high the subtree uses standard null-move cuts).
+    verify_children: bool,
 }
 
 /// A search engine: its TT, ordering tables and configuration; generic over the observer.
@@ -427,6 +430,8 @@ impl<O: Observer> Search<O> {
         self.pv_len[ply_index] = 0;
         self.seldepth = self.seldepth.max(ply);
         self.frames[ply_index].node_id = node_id;
+        let verify = root || self.frames[ply_index - 1].verify_children;
+        self.frames[ply_index].verify_children = verify;
         self.frames[ply_index + 2].killers = [PackedMove::NONE; 2];
         let in_check = pos.in_check();
         if O::NODE_EVENTS {
@@ -531,6 +536,7 @@ impl<O: Observer> Search<O> {
         // Step 7. Null-move pruning: a free move for the opponent that still fails high
         // suggests this node fails high too.
         let mut depth = depth;
+        let mut verifying = false;
         if let Some(params) = self.config.null_move
             && !pv_node
             && !in_check
@@ -565,7 +571,8 @@ impl<O: Observer> Search<O> {
                 return leave(self, 0, Bound::Exact, None, None, None);
             }
             let cut = value >= beta;
-            let outcome = if cut && !params.verified {
+            let verified = params.verified && verify;
+            let outcome = if cut && !verified {
                 CutOutcome::CutHigh
             } else {
                 CutOutcome::NoCut
@@ -598,111 +605,129 @@ impl<O: Observer> Search<O> {
                     None,
                 );
             }
-            if cut && params.verified {
+            if cut && verified {
                 depth -= 1;
+                verifying = true;
+                self.frames[ply_index].verify_children = false;
             }
         }
 
         // Step 8. Move loop
         let original_alpha = alpha;
         let killers = self.frames[ply_index].killers;
-        let mut picker = MovePicker::new(tt_move, killers, PickerKind::All);
-        let mut best_value = -INFINITE;
-        let mut best_move: Option<Move> = None;
-        let mut index = 0;
-        let mut quiets_tried: Vec<Move> = Vec::new();
-        let mut cut_index = None;
-        while let Some((m, _)) = picker.next(pos, &self.history) {
-            let child = pos.play(m);
-            let gives_check = child.in_check();
-            let tactical = is_tactical(m);
-            // Check extension: a move that gives check is searched one ply deeper.
-            let extension = i32::from(gives_check && ply < 2 * MAX_PLY / 3);
-            let new_depth = depth - 1 + extension;
-            self.keys.push(child.key());
+        let mut best_value;
+        let mut best_move: Option<Move>;
+        let mut index;
+        let mut quiets_tried: Vec<Move>;
+        let mut cut_index;
+        loop {
+            let mut picker = MovePicker::new(tt_move, killers, PickerKind::All);
+            alpha = original_alpha;
+            best_value = -INFINITE;
+            best_move = None;
+            index = 0;
+            quiets_tried = Vec::new();
+            cut_index = None;
+            while let Some((m, _)) = picker.next(pos, &self.history) {
+                let child = pos.play(m);
+                let gives_check = child.in_check();
+                let tactical = is_tactical(m);
+                // Check extension: a move that gives check is searched one ply deeper.
+                let extension = i32::from(gives_check && ply < 2 * MAX_PLY / 3);
+                let new_depth = depth - 1 + extension;
+                self.keys.push(child.key());
 
-            let value = if index == 0 {
-                -self.search(
-                    &child,
-                    -beta,
-                    -alpha,
-                    new_depth,
-                    ply + 1,
-                    node_type.child(0),
-                    node_id,
-                )
-            } else {
-                let child_type = node_type.child(index);
-                // Late move reductions: quiet moves late in the order are searched shallower
-                // first, and again at full depth only if they beat alpha.
-                let mut reduction = 0;
-                if self.config.lmr
-                    && depth >= 3
-                    && index >= 3
-                    && !tactical
-                    && !in_check
-                    && !gives_check
-                    && !killers.iter().any(|k| k.is(m))
-                {
-                    let r = self.lmr_table[depth.min(63) as usize][index.min(63)];
-                    reduction = (r - i32::from(pv_node)).clamp(0, new_depth - 1);
-                }
-                let mut value = -self.search(
-                    &child,
-                    -alpha - 1,
-                    -alpha,
-                    new_depth - reduction,
-                    ply + 1,
-                    child_type,
-                    node_id,
-                );
-                if reduction > 0 && value > alpha {
-                    value = -self.search(
-                        &child,
-                        -alpha - 1,
-                        -alpha,
-                        new_depth,
-                        ply + 1,
-                        child_type,
-                        node_id,
-                    );
-                }
-                if pv_node && value > alpha && value < beta {
-                    value = -self.search(
+                let value = if index == 0 {
+                    -self.search(
                         &child,
                         -beta,
                         -alpha,
                         new_depth,
                         ply + 1,
-                        NodeType::Pv,
+                        node_type.child(0),
+                        node_id,
+                    )
+                } else {
+                    let child_type = node_type.child(index);
+                    // Late move reductions: quiet moves late in the order are searched shallower
+                    // first, and again at full depth only if they beat alpha.
+                    let mut reduction = 0;
+                    if self.config.lmr
+                        && depth >= 3
+                        && index >= 3
+                        && !tactical
+                        && !in_check
+                        && !gives_check
+                        && !killers.iter().any(|k| k.is(m))
+                    {
+                        let r = self.lmr_table[depth.min(63) as usize][index.min(63)];
+                        reduction = (r - i32::from(pv_node)).clamp(0, new_depth - 1);
+                    }
+                    let mut value = -self.search(
+                        &child,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth - reduction,
+                        ply + 1,
+                        child_type,
                         node_id,
                     );
+                    if reduction > 0 && value > alpha {
+                        value = -self.search(
+                            &child,
+                            -alpha - 1,
+                            -alpha,
+                            new_depth,
+                            ply + 1,
+                            child_type,
+                            node_id,
+                        );
+                    }
+                    if pv_node && value > alpha && value < beta {
+                        value = -self.search(
+                            &child,
+                            -beta,
+                            -alpha,
+                            new_depth,
+                            ply + 1,
+                            NodeType::Pv,
+                            node_id,
+                        );
+                    }
+                    value
+                };
+                self.keys.pop();
+                if self.aborted {
+                    return leave(self, 0, Bound::Exact, None, None, None);
                 }
-                value
-            };
-            self.keys.pop();
-            if self.aborted {
-                return leave(self, 0, Bound::Exact, None, None, None);
-            }
 
-            if value > best_value {
-                best_value = value;
-                if value > alpha {
-                    best_move = Some(m);
-                    if pv_node {
-                        self.update_pv(ply_index, m);
+                if value > best_value {
+                    best_value = value;
+                    if value > alpha {
+                        best_move = Some(m);
+                        if pv_node {
+                            self.update_pv(ply_index, m);
+                        }
+                        if value >= beta {
+                            cut_index = Some(u32::try_from(index).unwrap_or(u32::MAX));
+                            break;
+                        }
+                        alpha = value;
                     }
-                    if value >= beta {
-                        cut_index = Some(u32::try_from(index).unwrap_or(u32::MAX));
-                        break;
-                    }
-                    alpha = value;
                 }
+                if !tactical {
+                    quiets_tried.push(m);
+                }
+                index += 1;
             }
-            if !tactical {
-                quiets_tried.push(m);
+            // Verified null move: the reduced search did not confirm the null move's fail
+            // high (a zugzwang suspect), so the node is searched again at full depth.
+            if verifying && best_value < beta {
+                depth += 1;
+                verifying = false;
+                continue;
             }
-            index += 1;
+            break;
         }
 
         // Step 9. Mate and stalemate
