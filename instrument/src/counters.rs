@@ -19,10 +19,26 @@ pub struct Tally {
     pub nodes: u64,
 }
 
-/// Per method × depth × node type tallies.
-#[derive(Clone, Debug, Default)]
+/// Depths counted in their own cell; deeper tests share the last one.
+const DEPTHS: usize = 64;
+
+/// Per method × depth × node type tallies, in a flat array (no allocation per event).
+#[derive(Clone, Debug)]
 pub struct Counters {
-    cells: BTreeMap<(Method, i32, u8), Tally>,
+    cells: Vec<Tally>,
+}
+
+impl Default for Counters {
+    fn default() -> Self {
+        Counters {
+            cells: vec![Tally::default(); Method::COUNT * DEPTHS * 3],
+        }
+    }
+}
+
+fn cell_index(method: Method, depth: i32, node_type: u8) -> usize {
+    let depth = usize::try_from(depth.clamp(0, DEPTHS as i32 - 1)).unwrap_or(0);
+    (method.index() * DEPTHS + depth) * 3 + usize::from(node_type)
 }
 
 fn type_key(node_type: NodeType) -> u8 {
@@ -39,10 +55,7 @@ impl Observer for Counters {
     const NODE_EVENTS: bool = false;
 
     fn cut_test(&mut self, event: &CutTestEvent, _fen: &dyn Fn() -> String) {
-        let cell = self
-            .cells
-            .entry((event.method, event.depth, type_key(event.node_type)))
-            .or_default();
+        let cell = &mut self.cells[cell_index(event.method, event.depth, type_key(event.node_type))];
         cell.tries += 1;
         cell.cuts += u64::from(event.outcome.is_cut());
         cell.nodes += event.nodes;
@@ -52,9 +65,11 @@ impl Observer for Counters {
 impl Counters {
     /// Every non-empty cell: (method, depth, node type, tally), ordered.
     pub fn cells(&self) -> impl Iterator<Item = (Method, i32, NodeType, Tally)> + '_ {
-        self.cells
-            .iter()
-            .map(|(&(m, d, t), &tally)| (m, d, TYPES[usize::from(t)], tally))
+        self.cells.iter().enumerate().filter(|(_, t)| t.tries > 0).map(|(i, &tally)| {
+            let method = Method::ALL[i / (DEPTHS * 3)];
+            let depth = i32::try_from(i / 3 % DEPTHS).unwrap_or(0);
+            (method, depth, TYPES[i % 3], tally)
+        })
     }
 
     /// Totals per method.
@@ -72,8 +87,7 @@ impl Counters {
 
     /// Adds another set of counters into this one.
     pub fn merge(&mut self, other: &Counters) {
-        for (key, t) in &other.cells {
-            let cell = self.cells.entry(*key).or_default();
+        for (cell, t) in self.cells.iter_mut().zip(&other.cells) {
             cell.tries += t.tries;
             cell.cuts += t.cuts;
             cell.nodes += t.nodes;
@@ -109,7 +123,7 @@ impl Counters {
                 }
             }
         }
-        if self.cells.is_empty() {
+        if self.cells().next().is_none() {
             out.push_str("(no forward-pruning tests)\n");
         }
         out
