@@ -3,8 +3,10 @@
 //! With no arguments (or `uci`) it speaks UCI on standard input and output.
 
 mod bench;
+mod depth;
 mod fit;
 mod generate;
+mod merge;
 mod positions;
 mod regress;
 mod trace;
@@ -40,6 +42,11 @@ enum Command {
     /// Fit v (deep) = a v' (shallow) + b per depth pair and stage; write the parameter file
     /// and the scatter plot.
     Fit(fit::FitArgs),
+    /// Fixed-time depth comparison of variants (Jiang and Buro, sections 3-4), or time and
+    /// nodes to a fixed depth; parallel, resumable, with paired differences.
+    Depth(depth::DepthArgs),
+    /// Concatenate result CSVs (e.g. shards) checking that their headers agree.
+    Merge(merge::MergeArgs),
     /// Position suites.
     #[command(subcommand)]
     Suite(SuiteCommand),
@@ -64,6 +71,8 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => bench::run_perft(&args),
         Some(Command::Trace(args)) => trace::run(&args),
         Some(Command::Regress(args)) => regress::run(&args),
+        Some(Command::Depth(args)) => depth::run(&args),
+        Some(Command::Merge(args)) => merge::run(&args),
         Some(Command::Fit(args)) => fit::run(&args),
         Some(Command::Suite(SuiteCommand::Generate(args))) => generate::run(&args),
         Some(Command::Variants) => {

@@ -58,6 +58,9 @@ pub struct TraceArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 16)]
     hash_mb: usize,
+    /// Only this slice of the suite, `K/N`.
+    #[arg(long)]
+    shard: Option<String>,
 }
 
 type TraceObserver = Tee<Counters, Tee<Histograms, Tee<CsvSink, CutSampler>>>;
@@ -113,9 +116,10 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
     crate::write_config(&args.out, "trace", args, &config, &suite)?;
     let mut search = Search::with_observer(config, args.hash_mb, observer);
 
-    let bar = crate::progress::bar(suite.positions.len() as u64, "positions");
+    let positions = crate::shard(&suite.positions, args.shard.as_deref())?;
+    let bar = crate::progress::bar(positions.len() as u64, "positions");
     let mut total_nodes = 0;
-    for p in &suite.positions {
+    for p in positions.iter().copied() {
         let pos = p.position();
         search.observer.1.1.0.set_position(&p.id);
         search.observer.1.1.1.set_position(&p.id);
@@ -129,7 +133,7 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
     let written = csv.finish().map_err(|e| e.to_string())?;
     println!(
         "traced {} positions, {total_nodes} nodes; wrote {} node rows to {} and {} test rows to {}",
-        suite.positions.len(),
+        positions.len(),
         written.node_rows,
         args.out.display(),
         written.test_rows,

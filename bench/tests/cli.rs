@@ -167,3 +167,97 @@ fn bad_arguments_are_clear_errors() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown variant part 'nope'"));
 }
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cutlab-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+const SMALL_SUITE: &str = "\
+r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - id \"a\";
+8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - id \"b\";
+4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - id \"c\";
+";
+
+fn depth_run(dir: &std::path::Path, out: &str, extra: &[&str]) -> std::process::Output {
+    let suite = dir.join("suite.epd");
+    std::fs::write(&suite, SMALL_SUITE).expect("suite written");
+    let mut args = vec![
+        "depth",
+        "--suite",
+        suite.to_str().unwrap(),
+        "--variants",
+        "nmp,nmp+mpc",
+        "--depth",
+        "5",
+    ];
+    let out_path = dir.join(out);
+    args.extend(["--out", out_path.to_str().unwrap()]);
+    args.extend(extra);
+    Command::new(EXE).args(&args).output().expect("depth runs")
+}
+
+/// (position, variant, nodes) rows of a depth file, sorted.
+fn depth_rows(path: &std::path::Path) -> Vec<(String, String, String)> {
+    let mut reader = csv::Reader::from_path(path).expect("readable");
+    let mut rows: Vec<_> = reader
+        .records()
+        .map(|r| {
+            let r = r.expect("record");
+            (r[0].to_string(), r[1].to_string(), r[6].to_string())
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+#[test]
+fn depth_resumes_after_an_interruption_with_the_same_rows() {
+    let dir = temp_dir("resume");
+    assert!(depth_run(&dir, "full.csv", &[]).status.success());
+    let full = depth_rows(&dir.join("full.csv"));
+    assert_eq!(full.len(), 6);
+
+    // An interrupted run: the header and two rows made it to disk.
+    let text = std::fs::read_to_string(dir.join("full.csv")).unwrap();
+    let partial: Vec<&str> = text.lines().take(3).collect();
+    std::fs::write(dir.join("part.csv"), partial.join("\n") + "\n").unwrap();
+    let refused = depth_run(&dir, "part.csv", &[]);
+    assert!(!refused.status.success(), "an existing file needs --resume");
+    assert!(depth_run(&dir, "part.csv", &["--resume"]).status.success());
+    assert_eq!(depth_rows(&dir.join("part.csv")), full);
+}
+
+#[test]
+fn shards_merge_into_the_whole() {
+    let dir = temp_dir("shards");
+    assert!(depth_run(&dir, "full.csv", &[]).status.success());
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        assert!(
+            depth_run(&dir, &format!("s{k}.csv"), &["--shard", &shard])
+                .status
+                .success()
+        );
+    }
+    let merged = dir.join("merged.csv");
+    let status = Command::new(EXE)
+        .args(["merge", merged.to_str().unwrap()])
+        .args([dir.join("s1.csv"), dir.join("s2.csv")])
+        .status()
+        .expect("merge runs");
+    assert!(status.success());
+    assert_eq!(depth_rows(&merged), depth_rows(&dir.join("full.csv")));
+
+    // A file with another header is refused, naming it.
+    std::fs::write(dir.join("other.csv"), "a,b\n1,2\n").unwrap();
+    let out = Command::new(EXE)
+        .args(["merge", dir.join("bad.csv").to_str().unwrap()])
+        .args([dir.join("s1.csv"), dir.join("other.csv")])
+        .output()
+        .expect("merge runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("other.csv: header differs"));
+}

@@ -55,7 +55,8 @@ impl Observer for Counters {
     const NODE_EVENTS: bool = false;
 
     fn cut_test(&mut self, event: &CutTestEvent, _fen: &dyn Fn() -> String) {
-        let cell = &mut self.cells[cell_index(event.method, event.depth, type_key(event.node_type))];
+        let cell =
+            &mut self.cells[cell_index(event.method, event.depth, type_key(event.node_type))];
         cell.tries += 1;
         cell.cuts += u64::from(event.outcome.is_cut());
         cell.nodes += event.nodes;
@@ -65,11 +66,15 @@ impl Observer for Counters {
 impl Counters {
     /// Every non-empty cell: (method, depth, node type, tally), ordered.
     pub fn cells(&self) -> impl Iterator<Item = (Method, i32, NodeType, Tally)> + '_ {
-        self.cells.iter().enumerate().filter(|(_, t)| t.tries > 0).map(|(i, &tally)| {
-            let method = Method::ALL[i / (DEPTHS * 3)];
-            let depth = i32::try_from(i / 3 % DEPTHS).unwrap_or(0);
-            (method, depth, TYPES[i % 3], tally)
-        })
+        self.cells
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.tries > 0)
+            .map(|(i, &tally)| {
+                let method = Method::ALL[i / (DEPTHS * 3)];
+                let depth = i32::try_from(i / 3 % DEPTHS).unwrap_or(0);
+                (method, depth, TYPES[i % 3], tally)
+            })
     }
 
     /// Totals per method.

@@ -1,0 +1,349 @@
+//! `cutlab depth`: the fixed-time depth comparison of Jiang and Buro (sections 3 and 4): one
+//! search per (position, variant), the depth each variant completes in the same time, and the
+//! paired difference to the first variant. `--depth D` is the deterministic counterpart: the
+//! time and nodes each variant needs to complete depth D.
+
+use std::{
+    collections::{BTreeMap, HashMap, HashSet},
+    fs::OpenOptions,
+    path::{Path, PathBuf},
+    sync::{
+        Mutex,
+        atomic::{AtomicUsize, Ordering},
+        mpsc,
+    },
+};
+
+use clap::Args;
+use cutlab_analysis::stats::{Estimate, mean_ci, paired_difference};
+use cutlab_instrument::Method;
+use cutlab_search::{Limits, Search, SearchConfig};
+use cutlab_suites::SuitePosition;
+use serde::{Deserialize, Serialize};
+
+/// Options of `cutlab depth`.
+#[derive(Args, Debug, Serialize)]
+pub struct DepthArgs {
+    /// EPD or FEN file (default: the built-in suite).
+    #[arg(long)]
+    suite: Option<PathBuf>,
+    /// Skip malformed suite lines instead of stopping.
+    #[arg(long)]
+    skip_invalid: bool,
+    /// Variants to compare, comma-separated; the first is the reference of the paired
+    /// differences.
+    #[arg(long, default_value = "nmp,nmp+probcut,nmp+mpc")]
+    variants: String,
+    /// ProbCut/MPC parameter file (default: the built-in fit).
+    #[arg(long)]
+    params: Option<PathBuf>,
+    /// Time per search, milliseconds.
+    #[arg(long, conflicts_with = "depth")]
+    time_ms: Option<u64>,
+    /// Fixed depth instead of fixed time.
+    #[arg(long)]
+    depth: Option<i32>,
+    /// Worker threads (one search each, each with its own TT).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Transposition table per search, MiB.
+    #[arg(long, default_value_t = 16)]
+    hash_mb: usize,
+    /// Output CSV.
+    #[arg(long)]
+    out: PathBuf,
+    /// Keep the rows already in `--out` and run only the missing (position, variant) pairs.
+    #[arg(long)]
+    resume: bool,
+    /// Only this slice of the suite, `K/N`.
+    #[arg(long)]
+    shard: Option<String>,
+}
+
+/// One row of the depth file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct DepthRow {
+    /// Position id.
+    pub position: String,
+    /// Variant name.
+    pub variant: String,
+    /// Middlegame or endgame.
+    pub stage: String,
+    /// Time limit, milliseconds (empty in `--depth` mode).
+    pub time_limit_ms: Option<u64>,
+    /// Nominal depth completed.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Wall time used, milliseconds.
+    pub time_ms: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Score of the last completed iteration, side to move's view.
+    pub score_cp: i32,
+    /// Best move, UCI.
+    pub best_move: String,
+    /// Null-move tests tried and cuts.
+    pub null_move_tries: u64,
+    /// Null-move cuts.
+    pub null_move_cuts: u64,
+    /// ProbCut tests tried.
+    pub probcut_tries: u64,
+    /// ProbCut cuts.
+    pub probcut_cuts: u64,
+    /// Multi-ProbCut tests tried.
+    pub mpc_tries: u64,
+    /// Multi-ProbCut cuts.
+    pub mpc_cuts: u64,
+    /// The position.
+    pub fen: String,
+}
+
+fn existing_rows(path: &Path) -> Result<Vec<DepthRow>, String> {
+    let mut reader =
+        csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    reader
+        .deserialize::<DepthRow>()
+        .enumerate()
+        .map(|(i, r)| r.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2)))
+        .collect()
+}
+
+fn search_one(
+    search: &mut Search,
+    p: &SuitePosition,
+    variant: &str,
+    limits: &Limits,
+    time_limit: Option<u64>,
+) -> DepthRow {
+    search.clear();
+    let result = search.go(&p.position(), &[], limits, &mut |_| {});
+    let count = |m: Method| (result.cuts.tries[m.index()], result.cuts.cuts[m.index()]);
+    let (null_move_tries, null_move_cuts) = count(Method::NullMove);
+    let (probcut_tries, probcut_cuts) = count(Method::ProbCut);
+    let (mpc_tries, mpc_cuts) = count(Method::Mpc);
+    DepthRow {
+        position: p.id.clone(),
+        variant: variant.to_string(),
+        stage: p.stage.name().to_string(),
+        time_limit_ms: time_limit,
+        depth: result.depth,
+        seldepth: result.seldepth,
+        nodes: result.nodes,
+        time_ms: result.time_ms,
+        nps: result.nodes * 1000 / result.time_ms.max(1),
+        score_cp: result.score,
+        best_move: result
+            .best_move
+            .map(cutlab_search::position::uci)
+            .unwrap_or_default(),
+        null_move_tries,
+        null_move_cuts,
+        probcut_tries,
+        probcut_cuts,
+        mpc_tries,
+        mpc_cuts,
+        fen: p.fen.clone(),
+    }
+}
+
+/// Runs the comparison.
+pub fn run(args: &DepthArgs) -> Result<(), String> {
+    let variants: Vec<&str> = args
+        .variants
+        .split(',')
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .collect();
+    let configs: Vec<SearchConfig> = variants
+        .iter()
+        .map(|v| crate::resolve_config(v, args.params.as_deref()))
+        .collect::<Result<_, _>>()?;
+    let (limits, time_limit) = match (args.time_ms, args.depth) {
+        (_, Some(d)) => (Limits::depth(d), None),
+        (Some(ms), None) => (Limits::movetime(ms), Some(ms)),
+        (None, None) => (Limits::movetime(1000), Some(1000)),
+    };
+    let suite = crate::load_suite(args.suite.as_deref(), args.skip_invalid)?;
+    let positions = crate::shard(&suite.positions, args.shard.as_deref())?;
+    let exists = args.out.exists()
+        && std::fs::metadata(&args.out)
+            .map(|m| m.len() > 0)
+            .unwrap_or(false);
+    if exists && !args.resume {
+        return Err(format!(
+            "{} exists: pass --resume to continue it, or remove it",
+            args.out.display()
+        ));
+    }
+    let mut rows = if exists {
+        existing_rows(&args.out)?
+    } else {
+        Vec::new()
+    };
+    let done: HashSet<(String, String)> = rows
+        .iter()
+        .map(|r| (r.position.clone(), r.variant.clone()))
+        .collect();
+    let work: Vec<(&SuitePosition, usize)> = positions
+        .iter()
+        .flat_map(|&p| (0..variants.len()).map(move |v| (p, v)))
+        .filter(|(p, v)| !done.contains(&(p.id.clone(), variants[*v].to_string())))
+        .collect();
+    for (variant, config) in variants.iter().zip(&configs) {
+        let stem = args.out.with_extension("");
+        let path = PathBuf::from(format!(
+            "{}.{}.csv",
+            stem.display(),
+            variant.replace(['+', '/'], "_")
+        ));
+        crate::write_config(&path, "depth", args, config, &suite)?;
+    }
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(!exists)
+        .from_writer(file);
+    eprintln!(
+        "depth: {} positions x {} variants, {} searches to run ({} already in {})",
+        positions.len(),
+        variants.len(),
+        work.len(),
+        done.len(),
+        args.out.display()
+    );
+    let bar = crate::progress::bar(work.len() as u64, "searches");
+    let next = AtomicUsize::new(0);
+    let (sender, receiver) = mpsc::channel::<DepthRow>();
+    let error: Mutex<Option<String>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..args.threads.max(1) {
+            let sender = sender.clone();
+            let (work, next, configs, variants, limits) =
+                (&work, &next, &configs, &variants, &limits);
+            scope.spawn(move || {
+                let mut engines: HashMap<usize, Search> = HashMap::new();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(p, v)) = work.get(i) else { break };
+                    let search = engines
+                        .entry(v)
+                        .or_insert_with(|| Search::new(configs[v].clone(), args.hash_mb));
+                    if sender
+                        .send(search_one(search, p, variants[v], limits, time_limit))
+                        .is_err()
+                    {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for row in receiver {
+            let written = writer
+                .serialize(&row)
+                .and_then(|()| writer.flush().map_err(csv::Error::from));
+            if let Err(e) = written {
+                *error
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) =
+                    Some(format!("{}: {e}", args.out.display()));
+                break;
+            }
+            rows.push(row);
+            bar.inc(1);
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = error
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
+        return Err(e);
+    }
+    print!("{}", summary(&rows, &variants, time_limit.is_none()));
+    Ok(())
+}
+
+fn fmt_ci(e: Option<Estimate>, digits: usize) -> String {
+    e.map_or_else(
+        || "-".to_string(),
+        |e| {
+            format!(
+                "{:.digits$} [{:.digits$}, {:.digits$}]",
+                e.value, e.low, e.high
+            )
+        },
+    )
+}
+
+/// The end-of-run summary: per variant mean depth (or time) with 95% intervals, mean nodes and
+/// nps, and the paired difference to the first variant over the positions both searched.
+#[must_use]
+pub fn summary(rows: &[DepthRow], variants: &[&str], fixed_depth: bool) -> String {
+    let by_variant: BTreeMap<&str, HashMap<&str, &DepthRow>> = variants
+        .iter()
+        .map(|&v| {
+            (
+                v,
+                rows.iter()
+                    .filter(|r| r.variant == v)
+                    .map(|r| (r.position.as_str(), r))
+                    .collect(),
+            )
+        })
+        .collect();
+    #[expect(
+        clippy::cast_precision_loss,
+        reason = "depths, nodes and times far below 2^53"
+    )]
+    let metric = |r: &DepthRow| {
+        if fixed_depth {
+            r.time_ms as f64
+        } else {
+            f64::from(r.depth)
+        }
+    };
+    let name = if fixed_depth { "time_ms" } else { "depth" };
+    let mut out = format!(
+        "\n{:<24} {:>5} {:>26} {:>12} {:>10} {:>28}\n",
+        "variant",
+        "n",
+        format!("mean {name} [95% CI]"),
+        "mean nodes",
+        "mean nps",
+        format!("paired diff in {name} [95% CI]")
+    );
+    let reference = variants.first().and_then(|v| by_variant.get(v));
+    for &v in variants {
+        let Some(of) = by_variant.get(v) else {
+            continue;
+        };
+        let values: Vec<f64> = of.values().map(|r| metric(r)).collect();
+        #[expect(clippy::cast_precision_loss, reason = "means for display")]
+        let (nodes, nps) = (
+            of.values().map(|r| r.nodes as f64).sum::<f64>() / of.len().max(1) as f64,
+            of.values().map(|r| r.nps as f64).sum::<f64>() / of.len().max(1) as f64,
+        );
+        let paired = reference.map(|reference| {
+            let (a, b): (Vec<f64>, Vec<f64>) = of
+                .iter()
+                .filter_map(|(p, r)| reference.get(p).map(|q| (metric(q), metric(r))))
+                .unzip();
+            paired_difference(&a, &b, 0.95)
+        });
+        let digits = if fixed_depth { 0 } else { 2 };
+        out.push_str(&format!(
+            "{v:<24} {:>5} {:>26} {nodes:>12.0} {nps:>10.0} {:>28}\n",
+            values.len(),
+            fmt_ci(mean_ci(&values, 0.95), digits),
+            fmt_ci(paired.flatten(), digits)
+        ));
+    }
+    out
+}
