@@ -7,10 +7,12 @@ mod depth;
 mod fit;
 mod generate;
 mod merge;
+mod oracle;
 mod positions;
 mod regress;
 mod trace;
 mod uci;
+mod uci_client;
 
 use std::process::ExitCode;
 
@@ -45,6 +47,9 @@ enum Command {
     /// Fixed-time depth comparison of variants (Jiang and Buro, sections 3-4), or time and
     /// nodes to a fixed depth; parallel, resumable, with paired differences.
     Depth(depth::DepthArgs),
+    /// Regret of each variant's chosen move, judged by a deeper full-width search or an
+    /// external UCI engine scoring every root move.
+    Oracle(oracle::OracleArgs),
     /// Concatenate result CSVs (e.g. shards) checking that their headers agree.
     Merge(merge::MergeArgs),
     /// Position suites.
@@ -73,6 +78,7 @@ fn main() -> ExitCode {
         Some(Command::Regress(args)) => regress::run(&args),
         Some(Command::Depth(args)) => depth::run(&args),
         Some(Command::Merge(args)) => merge::run(&args),
+        Some(Command::Oracle(args)) => oracle::run(&args),
         Some(Command::Fit(args)) => fit::run(&args),
         Some(Command::Suite(SuiteCommand::Generate(args))) => generate::run(&args),
         Some(Command::Variants) => {

@@ -261,3 +261,44 @@ fn shards_merge_into_the_whole() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("other.csv: header differs"));
 }
+
+#[test]
+fn regret_is_zero_when_the_variant_is_the_oracle() {
+    let dir = temp_dir("oracle");
+    let suite = dir.join("suite.epd");
+    std::fs::write(&suite, SMALL_SUITE).unwrap();
+    let variant = dir.join("exact.toml");
+    std::fs::write(
+        &variant,
+        "name = \"exact\"\nlmr = false\ntt_cutoffs = false\n",
+    )
+    .unwrap();
+    let out = dir.join("regret.csv");
+    let status = Command::new(EXE)
+        .args([
+            "oracle",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--variants",
+            variant.to_str().unwrap(),
+        ])
+        .args([
+            "--depth",
+            "3",
+            "--oracle",
+            "internal:depth=3",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .status()
+        .expect("oracle runs");
+    assert!(status.success());
+    let mut reader = csv::Reader::from_path(&out).unwrap();
+    let regrets: Vec<i32> = reader
+        .records()
+        .map(|r| r.unwrap()[7].parse().unwrap())
+        .collect();
+    assert_eq!(regrets, [0, 0, 0]);
+    // The oracle's scores were cached: one row per legal move of each position.
+    assert!(dir.join("regret.oracle.csv").exists());
+}

@@ -1,0 +1,470 @@
+//! `cutlab oracle`: the regret of the move each variant chooses, judged by an oracle that
+//! scores every root move: an internal full-width search (no forward pruning, no reductions)
+//! or any UCI engine with MultiPV set to the number of legal moves. regret_cp = oracle score of
+//! the oracle's best move - oracle score of the chosen move. The oracle's scores are cached in
+//! `<out stem>.oracle.csv`, so variants and reruns never pay for the oracle twice.
+
+use std::{
+    collections::{HashMap, HashSet},
+    fs::OpenOptions,
+    path::{Path, PathBuf},
+    time::Duration,
+};
+
+use clap::Args;
+use cutlab_analysis::stats::{mean_ci, wilson};
+use cutlab_search::{Limits, Position, Search, SearchConfig, position::uci, score::MATE};
+use cutlab_suites::SuitePosition;
+use serde::{Deserialize, Serialize};
+use shakmaty::{Position as _, san::San};
+
+use crate::uci_client::UciEngine;
+
+/// Options of `cutlab oracle`.
+#[derive(Args, Debug, Serialize)]
+pub struct OracleArgs {
+    /// EPD or FEN file (default: the built-in suite).
+    #[arg(long)]
+    suite: Option<PathBuf>,
+    /// Skip malformed suite lines instead of stopping.
+    #[arg(long)]
+    skip_invalid: bool,
+    /// Variants that choose moves, comma-separated.
+    #[arg(long, default_value = "nmp,nmp+probcut,nmp+mpc")]
+    variants: String,
+    /// ProbCut/MPC parameter file (default: the built-in fit).
+    #[arg(long)]
+    params: Option<PathBuf>,
+    /// Time per chosen move, milliseconds.
+    #[arg(long, default_value_t = 1000, conflicts_with = "depth")]
+    time_ms: u64,
+    /// Fixed depth per chosen move instead of time.
+    #[arg(long)]
+    depth: Option<i32>,
+    /// `internal:depth=D` or `uci:COMMAND[,depth=D][,nodes=N][,movetime=MS]`.
+    #[arg(long, default_value = "internal:depth=5")]
+    oracle: String,
+    /// Transposition table per search, MiB.
+    #[arg(long, default_value_t = 16)]
+    hash_mb: usize,
+    /// Output CSV (one row per position and variant).
+    #[arg(long)]
+    out: PathBuf,
+    /// Keep the rows already in `--out` and run only the missing ones.
+    #[arg(long)]
+    resume: bool,
+    /// Only this slice of the suite, `K/N`.
+    #[arg(long)]
+    shard: Option<String>,
+}
+
+/// How root moves are scored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Oracle {
+    /// Full-width search of each root move to this depth.
+    Internal {
+        /// Depth of the root (each move searched at depth - 1).
+        depth: i32,
+    },
+    /// An external UCI engine with MultiPV.
+    Uci {
+        /// Command line.
+        command: String,
+        /// The `go` limit, e.g. `depth 12`.
+        limit: String,
+    },
+}
+
+/// Parses an oracle specification.
+///
+/// # Errors
+/// An unknown form or a malformed number.
+pub fn parse_oracle(spec: &str) -> Result<Oracle, String> {
+    let bad = |why: &str| format!("--oracle '{spec}': {why}");
+    if let Some(rest) = spec.strip_prefix("internal:") {
+        let depth = rest
+            .strip_prefix("depth=")
+            .and_then(|d| d.parse::<i32>().ok())
+            .filter(|d| (1..=20).contains(d))
+            .ok_or_else(|| bad("expected internal:depth=D with D in 1..20"))?;
+        return Ok(Oracle::Internal { depth });
+    }
+    if let Some(rest) = spec.strip_prefix("uci:") {
+        let mut parts = rest.split(',');
+        let command = parts
+            .next()
+            .filter(|c| !c.trim().is_empty())
+            .ok_or_else(|| bad("no command"))?;
+        let mut limit = String::from("depth 12");
+        for part in parts {
+            let (key, value) = part
+                .split_once('=')
+                .ok_or_else(|| bad("options are key=value"))?;
+            value
+                .parse::<u64>()
+                .map_err(|_| bad("option values are numbers"))?;
+            limit = match key {
+                "depth" | "nodes" | "movetime" => format!("{key} {value}"),
+                other => return Err(bad(&format!("unknown option '{other}'"))),
+            };
+        }
+        return Ok(Oracle::Uci {
+            command: command.trim().to_string(),
+            limit,
+        });
+    }
+    Err(bad(
+        "expected internal:depth=D or uci:COMMAND[,depth=D][,nodes=N]",
+    ))
+}
+
+/// A cached oracle score.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct OracleRow {
+    oracle: String,
+    position: String,
+    #[serde(rename = "move")]
+    mv: String,
+    score_cp: i32,
+}
+
+/// One row of the regret file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RegretRow {
+    /// Position id.
+    pub position: String,
+    /// Variant name.
+    pub variant: String,
+    /// Middlegame or endgame.
+    pub stage: String,
+    /// The variant's move, UCI.
+    pub chosen_move: String,
+    /// Oracle score of the chosen move, centipawns.
+    pub chosen_score_cp: i32,
+    /// The oracle's best move, UCI.
+    pub oracle_move: String,
+    /// Oracle score of its best move, centipawns.
+    pub oracle_score_cp: i32,
+    /// Oracle best minus chosen, both clamped to ±2000 cp (mates count as 2000).
+    pub regret_cp: i32,
+    /// Depth the variant completed.
+    pub depth: i32,
+    /// Nodes the variant searched.
+    pub nodes: u64,
+    /// Whether the chosen move is a `bm` and not an `am` (empty without them).
+    pub solved: Option<bool>,
+}
+
+const REGRET_CLAMP: i32 = 2000;
+
+/// Scores every root move with the internal full-width search.
+fn internal_scores(search: &mut Search, pos: &Position, depth: i32) -> Vec<(String, i32)> {
+    pos.chess()
+        .legal_moves()
+        .iter()
+        .map(|&m| {
+            let child = pos.play(m);
+            let score = if child.chess().legal_moves().is_empty() {
+                if child.in_check() { MATE - 1 } else { 0 }
+            } else {
+                let d = depth - 1 + i32::from(child.in_check());
+                search.clear();
+                -search
+                    .go(&child, &[pos.key()], &Limits::depth(d.max(1)), &mut |_| {})
+                    .score
+            };
+            (uci(m), score)
+        })
+        .collect()
+}
+
+fn external_scores(
+    engine: &mut UciEngine,
+    pos: &Position,
+    limit: &str,
+) -> Result<Vec<(String, i32)>, String> {
+    let moves = pos.chess().legal_moves().len();
+    engine.set_option("MultiPV", &moves.to_string())?;
+    engine.send("ucinewgame")?;
+    engine.ready()?;
+    let scores = engine.multipv(&pos.fen(), limit, Duration::from_secs(600))?;
+    Ok(scores
+        .into_iter()
+        .map(|s| (s.first_move, s.score_cp))
+        .collect())
+}
+
+fn load_cache(path: &Path, spec: &str) -> Result<HashMap<String, Vec<(String, i32)>>, String> {
+    let mut cache: HashMap<String, Vec<(String, i32)>> = HashMap::new();
+    if !path.exists() {
+        return Ok(cache);
+    }
+    let mut reader =
+        csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    for (i, row) in reader.deserialize::<OracleRow>().enumerate() {
+        let row = row.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2))?;
+        if row.oracle == spec {
+            cache
+                .entry(row.position)
+                .or_default()
+                .push((row.mv, row.score_cp));
+        }
+    }
+    Ok(cache)
+}
+
+fn san_matches(pos: &Position, chosen: &str, list: &[String]) -> bool {
+    let Ok(m) = pos.parse_uci(chosen) else {
+        return false;
+    };
+    let san = San::from_move(pos.chess(), m).to_string();
+    list.iter()
+        .any(|s| s.trim_end_matches(['+', '#', '!', '?']) == san)
+}
+
+/// Runs the oracle experiment.
+#[expect(
+    clippy::too_many_lines,
+    reason = "oracle phase, variant phase, summary"
+)]
+pub fn run(args: &OracleArgs) -> Result<(), String> {
+    let oracle = parse_oracle(&args.oracle)?;
+    let variants: Vec<&str> = args
+        .variants
+        .split(',')
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .collect();
+    let configs: Vec<SearchConfig> = variants
+        .iter()
+        .map(|v| crate::resolve_config(v, args.params.as_deref()))
+        .collect::<Result<_, _>>()?;
+    let suite = crate::load_suite(args.suite.as_deref(), args.skip_invalid)?;
+    let positions = crate::shard(&suite.positions, args.shard.as_deref())?;
+    let exists = args.out.exists()
+        && std::fs::metadata(&args.out)
+            .map(|m| m.len() > 0)
+            .unwrap_or(false);
+    if exists && !args.resume {
+        return Err(format!(
+            "{} exists: pass --resume to continue it, or remove it",
+            args.out.display()
+        ));
+    }
+
+    // Phase 1: the oracle's scores, cached per position.
+    let cache_path = args.out.with_extension("oracle.csv");
+    let mut cache = load_cache(&cache_path, &args.oracle)?;
+    let missing: Vec<&SuitePosition> = positions
+        .iter()
+        .copied()
+        .filter(|p| !cache.contains_key(&p.id))
+        .collect();
+    if !missing.is_empty() {
+        let cache_exists = cache_path.exists();
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&cache_path)
+            .map_err(|e| format!("{}: {e}", cache_path.display()))?;
+        let mut writer = csv::WriterBuilder::new()
+            .has_headers(!cache_exists)
+            .from_writer(file);
+        let bar = crate::progress::bar(missing.len() as u64, "positions scored by the oracle");
+        // Exact full-width values: no forward pruning, no reductions, no TT cut-offs.
+        let mut exact = SearchConfig::plain();
+        exact.tt_cutoffs = false;
+        let mut internal = Search::new(exact, args.hash_mb);
+        let mut external = match &oracle {
+            Oracle::Uci { command, .. } => Some(UciEngine::start(command)?),
+            Oracle::Internal { .. } => None,
+        };
+        for p in missing {
+            let pos = p.position();
+            let scores = match (&oracle, external.as_mut()) {
+                (Oracle::Internal { depth }, _) => internal_scores(&mut internal, &pos, *depth),
+                (Oracle::Uci { limit, .. }, Some(engine)) => external_scores(engine, &pos, limit)?,
+                (Oracle::Uci { .. }, None) => unreachable!("engine started above"),
+            };
+            for (mv, score_cp) in &scores {
+                let row = OracleRow {
+                    oracle: args.oracle.clone(),
+                    position: p.id.clone(),
+                    mv: mv.clone(),
+                    score_cp: *score_cp,
+                };
+                writer
+                    .serialize(row)
+                    .map_err(|e| format!("{}: {e}", cache_path.display()))?;
+            }
+            writer
+                .flush()
+                .map_err(|e| format!("{}: {e}", cache_path.display()))?;
+            cache.insert(p.id.clone(), scores);
+            bar.inc(1);
+        }
+        bar.finish_and_clear();
+    }
+
+    // Phase 2: each variant's choice and its regret.
+    let mut rows: Vec<RegretRow> = if exists {
+        let mut reader = csv::Reader::from_path(&args.out)
+            .map_err(|e| format!("{}: {e}", args.out.display()))?;
+        reader
+            .deserialize()
+            .enumerate()
+            .map(|(i, r)| r.map_err(|e| format!("{}:{}: {e}", args.out.display(), i + 2)))
+            .collect::<Result<_, _>>()?
+    } else {
+        Vec::new()
+    };
+    let done: HashSet<(String, String)> = rows
+        .iter()
+        .map(|r| (r.position.clone(), r.variant.clone()))
+        .collect();
+    for (variant, config) in variants.iter().zip(&configs) {
+        let path = PathBuf::from(format!(
+            "{}.{}.csv",
+            args.out.with_extension("").display(),
+            variant.replace(['+', '/'], "_")
+        ));
+        crate::write_config(&path, "oracle", args, config, &suite)?;
+    }
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(!exists)
+        .from_writer(file);
+    let limits = args
+        .depth
+        .map_or_else(|| Limits::movetime(args.time_ms), Limits::depth);
+    let total = positions.len() * variants.len() - done.len().min(positions.len() * variants.len());
+    let bar = crate::progress::bar(total as u64, "choices");
+    for (v, config) in configs.iter().enumerate() {
+        let mut search = Search::new(config.clone(), args.hash_mb);
+        for p in &positions {
+            if done.contains(&(p.id.clone(), variants[v].to_string())) {
+                continue;
+            }
+            let pos = p.position();
+            search.clear();
+            let result = search.go(&pos, &[], &limits, &mut |_| {});
+            let Some(chosen) = result.best_move.map(uci) else {
+                continue;
+            };
+            let scores = &cache[&p.id];
+            let Some((oracle_move, oracle_score)) = scores.iter().max_by_key(|(_, s)| *s).cloned()
+            else {
+                continue;
+            };
+            let Some(&(_, chosen_score)) = scores.iter().find(|(m, _)| *m == chosen) else {
+                eprintln!(
+                    "{}: the oracle did not score the chosen move {chosen}; row skipped",
+                    p.id
+                );
+                continue;
+            };
+            let clamp = |s: i32| s.clamp(-REGRET_CLAMP, REGRET_CLAMP);
+            let solved = (!p.best_moves.is_empty() || !p.avoid_moves.is_empty()).then(|| {
+                (p.best_moves.is_empty() || san_matches(&pos, &chosen, &p.best_moves))
+                    && !san_matches(&pos, &chosen, &p.avoid_moves)
+            });
+            let row = RegretRow {
+                position: p.id.clone(),
+                variant: variants[v].to_string(),
+                stage: p.stage.name().to_string(),
+                chosen_move: chosen,
+                chosen_score_cp: chosen_score,
+                oracle_move,
+                oracle_score_cp: oracle_score,
+                regret_cp: clamp(oracle_score) - clamp(chosen_score),
+                depth: result.depth,
+                nodes: result.nodes,
+                solved,
+            };
+            writer
+                .serialize(&row)
+                .and_then(|()| writer.flush().map_err(csv::Error::from))
+                .map_err(|e| format!("{}: {e}", args.out.display()))?;
+            rows.push(row);
+            bar.inc(1);
+        }
+    }
+    bar.finish_and_clear();
+    print!("{}", summary(&rows, &variants));
+    Ok(())
+}
+
+/// Per variant: mean regret with a 95% t interval, shares of regrets >= 50, 100, 300 cp with
+/// Wilson intervals, and the solved share where the suite has `bm`/`am`.
+#[must_use]
+pub fn summary(rows: &[RegretRow], variants: &[&str]) -> String {
+    let mut out = format!(
+        "\n{:<22} {:>5} {:>22} {:>20} {:>20} {:>20} {:>20}\n",
+        "variant",
+        "n",
+        "mean regret cp [CI]",
+        ">=50 cp [CI]",
+        ">=100 cp [CI]",
+        ">=300 cp [CI]",
+        "solved [CI]"
+    );
+    let pct = |k: usize, n: usize| {
+        wilson(k as u64, n as u64, 0.95).map_or_else(
+            || "-".to_string(),
+            |e| {
+                format!(
+                    "{:.1}% [{:.1}, {:.1}]",
+                    100.0 * e.value,
+                    100.0 * e.low,
+                    100.0 * e.high
+                )
+            },
+        )
+    };
+    for &v in variants {
+        let of: Vec<&RegretRow> = rows.iter().filter(|r| r.variant == v).collect();
+        let regrets: Vec<f64> = of.iter().map(|r| f64::from(r.regret_cp)).collect();
+        let mean = mean_ci(&regrets, 0.95).map_or_else(
+            || "-".to_string(),
+            |e| format!("{:.1} [{:.1}, {:.1}]", e.value, e.low, e.high),
+        );
+        let share = |t: i32| pct(of.iter().filter(|r| r.regret_cp >= t).count(), of.len());
+        let judged: Vec<bool> = of.iter().filter_map(|r| r.solved).collect();
+        let solved = pct(judged.iter().filter(|&&s| s).count(), judged.len());
+        out.push_str(&format!(
+            "{v:<22} {:>5} {mean:>22} {:>20} {:>20} {:>20} {solved:>20}\n",
+            of.len(),
+            share(50),
+            share(100),
+            share(300)
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn oracle_specs_parse() {
+        assert_eq!(
+            parse_oracle("internal:depth=6").unwrap(),
+            Oracle::Internal { depth: 6 }
+        );
+        assert_eq!(
+            parse_oracle("uci:/usr/games/stockfish,nodes=100000").unwrap(),
+            Oracle::Uci {
+                command: "/usr/games/stockfish".into(),
+                limit: "nodes 100000".into()
+            }
+        );
+        assert!(parse_oracle("internal:depth=x").is_err());
+        assert!(parse_oracle("uci:sf,speed=3").is_err());
+        assert!(parse_oracle("magic").is_err());
+    }
+}
