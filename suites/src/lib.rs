@@ -1,7 +1,11 @@
 //! Position suites: EPD files (operations `bm`, `am`, `id`, `c0`..`c9` kept) and plain FEN
 //! lists, each position classified by stage (Jiang and Buro's rule) and tagged.
 
+mod pgn;
+
 use std::{collections::BTreeMap, fmt, path::Path};
+
+pub use pgn::{PgnSampling, load_pgn, parse_pgn};
 
 use cutlab_instrument::Stage;
 use cutlab_search::{Position, see};
@@ -212,11 +216,17 @@ pub fn parse(source: &str, text: &str, skip_invalid: bool) -> Result<Suite, Suit
     })
 }
 
-/// Loads an EPD or FEN file.
+/// Loads an EPD or FEN file, or samples a PGN file (`.pgn`, default [`PgnSampling`]).
 ///
 /// # Errors
 /// A missing or unreadable file, or a malformed line (file and line named).
 pub fn load(path: &Path, skip_invalid: bool) -> Result<Suite, SuiteError> {
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
+    {
+        return load_pgn(path, PgnSampling::default(), skip_invalid);
+    }
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| SuiteError {
         file: name.clone(),
