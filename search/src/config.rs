@@ -7,7 +7,8 @@ use std::{fmt, path::Path};
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    fit_params::FitParams, mpc::MpcParams, null_move::NullMoveParams, probcut::ProbCutParams,
+    fit_params::FitParams, mpc::MpcParams, multicut::MultiCutParams, null_move::NullMoveParams,
+    probcut::ProbCutParams, sf_probcut::SfProbCutParams,
 };
 
 /// Everything that changes the shape of the search tree.
@@ -30,6 +31,12 @@ pub struct SearchConfig {
     /// Multi-ProbCut, when on.
     #[serde(default)]
     pub mpc: Option<MpcParams>,
+    /// Stockfish-style ProbCut, when on.
+    #[serde(default)]
+    pub sf_probcut: Option<SfProbCutParams>,
+    /// Multi-Cut (any trigger), when on.
+    #[serde(default)]
+    pub multicut: Option<MultiCutParams>,
 }
 
 impl Default for SearchConfig {
@@ -43,7 +50,7 @@ impl Default for SearchConfig {
 pub const DEFAULT_VARIANT: &str = "nmp+lmr";
 
 /// The preset parts a variant name may join with `+`.
-pub const PRESET_PARTS: [(&str, &str); 8] = [
+pub const PRESET_PARTS: [(&str, &str); 12] = [
     ("plain", "no forward pruning, no reductions"),
     ("nmp", "null-move pruning, R = 2"),
     ("nmp-r3", "null-move pruning, R = 3"),
@@ -62,6 +69,22 @@ pub const PRESET_PARTS: [(&str, &str); 8] = [
     (
         "mpc",
         "Multi-ProbCut, pairs (2,6) (3,7) (4,8) (3,9) (4,10), t = 1.0 (Jiang and Buro)",
+    ),
+    (
+        "sf-probcut",
+        "Stockfish 15.1 ProbCut: captures, qsearch pre-test, depth-4 search, margin 191",
+    ),
+    (
+        "multicut",
+        "Multi-Cut at expected CUT nodes, M = 6, C = 3, R = 2 (Bjornsson and Marsland)",
+    ),
+    (
+        "multicut-all",
+        "Multi-Cut also at expected ALL nodes, M = 10, C = 3 there (Winands et al.)",
+    ),
+    (
+        "multicut-tt",
+        "Multi-Cut when the TT has a shallow lower bound >= beta (Eiriksson)",
     ),
     ("lmr", "late move reductions"),
 ];
@@ -93,6 +116,8 @@ impl SearchConfig {
             null_move: None,
             probcut: None,
             mpc: None,
+            sf_probcut: None,
+            multicut: None,
         }
     }
 
@@ -112,6 +137,25 @@ impl SearchConfig {
                 "nmp-verified" => Some(NullMoveParams::verified()),
                 "lmr" => {
                     config.lmr = true;
+                    None
+                }
+                "multicut" | "multicut-all" | "multicut-tt" if config.multicut.is_some() => {
+                    return Err(ConfigError(format!("'{name}' names two Multi-Cut rules")));
+                }
+                "multicut" => {
+                    config.multicut = Some(MultiCutParams::cut_nodes());
+                    None
+                }
+                "multicut-all" => {
+                    config.multicut = Some(MultiCutParams::all_nodes());
+                    None
+                }
+                "multicut-tt" => {
+                    config.multicut = Some(MultiCutParams::tt_triggered());
+                    None
+                }
+                "sf-probcut" => {
+                    config.sf_probcut = Some(SfProbCutParams::default());
                     None
                 }
                 "probcut" | "mpc" if config.probcut.is_some() || config.mpc.is_some() => {

@@ -8,6 +8,7 @@ pub mod fit_params;
 pub mod limits;
 pub mod movepick;
 pub mod mpc;
+pub mod multicut;
 pub mod null_move;
 mod pesto;
 pub mod position;
@@ -15,6 +16,7 @@ pub mod probcut;
 pub mod score;
 pub mod search;
 pub mod see;
+pub mod sf_probcut;
 pub mod tt;
 pub mod verify;
 

@@ -10,9 +10,11 @@
 //! 5. Static evaluation
 //! 6. ProbCut and Multi-ProbCut ([`crate::probcut`], [`crate::mpc`]), in front of null move
 //! 7. Null-move pruning ([`crate::null_move`])
-//! 8. Move loop: check extension, late move reduction, PVS, new best move
-//! 9. Mate and stalemate
-//! 10. Transposition-table store
+//! 8. Stockfish-style ProbCut ([`crate::sf_probcut`])
+//! 9. Multi-Cut, at CUT nodes, also at ALL nodes, or TT-triggered ([`crate::multicut`])
+//! 10. Move loop: check extension, late move reduction, PVS, new best move
+//! 11. Mate and stalemate
+//! 12. Transposition-table store
 //!
 //! The quiescence search has its own steps: stand pat, captures and promotions in MVV-LVA
 //! order with losing captures (SEE < 0) pruned, all evasions when in check.
@@ -33,10 +35,13 @@ use crate::{
     eval::evaluate,
     limits::{Limits, TimeManager},
     movepick::{History, MovePicker, PickerKind, is_tactical},
+    multicut::{MultiCutParams, Trigger},
     position::{Position, uci},
     probcut::CutTry,
     score::{DRAW, INFINITE, MATE, MATE_BOUND, is_mate},
-    tt::{PackedMove, TranspositionTable},
+    see,
+    sf_probcut::SfProbCutParams,
+    tt::{PackedMove, TranspositionTable, TtHit},
 };
 
 /// Deepest ply the search reaches (extensions included).
@@ -612,7 +617,57 @@ impl<O: Observer> Search<O> {
             }
         }
 
-        // Step 8. Move loop
+        // Step 8. Stockfish-style ProbCut: a good capture that beats beta by a margin in a
+        // reduced search (after a quiescence pre-test) suggests the node fails high.
+        if let Some(params) = self.config.sf_probcut
+            && !pv_node
+            && !in_check
+            && depth >= params.min_depth
+            && let Some((value, m)) = self.sf_probcut(
+                pos,
+                &params,
+                hit,
+                tt_move,
+                static_eval,
+                alpha,
+                beta,
+                depth,
+                ply,
+                node_type,
+                node_id,
+            )
+        {
+            return leave(
+                self,
+                value,
+                Bound::Lower,
+                Some(m),
+                Some(Method::SfProbCut),
+                None,
+            );
+        }
+        if self.aborted {
+            return leave(self, 0, Bound::Exact, None, None, None);
+        }
+
+        // Step 9. Multi-Cut: if C of the first M moves fail high in reduced searches, this
+        // node is not singular and is assumed to fail high.
+        if let Some(params) = self.config.multicut
+            && !pv_node
+            && !in_check
+            && depth >= params.min_depth
+            && !is_mate(beta)
+            && let Some(method) = self.multicut(
+                pos, &params, hit, tt_move, alpha, beta, depth, ply, node_type, node_id,
+            )
+        {
+            return leave(self, beta, Bound::Lower, None, Some(method), None);
+        }
+        if self.aborted {
+            return leave(self, 0, Bound::Exact, None, None, None);
+        }
+
+        // Step 10. Move loop
         let original_alpha = alpha;
         let killers = self.frames[ply_index].killers;
         let mut best_value;
@@ -730,7 +785,7 @@ impl<O: Observer> Search<O> {
             break;
         }
 
-        // Step 9. Mate and stalemate
+        // Step 11. Mate and stalemate
         if index == 0 && best_move.is_none() && best_value == -INFINITE {
             let value = if in_check {
                 -MATE + i32::try_from(ply).unwrap_or(0)
@@ -758,7 +813,7 @@ impl<O: Observer> Search<O> {
             }
         }
 
-        // Step 10. Transposition-table store
+        // Step 12. Transposition-table store
         let bound = if best_value >= beta {
             Bound::Lower
         } else if best_value > original_alpha {
@@ -1061,6 +1116,201 @@ impl<O: Observer> Search<O> {
         self.in_test -= 1;
         self.in_probcut -= 1;
         (value, self.nodes - before)
+    }
+
+    /// Stockfish-style ProbCut at a node; the value and move when it cuts.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the node's window, depth and identity"
+    )]
+    fn sf_probcut(
+        &mut self,
+        pos: &Position,
+        params: &SfProbCutParams,
+        hit: Option<TtHit>,
+        tt_move: Option<Move>,
+        static_eval: i32,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: u32,
+        node_type: NodeType,
+        node_id: u64,
+    ) -> Option<(i32, Move)> {
+        let probcut_beta = beta.saturating_add(params.margin);
+        if is_mate(beta)
+            || probcut_beta.abs() >= MATE_BOUND
+            || hit.is_some_and(|h| h.depth >= depth - 3 && h.score < probcut_beta)
+        {
+            return None;
+        }
+        let threshold = probcut_beta - static_eval;
+        let mut picker = MovePicker::new(tt_move, [PackedMove::NONE; 2], PickerKind::Tactical);
+        let child_type = node_type.child(1);
+        while let Some((m, _)) = picker.next(pos, &self.history) {
+            if see::see(pos, m) < threshold {
+                continue;
+            }
+            let before = self.nodes;
+            let child = pos.play(m);
+            self.keys.push(child.key());
+            self.in_test += 1;
+            let mut value = -self.quiescence(
+                &child,
+                -probcut_beta,
+                -probcut_beta + 1,
+                ply + 1,
+                child_type,
+                node_id,
+            );
+            let mut shallow_depth = 0;
+            if value >= probcut_beta && !self.aborted {
+                shallow_depth = depth - params.reduction;
+                value = -self.search(
+                    &child,
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    shallow_depth,
+                    ply + 1,
+                    child_type,
+                    node_id,
+                );
+            }
+            self.in_test -= 1;
+            self.keys.pop();
+            if self.aborted {
+                return None;
+            }
+            let cut = value >= probcut_beta;
+            self.record_test(
+                pos,
+                &CutTestEvent {
+                    node_id,
+                    ply,
+                    node_type,
+                    alpha,
+                    beta,
+                    method: Method::SfProbCut,
+                    depth,
+                    shallow_depth,
+                    bound: probcut_beta,
+                    shallow_value: value,
+                    outcome: if cut {
+                        CutOutcome::CutHigh
+                    } else {
+                        CutOutcome::NoCut
+                    },
+                    nodes: self.nodes - before,
+                },
+            );
+            if cut {
+                self.tt.store(
+                    pos.key(),
+                    ply,
+                    PackedMove::new(m),
+                    value,
+                    static_eval,
+                    depth - 3,
+                    Bound::Lower,
+                );
+                return Some((value, m));
+            }
+        }
+        None
+    }
+
+    /// Multi-Cut at a node; the method that cut, if it did.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the node's window, depth and identity"
+    )]
+    fn multicut(
+        &mut self,
+        pos: &Position,
+        params: &MultiCutParams,
+        hit: Option<TtHit>,
+        tt_move: Option<Move>,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: u32,
+        node_type: NodeType,
+        node_id: u64,
+    ) -> Option<Method> {
+        let shallow_tt_bound = hit.is_some_and(|h| {
+            matches!(h.bound, Bound::Lower | Bound::Exact) && h.score >= beta && h.depth < depth
+        });
+        let (m, c, method) = match (params.trigger, node_type) {
+            (Trigger::CutNodes, NodeType::Cut) => (params.m, params.c, Method::MultiCut),
+            (Trigger::CutAndAllNodes, NodeType::Cut) => (params.m, params.c, Method::MultiCutAll),
+            (Trigger::CutAndAllNodes, NodeType::All) => {
+                (params.all_m, params.all_c, Method::MultiCutAll)
+            }
+            (Trigger::TtLowerBound, _) if shallow_tt_bound => {
+                (params.m, params.c, Method::MultiCutTt)
+            }
+            _ => return None,
+        };
+        if c > m || c == 0 {
+            return None;
+        }
+        let before = self.nodes;
+        let shallow_depth = depth - 1 - params.r;
+        let killers = self.frames[ply as usize].killers;
+        let mut picker = MovePicker::new(tt_move, killers, PickerKind::All);
+        let (mut tried, mut cuts, mut best) = (0, 0, -INFINITE);
+        while tried < m
+            && let Some((mv, _)) = picker.next(pos, &self.history)
+        {
+            let child = pos.play(mv);
+            self.keys.push(child.key());
+            self.in_test += 1;
+            let value = -self.search(
+                &child,
+                -beta,
+                -beta + 1,
+                shallow_depth,
+                ply + 1,
+                node_type.child(tried),
+                node_id,
+            );
+            self.in_test -= 1;
+            self.keys.pop();
+            if self.aborted {
+                return None;
+            }
+            best = best.max(value);
+            tried += 1;
+            if value >= beta {
+                cuts += 1;
+                if cuts == c {
+                    break;
+                }
+            }
+        }
+        let cut = cuts >= c;
+        self.record_test(
+            pos,
+            &CutTestEvent {
+                node_id,
+                ply,
+                node_type,
+                alpha,
+                beta,
+                method,
+                depth,
+                shallow_depth,
+                bound: beta,
+                shallow_value: best,
+                outcome: if cut {
+                    CutOutcome::CutHigh
+                } else {
+                    CutOutcome::NoCut
+                },
+                nodes: self.nodes - before,
+            },
+        );
+        cut.then_some(method)
     }
 
     fn record_test(&mut self, pos: &Position, event: &CutTestEvent) {

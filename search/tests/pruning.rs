@@ -109,3 +109,82 @@ fn mpc_uses_its_depth_pairs() {
     );
     assert!(pairs.len() >= 2, "{pairs:?}");
 }
+
+#[test]
+fn disabled_triggers_search_the_baseline_tree() {
+    let baseline = nodes(&SearchConfig::preset("nmp").unwrap(), 8);
+    for preset in ["nmp+multicut", "nmp+multicut-all", "nmp+multicut-tt"] {
+        let mut config = SearchConfig::preset(preset).unwrap();
+        let mc = config.multicut.as_mut().unwrap();
+        mc.c = mc.m + 1;
+        mc.all_c = mc.all_m + 1;
+        assert_eq!(nodes(&config, 8), baseline, "{preset} with C > M");
+        assert_ne!(
+            nodes(&SearchConfig::preset(preset).unwrap(), 8),
+            baseline,
+            "{preset} prunes"
+        );
+    }
+    let mut sf = SearchConfig::preset("nmp+sf-probcut").unwrap();
+    sf.sf_probcut.as_mut().unwrap().margin = 1_000_000;
+    assert_eq!(
+        nodes(&sf, 8),
+        baseline,
+        "sf-probcut with an infinite margin"
+    );
+    assert_ne!(
+        nodes(&SearchConfig::preset("nmp+sf-probcut").unwrap(), 8),
+        baseline
+    );
+}
+
+/// Records Multi-Cut tests and the values of the nodes they cut.
+#[derive(Default)]
+struct MultiCutLog {
+    tests: Vec<CutTestEvent>,
+    cut_values: Vec<(u64, i32)>,
+}
+
+impl Observer for MultiCutLog {
+    fn cut_test(&mut self, event: &CutTestEvent, _fen: &dyn Fn() -> String) {
+        if event.method == Method::MultiCut {
+            self.tests.push(event.clone());
+        }
+    }
+
+    fn leave_node(&mut self, event: &cutlab_instrument::NodeExitEvent) {
+        if event.cut_by == Some(Method::MultiCut) {
+            self.cut_values.push((event.node_id, event.value));
+        }
+    }
+}
+
+#[test]
+fn multicut_returns_beta_where_several_moves_refute() {
+    // Black is a queen down: after Black's weaker moves, White has many moves that keep the
+    // queen and refute, at expected CUT nodes.
+    let pos =
+        Position::from_fen("r1b1kbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPPQPPP/RNB1KB1R b KQkq - 0 4")
+            .unwrap();
+    let mut search = Search::with_observer(
+        SearchConfig::preset("multicut").unwrap(),
+        8,
+        MultiCutLog::default(),
+    );
+    search.go(&pos, &[], &Limits::depth(6), &mut |_| {});
+    let log = &search.observer;
+    let cuts: Vec<&CutTestEvent> = log.tests.iter().filter(|t| t.outcome.is_cut()).collect();
+    assert!(!cuts.is_empty(), "no Multi-Cut prune");
+    assert!(
+        cuts.iter()
+            .all(|t| t.node_type == cutlab_instrument::NodeType::Cut)
+    );
+    for t in cuts {
+        let value = log
+            .cut_values
+            .iter()
+            .find(|(id, _)| *id == t.node_id)
+            .map(|&(_, v)| v);
+        assert_eq!(value, Some(t.beta), "a Multi-Cut node returns beta");
+    }
+}
