@@ -34,6 +34,9 @@ pub struct DepthArgs {
     /// differences.
     #[arg(long, default_value = "nmp,nmp+probcut,nmp+mpc")]
     variants: String,
+    /// Confidence p of probabilistic alpha-beta (variants with `prob-ab`).
+    #[arg(long)]
+    confidence: Option<f64>,
     /// ProbCut/MPC parameter file (default: the built-in fit).
     #[arg(long)]
     params: Option<PathBuf>,
@@ -159,7 +162,7 @@ pub fn run(args: &DepthArgs) -> Result<(), String> {
         .collect();
     let configs: Vec<SearchConfig> = variants
         .iter()
-        .map(|v| crate::resolve_config(v, args.params.as_deref()))
+        .map(|v| crate::resolve_config(v, args.params.as_deref(), args.confidence))
         .collect::<Result<_, _>>()?;
     let (limits, time_limit) = match (args.time_ms, args.depth) {
         (_, Some(d)) => (Limits::depth(d), None),

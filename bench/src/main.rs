@@ -98,15 +98,23 @@ fn main() -> ExitCode {
     }
 }
 
-/// A variant (preset or TOML file) with ProbCut models from `params` when given.
+/// A variant (preset or TOML file) with ProbCut models from `params` and the prob-ab
+/// confidence when given.
 fn resolve_config(
     variant: &str,
     params: Option<&std::path::Path>,
+    confidence: Option<f64>,
 ) -> Result<cutlab_search::SearchConfig, String> {
     let mut config = cutlab_search::SearchConfig::resolve(variant).map_err(|e| e.to_string())?;
     if let Some(path) = params {
         let fitted = cutlab_search::fit_params::FitParams::load(path)?;
         config.apply_params(&fitted).map_err(|e| e.to_string())?;
+    }
+    // Applies to the variants that have prob-ab (a list may mix them with others).
+    if let Some(p) = confidence
+        && config.prob_ab.is_some()
+    {
+        config.set_confidence(p).map_err(|e| e.to_string())?;
     }
     Ok(config)
 }

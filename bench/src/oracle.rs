@@ -32,6 +32,9 @@ pub struct OracleArgs {
     /// Variants that choose moves, comma-separated.
     #[arg(long, default_value = "nmp,nmp+probcut,nmp+mpc")]
     variants: String,
+    /// Confidence p of probabilistic alpha-beta (variants with `prob-ab`).
+    #[arg(long)]
+    confidence: Option<f64>,
     /// ProbCut/MPC parameter file (default: the built-in fit).
     #[arg(long)]
     params: Option<PathBuf>,
@@ -237,7 +240,7 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
         .collect();
     let configs: Vec<SearchConfig> = variants
         .iter()
-        .map(|v| crate::resolve_config(v, args.params.as_deref()))
+        .map(|v| crate::resolve_config(v, args.params.as_deref(), args.confidence))
         .collect::<Result<_, _>>()?;
     let suite = crate::load_suite(args.suite.as_deref(), args.skip_invalid)?;
     let positions = crate::shard(&suite.positions, args.shard.as_deref())?;

@@ -24,6 +24,9 @@ pub struct TraceArgs {
     /// Skip malformed suite lines (and report how many) instead of stopping.
     #[arg(long)]
     skip_invalid: bool,
+    /// Confidence p of probabilistic alpha-beta (variants with `prob-ab`).
+    #[arg(long)]
+    confidence: Option<f64>,
     /// ProbCut/MPC parameter file written by `cutlab fit` (default: the built-in fit).
     #[arg(long)]
     params: Option<std::path::PathBuf>,
@@ -81,7 +84,7 @@ fn check_fraction(name: &str, value: f64) -> Result<(), String> {
 pub fn run(args: &TraceArgs) -> Result<(), String> {
     check_fraction("--sample", args.sample)?;
     check_fraction("--verify-cuts", args.verify_cuts)?;
-    let config = crate::resolve_config(&args.variant, args.params.as_deref())?;
+    let config = crate::resolve_config(&args.variant, args.params.as_deref(), args.confidence)?;
     let suite: Suite = match (&args.fen, &args.suite) {
         (Some(fen), _) => cutlab_suites::from_fen(fen),
         (None, Some(path)) => cutlab_suites::load(path, args.skip_invalid),

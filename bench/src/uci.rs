@@ -167,8 +167,27 @@ impl Engine {
                 _ => error(&format!("Move Overhead must be 0..5000 ms, got '{v}'")),
             },
             ("variant", Some(v)) => match SearchConfig::resolve(v) {
-                Ok(config) => search.config = config,
+                Ok(mut config) => {
+                    // Keep a confidence set before the variant.
+                    if let (Some(old), Some(new)) = (search.config.prob_ab, config.prob_ab.as_mut())
+                    {
+                        new.confidence = old.confidence;
+                    }
+                    search.config = config;
+                }
                 Err(e) => error(&e.to_string()),
+            },
+            ("confidence", Some(v)) => match v.parse::<f64>() {
+                Ok(p) if p > 0.0 && p < 1.0 => {
+                    if let Some(params) = search.config.prob_ab.as_mut() {
+                        params.confidence = p;
+                    } else {
+                        error("Confidence applies to a variant with prob-ab; set Variant first");
+                    }
+                }
+                _ => error(&format!(
+                    "Confidence must be strictly between 0 and 1, got '{v}'"
+                )),
             },
             _ => error(&format!("unknown option or missing value: '{rest}'")),
         }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     fit_params::FitParams, mpc::MpcParams, multicut::MultiCutParams, null_move::NullMoveParams,
-    probcut::ProbCutParams, sf_probcut::SfProbCutParams,
+    prob_ab::ProbAbParams, probcut::ProbCutParams, sf_probcut::SfProbCutParams,
 };
 
 /// Everything that changes the shape of the search tree.
@@ -37,6 +37,9 @@ pub struct SearchConfig {
     /// Multi-Cut (any trigger), when on.
     #[serde(default)]
     pub multicut: Option<MultiCutParams>,
+    /// Probabilistic alpha-beta instead of PVS, when on.
+    #[serde(default)]
+    pub prob_ab: Option<ProbAbParams>,
 }
 
 impl Default for SearchConfig {
@@ -50,7 +53,7 @@ impl Default for SearchConfig {
 pub const DEFAULT_VARIANT: &str = "nmp+lmr";
 
 /// The preset parts a variant name may join with `+`.
-pub const PRESET_PARTS: [(&str, &str); 12] = [
+pub const PRESET_PARTS: [(&str, &str); 13] = [
     ("plain", "no forward pruning, no reductions"),
     ("nmp", "null-move pruning, R = 2"),
     ("nmp-r3", "null-move pruning, R = 3"),
@@ -86,6 +89,10 @@ pub const PRESET_PARTS: [(&str, &str); 12] = [
         "multicut-tt",
         "Multi-Cut when the TT has a shallow lower bound >= beta (Eiriksson)",
     ),
+    (
+        "prob-ab",
+        "probabilistic alpha-beta, p = 0.5; prob-ab@0.95 sets p (also --confidence, UCI Confidence)",
+    ),
     ("lmr", "late move reductions"),
 ];
 
@@ -118,6 +125,7 @@ impl SearchConfig {
             mpc: None,
             sf_probcut: None,
             multicut: None,
+            prob_ab: None,
         }
     }
 
@@ -152,6 +160,18 @@ impl SearchConfig {
                 }
                 "multicut-tt" => {
                     config.multicut = Some(MultiCutParams::tt_triggered());
+                    None
+                }
+                "prob-ab" => {
+                    config.prob_ab = Some(ProbAbParams::default());
+                    None
+                }
+                part if part.starts_with("prob-ab@") => {
+                    let p = part["prob-ab@".len()..].parse::<f64>().map_err(|_| {
+                        ConfigError(format!("'{part}': expected prob-ab@P with P in (0, 1)"))
+                    })?;
+                    config.prob_ab = Some(ProbAbParams::default());
+                    config.set_confidence(p)?;
                     None
                 }
                 "sf-probcut" => {
@@ -243,6 +263,24 @@ impl SearchConfig {
         Ok(())
     }
 
+    /// Sets the confidence of probabilistic alpha-beta.
+    ///
+    /// # Errors
+    /// The variant has no `prob-ab`, or `p` is not strictly between 0 and 1.
+    pub fn set_confidence(&mut self, p: f64) -> Result<(), ConfigError> {
+        if !(p > 0.0 && p < 1.0) {
+            return Err(ConfigError(format!(
+                "confidence must be strictly between 0 and 1, got {p}"
+            )));
+        }
+        let params = self
+            .prob_ab
+            .as_mut()
+            .ok_or_else(|| ConfigError(format!("variant '{}' has no prob-ab part", self.name)))?;
+        params.confidence = p;
+        Ok(())
+    }
+
     /// The configuration as TOML, for writing next to results.
     #[must_use]
     pub fn to_toml(&self) -> String {
@@ -262,6 +300,9 @@ mod tests {
         assert!(SearchConfig::preset("plain").unwrap().null_move.is_none());
         assert!(SearchConfig::preset("nmp+nmp-r3").is_err());
         assert!(SearchConfig::preset("probcut+mpc").is_err());
+        let karpov = SearchConfig::preset("prob-ab@0.95").unwrap();
+        assert!((karpov.prob_ab.unwrap().confidence - 0.95).abs() < 1e-12);
+        assert!(SearchConfig::preset("prob-ab@1.5").is_err());
         let mpc = SearchConfig::preset("nmp+mpc").unwrap();
         assert!(mpc.mpc.is_some() && mpc.null_move.is_some());
         let err = SearchConfig::preset("nmp+bogus").unwrap_err();

@@ -12,6 +12,7 @@ pub mod multicut;
 pub mod null_move;
 mod pesto;
 pub mod position;
+pub mod prob_ab;
 pub mod probcut;
 pub mod score;
 pub mod search;

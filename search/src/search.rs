@@ -37,6 +37,7 @@ use crate::{
     movepick::{History, MovePicker, PickerKind, is_tactical},
     multicut::{MultiCutParams, Trigger},
     position::{Position, uci},
+    prob_ab::{Dist, ProbAbParams},
     probcut::CutTry,
     score::{DRAW, INFINITE, MATE, MATE_BOUND, is_mate},
     see,
@@ -237,9 +238,14 @@ impl<O: Observer> Search<O> {
             pv: Vec::new(),
             cuts: CutCounts::default(),
         };
+        let prob_ab = self.config.prob_ab;
         if result.best_move.is_some() {
             for depth in 1..=max_depth {
-                let Some(score) = self.aspiration(root, depth, result.score, report) else {
+                let iteration = match prob_ab {
+                    Some(params) => self.prob_root(root, depth, &params),
+                    None => self.aspiration(root, depth, result.score, report),
+                };
+                let Some(score) = iteration else {
                     break;
                 };
                 let pv = self.root_pv(root);
@@ -977,6 +983,187 @@ impl<O: Observer> Search<O> {
         self.tt
             .store(pos.key(), ply, stored_move, best_value, eval, 0, bound);
         leave(self, best_value, bound, best_move, cut_index)
+    }
+
+    /// One iteration of probabilistic alpha-beta; the root's value at the confidence.
+    fn prob_root(&mut self, root: &Position, depth: i32, params: &ProbAbParams) -> Option<i32> {
+        let dist = self.prob_search(root, -INFINITE, INFINITE, depth, 0, NodeType::Pv, 0, params);
+        (!self.aborted).then(|| dist.value_at(params.confidence))
+    }
+
+    /// A node of probabilistic alpha-beta ([`crate::prob_ab`]): returns the distribution of the
+    /// node's value; frontier nodes are N(quiescence score, σ²); a node fails high as soon as
+    /// the combined distribution of its children gives P(V >= beta) >= p.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the node's window, depth and identity"
+    )]
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one function mirrors the numbered steps"
+    )]
+    fn prob_search(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: u32,
+        node_type: NodeType,
+        parent_id: u64,
+        params: &ProbAbParams,
+    ) -> Dist {
+        // Frontier: the quiescence score (full window: exact) with the fitted spread.
+        if depth <= 0 && !pos.in_check() {
+            let q = self.quiescence(pos, -INFINITE, INFINITE, ply, node_type, parent_id);
+            return if is_mate(q) {
+                Dist::point(q)
+            } else {
+                Dist::normal(q, params.sigma, params.points)
+            };
+        }
+        let depth = depth.max(1);
+        let ply_index = ply as usize;
+        let root = ply == 0;
+        let p = params.confidence;
+
+        // Step 1. Initialise node
+        self.nodes += 1;
+        let node_id = self.nodes;
+        self.pv_len[ply_index] = 0;
+        self.seldepth = self.seldepth.max(ply);
+        self.frames[ply_index + 2].killers = [PackedMove::NONE; 2];
+        let in_check = pos.in_check();
+        if O::NODE_EVENTS {
+            self.observer.enter_node(&NodeEvent {
+                node_id,
+                parent_id,
+                ply,
+                depth,
+                alpha,
+                beta,
+                node_type,
+                stage: pos.stage(),
+                static_eval: (!in_check).then(|| evaluate(pos)),
+                in_check,
+                quiescence: false,
+                in_test: false,
+            });
+        }
+        let leave = |this: &mut Self, dist: Dist, best: Option<Move>, cut: bool| {
+            if O::NODE_EVENTS {
+                let value = dist.value_at(p);
+                this.observer.leave_node(&NodeExitEvent {
+                    node_id,
+                    value,
+                    bound: if cut { Bound::Lower } else { Bound::Exact },
+                    best_move: best.map(uci),
+                    subtree_nodes: this.nodes - node_id + 1,
+                    cut_by: cut.then_some(Method::ProbAb),
+                    cut_move_index: None,
+                });
+            }
+            dist
+        };
+
+        // Step 2. Draw and abort
+        if self.should_stop() {
+            return leave(self, Dist::point(0), None, false);
+        }
+        if !root {
+            if self.is_repetition(pos)
+                || (pos.halfmoves() >= 100 && !in_check)
+                || pos.insufficient_material()
+            {
+                return leave(self, Dist::point(DRAW), None, false);
+            }
+            if ply >= MAX_PLY {
+                let value = if in_check { DRAW } else { evaluate(pos) };
+                return leave(self, Dist::point(value), None, false);
+            }
+        }
+
+        // Step 10. Move loop: combine the children's distributions (Equation 1).
+        let killers = self.frames[ply_index].killers;
+        let mut picker = MovePicker::new(None, killers, PickerKind::All);
+        let mut combined: Option<Dist> = None;
+        let mut best_move = None;
+        let mut index = 0;
+        let mut cut = false;
+        while let Some((m, _)) = picker.next(pos, &self.history) {
+            let child = pos.play(m);
+            let extension = i32::from(child.in_check() && ply < 2 * MAX_PLY / 3);
+            self.keys.push(child.key());
+            let child_dist = self.prob_search(
+                &child,
+                -beta,
+                -alpha,
+                depth - 1 + extension,
+                ply + 1,
+                node_type.child(index),
+                node_id,
+                params,
+            );
+            self.keys.pop();
+            if self.aborted {
+                return leave(self, Dist::point(0), None, false);
+            }
+            let mine = child_dist.negate();
+            let merged = match combined.take() {
+                Some(d) => d.max(&mine).compress(params.max_support),
+                None => mine,
+            };
+            let value = merged.value_at(p);
+            combined = Some(merged);
+            index += 1;
+            if value > alpha {
+                alpha = value;
+                best_move = Some(m);
+                self.update_pv(ply_index, m);
+            }
+            if value >= beta {
+                // Confidence cut-off: P(V >= beta) >= p.
+                self.record_test(
+                    pos,
+                    &CutTestEvent {
+                        node_id,
+                        ply,
+                        node_type,
+                        alpha,
+                        beta,
+                        method: Method::ProbAb,
+                        depth,
+                        shallow_depth: depth - 1,
+                        bound: beta,
+                        shallow_value: value,
+                        outcome: CutOutcome::CutHigh,
+                        nodes: self.nodes - node_id,
+                    },
+                );
+                if !is_tactical(m) {
+                    let frame = &mut self.frames[ply_index];
+                    if !frame.killers[0].is(m) {
+                        frame.killers[1] = frame.killers[0];
+                        frame.killers[0] = PackedMove::new(m);
+                    }
+                    self.history
+                        .update(pos.turn(), m, (depth * depth).min(1200));
+                }
+                cut = true;
+                break;
+            }
+        }
+
+        // Step 11. Mate and stalemate
+        let Some(dist) = combined else {
+            let value = if in_check {
+                -MATE + i32::try_from(ply).unwrap_or(0)
+            } else {
+                DRAW
+            };
+            return leave(self, Dist::point(value), None, false);
+        };
+        leave(self, dist, best_move, cut)
     }
 
     /// The ProbCut tests configured for this node's stage and height (at most four).

@@ -142,3 +142,22 @@ fn fixed_depth_search_is_deterministic() {
     };
     assert_eq!(run(), run());
 }
+
+#[test]
+fn probabilistic_alpha_beta_with_zero_sigma_is_alpha_beta() {
+    for (fen, max_depth) in POSITIONS {
+        let pos = Position::from_fen(fen).unwrap();
+        for depth in 1..=max_depth.min(2) {
+            let expected = minimax(&pos, depth, 0);
+            let mut config = SearchConfig::preset("prob-ab").unwrap();
+            config.tt_cutoffs = false;
+            config.prob_ab.as_mut().unwrap().sigma = 0.0;
+            for p in [0.05, 0.5, 0.95] {
+                config.set_confidence(p).unwrap();
+                let mut search = Search::new(config.clone(), 4);
+                let result = search.go(&pos, &[], &Limits::depth(depth), &mut |_| {});
+                assert_eq!(result.score, expected, "{fen} depth {depth} p {p}");
+            }
+        }
+    }
+}

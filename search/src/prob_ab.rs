@@ -1,0 +1,278 @@
+//! Probabilistic alpha-beta (the 2013 blog post "Probabilistic alpha beta search", seed 003;
+//! this is its first implementation): every frontier node returns a distribution around its
+//! quiescence score, inner nodes combine their children's distributions, and a confidence
+//! parameter p sets the cut-offs.
+//!
+//! Equation 1 of the seed: for independent children, the value of a max node has the CDF
+//! F(x) = Π F_i(x) (and a min node 1 - Π (1 - F_i(x))). In negamax form every node is a max
+//! node over its negated children, so only the product and negation are needed.
+//!
+//! Representation: a discrete distribution on integer centipawns (sorted support, CDF at each
+//! point). Chosen over (mean, σ) with Clark's moment matching because the product of CDFs is
+//! then exact (the max of normals is not normal, and Clark's formulas need pairwise
+//! correlations we do not have), and because a point mass is exact: with σ = 0 every
+//! distribution is a single point and the search is plain alpha-beta on the same tree. Leaves
+//! are discretised into `points` equal-probability quantiles of N(q, σ²) (q = quiescence score);
+//! a node keeps at most `max_support` points, merged at equal-probability quantiles.
+//!
+//! Cut-offs: a node fails high when P(V ≥ β) ≥ p, i.e. when its p-value (the largest x with
+//! P(V ≥ x) ≥ p) reaches β; alpha is raised to the best child's p-value. High p ("Karpov")
+//! values a move by its pessimistic quantile, low p ("Tal") by its optimistic one.
+
+use serde::{Deserialize, Serialize};
+
+/// Parameters of probabilistic alpha-beta.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProbAbParams {
+    /// Confidence p in (0, 1).
+    pub confidence: f64,
+    /// σ of a frontier node's distribution around its quiescence score, centipawns. Default
+    /// 50: the residual σ of cutlab's (1,2) middlegame fit on its own suite (`cutlab fit
+    /// samples.csv --pairs 1:2`), the spread between a shallow score and one ply deeper.
+    pub sigma: f64,
+    /// Equal-probability points per leaf distribution.
+    pub points: usize,
+    /// Maximum support points kept per node.
+    pub max_support: usize,
+}
+
+impl Default for ProbAbParams {
+    fn default() -> Self {
+        ProbAbParams {
+            confidence: 0.5,
+            sigma: 50.0,
+            points: 16,
+            max_support: 48,
+        }
+    }
+}
+
+/// A discrete distribution of a node's value (side to move's view).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dist {
+    /// Support, strictly increasing.
+    xs: Vec<i32>,
+    /// P(V <= xs[i]); the last is 1.
+    cdf: Vec<f64>,
+}
+
+/// Standard normal quantile (Acklam's rational approximation, relative error < 1.2e-9).
+fn normal_quantile(p: f64) -> f64 {
+    const A: [f64; 6] = [
+        -3.969_683_028_665_376e1,
+        2.209_460_984_245_205e2,
+        -2.759_285_104_469_687e2,
+        1.383_577_518_672_69e2,
+        -3.066_479_806_614_716e1,
+        2.506_628_277_459_239,
+    ];
+    const B: [f64; 5] = [
+        -5.447_609_879_822_406e1,
+        1.615_858_368_580_409e2,
+        -1.556_989_798_598_866e2,
+        6.680_131_188_771_972e1,
+        -1.328_068_155_288_572e1,
+    ];
+    const C: [f64; 6] = [
+        -7.784_894_002_430_293e-3,
+        -3.223_964_580_411_365e-1,
+        -2.400_758_277_161_838,
+        -2.549_732_539_343_734,
+        4.374_664_141_464_968,
+        2.938_163_982_698_783,
+    ];
+    const D: [f64; 4] = [
+        7.784_695_709_041_462e-3,
+        3.224_671_290_700_398e-1,
+        2.445_134_137_142_996,
+        3.754_408_661_907_416,
+    ];
+    let low = 0.024_25;
+    if p < low {
+        let q = (-2.0 * p.ln()).sqrt();
+        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+    } else if p <= 1.0 - low {
+        let q = p - 0.5;
+        let r = q * q;
+        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
+            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+    } else {
+        -normal_quantile(1.0 - p)
+    }
+}
+
+impl Dist {
+    /// All mass at `v`.
+    #[must_use]
+    pub fn point(v: i32) -> Dist {
+        Dist {
+            xs: vec![v],
+            cdf: vec![1.0],
+        }
+    }
+
+    /// N(mean, σ²) discretised into `points` equal-probability quantiles (a point when σ is 0).
+    #[must_use]
+    pub fn normal(mean: i32, sigma: f64, points: usize) -> Dist {
+        if sigma <= 0.0 || points < 2 {
+            return Dist::point(mean);
+        }
+        #[expect(
+            clippy::cast_precision_loss,
+            clippy::cast_possible_truncation,
+            reason = "small counts, cp rounding"
+        )]
+        let pairs = (0..points).map(|k| {
+            let z = normal_quantile((k as f64 + 0.5) / points as f64);
+            (mean + (sigma * z).round() as i32, 1.0 / points as f64)
+        });
+        Dist::from_masses(pairs)
+    }
+
+    /// From (value, mass) pairs in increasing value order (equal values merge).
+    fn from_masses(pairs: impl Iterator<Item = (i32, f64)>) -> Dist {
+        let mut xs: Vec<i32> = Vec::new();
+        let mut cdf: Vec<f64> = Vec::new();
+        let mut total = 0.0;
+        for (x, m) in pairs {
+            total += m;
+            if xs.last() == Some(&x) {
+                *cdf.last_mut().unwrap_or(&mut 0.0) = total;
+            } else {
+                xs.push(x);
+                cdf.push(total);
+            }
+        }
+        if let Some(last) = cdf.last_mut() {
+            *last = 1.0;
+        }
+        Dist { xs, cdf }
+    }
+
+    /// P(V <= x).
+    #[must_use]
+    pub fn cdf_at(&self, x: i32) -> f64 {
+        match self.xs.partition_point(|&v| v <= x) {
+            0 => 0.0,
+            i => self.cdf[i - 1],
+        }
+    }
+
+    /// P(V >= x).
+    #[must_use]
+    pub fn prob_at_least(&self, x: i32) -> f64 {
+        1.0 - self.cdf_at(x - 1)
+    }
+
+    /// The distribution of -V.
+    #[must_use]
+    pub fn negate(&self) -> Dist {
+        let n = self.xs.len();
+        let xs = self.xs.iter().rev().map(|&x| -x).collect();
+        // P(-V <= -x_i) = P(V >= x_i) = 1 - P(V <= x_{i-1}).
+        let cdf = (0..n).map(|j| {
+            let i = n - 1 - j;
+            if i == 0 { 1.0 } else { 1.0 - self.cdf[i - 1] }
+        });
+        Dist {
+            xs,
+            cdf: cdf.collect(),
+        }
+    }
+
+    /// The distribution of max(A, B) for independent A and B: F = F_A · F_B (Equation 1).
+    #[must_use]
+    pub fn max(&self, other: &Dist) -> Dist {
+        let mut xs: Vec<i32> = self.xs.iter().chain(&other.xs).copied().collect();
+        xs.sort_unstable();
+        xs.dedup();
+        let cdf = xs
+            .iter()
+            .map(|&x| self.cdf_at(x) * other.cdf_at(x))
+            .collect();
+        Dist { xs, cdf }
+    }
+
+    /// The p-value: the largest x with P(V >= x) >= p.
+    #[must_use]
+    pub fn value_at(&self, p: f64) -> i32 {
+        let mut best = self.xs[0];
+        for (i, &x) in self.xs.iter().enumerate() {
+            let at_least = if i == 0 { 1.0 } else { 1.0 - self.cdf[i - 1] };
+            if at_least >= p - 1e-12 {
+                best = x;
+            }
+        }
+        best
+    }
+
+    /// Keeps at most `n` support points, merging mass to equal-probability quantiles.
+    #[must_use]
+    pub fn compress(self, n: usize) -> Dist {
+        if self.xs.len() <= n || n < 2 {
+            return self;
+        }
+        #[expect(clippy::cast_precision_loss, reason = "small counts")]
+        let pairs = (0..n).map(|k| {
+            let level = (k as f64 + 0.5) / n as f64;
+            let i = self
+                .cdf
+                .partition_point(|&c| c < level)
+                .min(self.xs.len() - 1);
+            (self.xs[i], 1.0 / n as f64)
+        });
+        Dist::from_masses(pairs)
+    }
+
+    /// Support size.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.xs.len()
+    }
+
+    /// Whether the support is empty (never, for a built distribution).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.xs.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn three_children_with_median_zero_match_the_seed() {
+        let child = Dist::normal(0, 50.0, 16);
+        assert!((child.cdf_at(0) - 0.5).abs() < 1e-12);
+        let node = child.max(&child).max(&child);
+        let p_above = 1.0 - node.cdf_at(0);
+        assert!((p_above - 0.875).abs() < 1e-12, "{p_above}");
+    }
+
+    #[test]
+    fn negation_and_points_are_exact() {
+        let d = Dist::normal(30, 40.0, 8);
+        let back = d.negate().negate();
+        assert_eq!(back.xs, d.xs);
+        for (a, b) in back.cdf.iter().zip(&d.cdf) {
+            assert!((a - b).abs() < 1e-12);
+        }
+        let p = Dist::point(-7).max(&Dist::point(12));
+        assert_eq!(p.value_at(0.95), 12);
+        assert_eq!(Dist::point(5).negate().value_at(0.5), -5);
+        assert!((Dist::normal(0, 0.0, 16).cdf_at(0) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn confidence_orders_pessimism() {
+        let d = Dist::normal(0, 100.0, 16);
+        assert!(d.value_at(0.95) < d.value_at(0.5));
+        assert!(d.value_at(0.5) < d.value_at(0.05));
+        let small = d.clone().compress(4);
+        assert_eq!(small.len(), 4);
+        assert!((normal_quantile(0.975) - 1.959_964).abs() < 1e-5);
+    }
+}
