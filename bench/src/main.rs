@@ -6,6 +6,7 @@ mod bench;
 mod depth;
 mod fit;
 mod generate;
+mod matches;
 mod merge;
 mod oracle;
 mod positions;
@@ -50,6 +51,8 @@ enum Command {
     /// Regret of each variant's chosen move, judged by a deeper full-width search or an
     /// external UCI engine scoring every root move.
     Oracle(oracle::OracleArgs),
+    /// Play games between variants and UCI engines: Elo, LOS, pentanomial, SPRT, PGN.
+    Match(matches::MatchArgs),
     /// Concatenate result CSVs (e.g. shards) checking that their headers agree.
     Merge(merge::MergeArgs),
     /// Position suites.
@@ -78,6 +81,7 @@ fn main() -> ExitCode {
         Some(Command::Regress(args)) => regress::run(&args),
         Some(Command::Depth(args)) => depth::run(&args),
         Some(Command::Merge(args)) => merge::run(&args),
+        Some(Command::Match(args)) => matches::run(&args),
         Some(Command::Oracle(args)) => oracle::run(&args),
         Some(Command::Fit(args)) => fit::run(&args),
         Some(Command::Suite(SuiteCommand::Generate(args))) => generate::run(&args),

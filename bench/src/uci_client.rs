@@ -79,10 +79,12 @@ impl UciEngine {
     pub fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<Vec<String>, String> {
         let mut seen = Vec::new();
         loop {
-            let line = self
-                .lines
-                .recv_timeout(timeout)
-                .map_err(|_| format!("engine '{}': no '{prefix}' within {timeout:?}", self.name))?;
+            let line = self.lines.recv_timeout(timeout).map_err(|e| match e {
+                mpsc::RecvTimeoutError::Timeout => {
+                    format!("engine '{}': no '{prefix}' within {timeout:?}", self.name)
+                }
+                mpsc::RecvTimeoutError::Disconnected => format!("engine '{}' exited", self.name),
+            })?;
             let done = line.starts_with(prefix);
             seen.push(line);
             if done {

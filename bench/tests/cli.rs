@@ -302,3 +302,104 @@ fn regret_is_zero_when_the_variant_is_the_oracle() {
     // The oracle's scores were cached: one row per legal move of each position.
     assert!(dir.join("regret.oracle.csv").exists());
 }
+
+#[test]
+fn a_short_match_pairs_openings_and_counts_consistently() {
+    let dir = temp_dir("match");
+    let csv_path = dir.join("games.csv");
+    let pgn_path = dir.join("games.pgn");
+    let out = Command::new(EXE)
+        .args([
+            "match",
+            "--engine",
+            "variant=nmp+lmr",
+            "--engine",
+            "variant=nmp",
+            "--nodes",
+            "3000",
+        ])
+        .args(["--rounds", "3", "--concurrency", "2", "--maxmoves", "60"])
+        .args([
+            "--out",
+            csv_path.to_str().unwrap(),
+            "--pgn",
+            pgn_path.to_str().unwrap(),
+        ])
+        .output()
+        .expect("match runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(report.contains("Games: 6,"), "{report}");
+    let mut reader = csv::Reader::from_path(&csv_path).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 6);
+    for pair in rows.chunks(2) {
+        assert_eq!(pair[0][2], pair[1][2], "a pair shares its opening");
+        assert_eq!(
+            (&pair[0][3], &pair[0][4]),
+            (&pair[1][4], &pair[1][3]),
+            "colours swapped"
+        );
+    }
+    let wins = rows.iter().filter(|r| &r[8] == "1.0").count();
+    let losses = rows.iter().filter(|r| &r[8] == "0.0").count();
+    assert!(
+        report.contains(&format!(
+            "Wins: {wins}, Losses: {losses}, Draws: {}",
+            6 - wins - losses
+        )),
+        "{report}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&pgn_path)
+            .unwrap()
+            .matches("[Event ")
+            .count(),
+        6
+    );
+}
+
+#[test]
+fn a_failing_external_engine_loses_and_the_match_goes_on() {
+    let dir = temp_dir("badengine");
+    // Answers the handshake, then plays an illegal move (first game) or dies (afterwards).
+    let script = dir.join("bad-engine.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nn=0\nwhile read line; do case \"$line\" in\n uci) echo 'id name bad'; echo uciok;;\n isready) echo readyok;;\n go*) n=$((n+1)); if [ $n -eq 1 ]; then echo 'bestmove a1a1'; else exit 1; fi;;\n quit) exit 0;;\n esac; done\n",
+    )
+    .unwrap();
+    let status = Command::new("chmod")
+        .args(["+x", script.to_str().unwrap()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let engine = format!("uci={}", script.display());
+    let out = Command::new(EXE)
+        .args([
+            "match",
+            "--engine",
+            "variant=nmp",
+            "--engine",
+            &engine,
+            "--nodes",
+            "2000",
+            "--rounds",
+            "2",
+        ])
+        .output()
+        .expect("match runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(report.contains("Games: 4, Wins: 4, Losses: 0"), "{report}");
+    assert!(!report.contains("illegal moves: 0"), "{report}");
+    assert!(!report.contains("engine failures: 0"), "{report}");
+}
