@@ -7,11 +7,6 @@ use std::{
     collections::{BTreeMap, HashMap, HashSet},
     fs::OpenOptions,
     path::{Path, PathBuf},
-    sync::{
-        Mutex,
-        atomic::{AtomicUsize, Ordering},
-        mpsc,
-    },
 };
 
 use clap::Args;
@@ -221,54 +216,27 @@ pub fn run(args: &DepthArgs) -> Result<(), String> {
         args.out.display()
     );
     let bar = crate::progress::bar(work.len() as u64, "searches");
-    let next = AtomicUsize::new(0);
-    let (sender, receiver) = mpsc::channel::<DepthRow>();
-    let error: Mutex<Option<String>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..args.threads.max(1) {
-            let sender = sender.clone();
-            let (work, next, configs, variants, limits) =
-                (&work, &next, &configs, &variants, &limits);
-            scope.spawn(move || {
-                let mut engines: HashMap<usize, Search> = HashMap::new();
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(p, v)) = work.get(i) else { break };
-                    let search = engines
-                        .entry(v)
-                        .or_insert_with(|| Search::new(configs[v].clone(), args.hash_mb));
-                    if sender
-                        .send(search_one(search, p, variants[v], limits, time_limit))
-                        .is_err()
-                    {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(sender);
-        for row in receiver {
-            let written = writer
+    crate::parallel::run(
+        &work,
+        args.threads,
+        HashMap::<usize, Search>::new,
+        |engines, &(p, v)| {
+            let search = engines
+                .entry(v)
+                .or_insert_with(|| Search::new(configs[v].clone(), args.hash_mb));
+            search_one(search, p, variants[v], &limits, time_limit)
+        },
+        |row| {
+            writer
                 .serialize(&row)
-                .and_then(|()| writer.flush().map_err(csv::Error::from));
-            if let Err(e) = written {
-                *error
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner) =
-                    Some(format!("{}: {e}", args.out.display()));
-                break;
-            }
+                .and_then(|()| writer.flush().map_err(csv::Error::from))
+                .map_err(|e| format!("{}: {e}", args.out.display()))?;
             rows.push(row);
             bar.inc(1);
-        }
-    });
+            Ok(())
+        },
+    )?;
     bar.finish_and_clear();
-    if let Some(e) = error
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-    {
-        return Err(e);
-    }
     print!("{}", summary(&rows, &variants, time_limit.is_none()));
     Ok(())
 }

@@ -9,6 +9,7 @@ mod generate;
 mod matches;
 mod merge;
 mod oracle;
+mod parallel;
 mod positions;
 mod regress;
 mod trace;

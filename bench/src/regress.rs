@@ -7,11 +7,6 @@ use std::{
     collections::HashSet,
     fs::OpenOptions,
     path::{Path, PathBuf},
-    sync::{
-        Mutex,
-        atomic::{AtomicUsize, Ordering},
-        mpsc,
-    },
 };
 
 use clap::Args;
@@ -170,50 +165,21 @@ pub fn run(args: &RegressArgs) -> Result<(), String> {
         config.name
     );
     let bar = progress::bar(todo.len() as u64, "positions");
-    let next = AtomicUsize::new(0);
-    let (sender, receiver) = mpsc::channel::<Vec<SampleRow>>();
-    let error: Mutex<Option<String>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..args.threads.max(1) {
-            let sender = sender.clone();
-            let (todo, next, config, depths) = (&todo, &next, &config, &depths);
-            scope.spawn(move || {
-                let mut search = Search::new(config.clone(), args.hash_mb);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(p) = todo.get(i) else { break };
-                    if sender
-                        .send(search_position(&mut search, p, depths))
-                        .is_err()
-                    {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(sender);
-        for rows in receiver {
-            let written = rows
-                .iter()
+    crate::parallel::run(
+        &todo,
+        args.threads,
+        || Search::new(config.clone(), args.hash_mb),
+        |search, p| search_position(search, p, &depths),
+        |rows| {
+            rows.iter()
                 .try_for_each(|r| writer.serialize(r))
-                .and_then(|()| writer.flush().map_err(csv::Error::from));
-            if let Err(e) = written {
-                *error
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner) =
-                    Some(format!("{}: {e}", args.out.display()));
-                break;
-            }
+                .and_then(|()| writer.flush().map_err(csv::Error::from))
+                .map_err(|e| format!("{}: {e}", args.out.display()))?;
             bar.inc(1);
-        }
-    });
+            Ok(())
+        },
+    )?;
     bar.finish_and_clear();
-    if let Some(e) = error
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-    {
-        return Err(e);
-    }
     eprintln!(
         "regress: wrote {} positions to {}",
         todo.len(),

@@ -398,6 +398,45 @@ impl<O: Observer> Search<O> {
         false
     }
 
+    /// A draw by repetition, the fifty-move rule or insufficient material (a mate on the
+    /// hundredth half-move is found by the move loop, hence the check exception).
+    fn is_draw(&self, pos: &Position, in_check: bool) -> bool {
+        self.is_repetition(pos)
+            || (pos.halfmoves() >= 100 && !in_check)
+            || pos.insufficient_material()
+    }
+
+    /// Tells the observer a node is entered (nothing is built without node events).
+    #[expect(clippy::too_many_arguments, reason = "the fields of the event")]
+    fn enter(
+        &mut self,
+        pos: &Position,
+        [node_id, parent_id]: [u64; 2],
+        ply: u32,
+        depth: i32,
+        [alpha, beta]: [i32; 2],
+        node_type: NodeType,
+        quiescence: bool,
+    ) {
+        if O::NODE_EVENTS {
+            let in_check = pos.in_check();
+            self.observer.enter_node(&NodeEvent {
+                node_id,
+                parent_id,
+                ply,
+                depth,
+                alpha,
+                beta,
+                node_type,
+                stage: pos.stage(),
+                static_eval: (!in_check).then(|| evaluate(pos)),
+                in_check,
+                quiescence,
+                in_test: self.in_test > 0,
+            });
+        }
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         let child_len = self.pv_len[ply + 1];
         self.pv[ply][0] = PackedMove::new(m);
@@ -445,22 +484,15 @@ impl<O: Observer> Search<O> {
         self.frames[ply_index].verify_children = verify;
         self.frames[ply_index + 2].killers = [PackedMove::NONE; 2];
         let in_check = pos.in_check();
-        if O::NODE_EVENTS {
-            self.observer.enter_node(&NodeEvent {
-                node_id,
-                parent_id,
-                ply,
-                depth,
-                alpha,
-                beta,
-                node_type,
-                stage: pos.stage(),
-                static_eval: (!in_check).then(|| evaluate(pos)),
-                in_check,
-                quiescence: false,
-                in_test: self.in_test > 0,
-            });
-        }
+        self.enter(
+            pos,
+            [node_id, parent_id],
+            ply,
+            depth,
+            [alpha, beta],
+            node_type,
+            false,
+        );
         let leave =
             |this: &mut Self, value: i32, bound: Bound, best: Option<Move>, cut_by, index| {
                 if O::NODE_EVENTS {
@@ -482,10 +514,7 @@ impl<O: Observer> Search<O> {
             return leave(self, 0, Bound::Exact, None, None, None);
         }
         if !root {
-            if self.is_repetition(pos)
-                || (pos.halfmoves() >= 100 && !in_check)
-                || pos.insufficient_material()
-            {
+            if self.is_draw(pos, in_check) {
                 return leave(self, DRAW, Bound::Exact, None, None, None);
             }
             if ply >= MAX_PLY {
@@ -857,22 +886,15 @@ impl<O: Observer> Search<O> {
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.in_check();
         let stand_pat = if in_check { -INFINITE } else { evaluate(pos) };
-        if O::NODE_EVENTS {
-            self.observer.enter_node(&NodeEvent {
-                node_id,
-                parent_id,
-                ply,
-                depth: 0,
-                alpha,
-                beta,
-                node_type,
-                stage: pos.stage(),
-                static_eval: (!in_check).then_some(stand_pat),
-                in_check,
-                quiescence: true,
-                in_test: self.in_test > 0,
-            });
-        }
+        self.enter(
+            pos,
+            [node_id, parent_id],
+            ply,
+            0,
+            [alpha, beta],
+            node_type,
+            true,
+        );
         let leave = |this: &mut Self, value: i32, bound: Bound, best: Option<Move>, index| {
             if O::NODE_EVENTS {
                 this.observer.leave_node(&NodeExitEvent {
@@ -1034,22 +1056,15 @@ impl<O: Observer> Search<O> {
         self.seldepth = self.seldepth.max(ply);
         self.frames[ply_index + 2].killers = [PackedMove::NONE; 2];
         let in_check = pos.in_check();
-        if O::NODE_EVENTS {
-            self.observer.enter_node(&NodeEvent {
-                node_id,
-                parent_id,
-                ply,
-                depth,
-                alpha,
-                beta,
-                node_type,
-                stage: pos.stage(),
-                static_eval: (!in_check).then(|| evaluate(pos)),
-                in_check,
-                quiescence: false,
-                in_test: false,
-            });
-        }
+        self.enter(
+            pos,
+            [node_id, parent_id],
+            ply,
+            depth,
+            [alpha, beta],
+            node_type,
+            false,
+        );
         let leave = |this: &mut Self, dist: Dist, best: Option<Move>, cut: bool| {
             if O::NODE_EVENTS {
                 let value = dist.value_at(p);
