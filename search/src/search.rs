@@ -106,6 +106,63 @@ pub struct Info {
     pub pv: Vec<Move>,
 }
 
+/// Where a forward-pruning test runs: the node's identity, window and depth.
+#[derive(Clone, Copy)]
+struct TestSite {
+    node_id: u64,
+    ply: u32,
+    node_type: NodeType,
+    alpha: i32,
+    beta: i32,
+    depth: i32,
+}
+
+impl TestSite {
+    const fn new(
+        node_id: u64,
+        ply: u32,
+        node_type: NodeType,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+    ) -> TestSite {
+        TestSite {
+            node_id,
+            ply,
+            node_type,
+            alpha,
+            beta,
+            depth,
+        }
+    }
+
+    /// The event of one test at this node.
+    fn event(
+        self,
+        method: Method,
+        shallow_depth: i32,
+        bound: i32,
+        shallow_value: i32,
+        outcome: CutOutcome,
+        nodes: u64,
+    ) -> CutTestEvent {
+        CutTestEvent {
+            node_id: self.node_id,
+            ply: self.ply,
+            node_type: self.node_type,
+            alpha: self.alpha,
+            beta: self.beta,
+            method,
+            depth: self.depth,
+            shallow_depth,
+            bound,
+            shallow_value,
+            outcome,
+            nodes,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Default)]
 struct Frame {
     killers: [PackedMove; 2],
@@ -617,22 +674,17 @@ impl<O: Observer> Search<O> {
             } else {
                 CutOutcome::NoCut
             };
+            let site = TestSite::new(node_id, ply, node_type, alpha, beta, depth);
             self.record_test(
                 pos,
-                &CutTestEvent {
-                    node_id,
-                    ply,
-                    node_type,
-                    alpha,
+                &site.event(
+                    Method::NullMove,
+                    (depth - 1 - r).max(0),
                     beta,
-                    method: Method::NullMove,
-                    depth,
-                    shallow_depth: (depth - 1 - r).max(0),
-                    bound: beta,
-                    shallow_value: value,
+                    value,
                     outcome,
-                    nodes: self.nodes - before,
-                },
+                    self.nodes - before,
+                ),
             );
             if outcome.is_cut() {
                 let value = if is_mate(value) { beta } else { value };
@@ -1138,22 +1190,17 @@ impl<O: Observer> Search<O> {
             }
             if value >= beta {
                 // Confidence cut-off: P(V >= beta) >= p.
+                let site = TestSite::new(node_id, ply, node_type, alpha, beta, depth);
                 self.record_test(
                     pos,
-                    &CutTestEvent {
-                        node_id,
-                        ply,
-                        node_type,
-                        alpha,
+                    &site.event(
+                        Method::ProbAb,
+                        depth - 1,
                         beta,
-                        method: Method::ProbAb,
-                        depth,
-                        shallow_depth: depth - 1,
-                        bound: beta,
-                        shallow_value: value,
-                        outcome: CutOutcome::CutHigh,
-                        nodes: self.nodes - node_id,
-                    },
+                        value,
+                        CutOutcome::CutHigh,
+                        self.nodes - node_id,
+                    ),
                 );
                 if !is_tactical(m) {
                     let frame = &mut self.frames[ply_index];
@@ -1229,26 +1276,21 @@ impl<O: Observer> Search<O> {
                 return None;
             }
             let cut = value >= high;
+            let site = TestSite::new(node_id, ply, node_type, alpha, beta, depth);
             self.record_test(
                 pos,
-                &CutTestEvent {
-                    node_id,
-                    ply,
-                    node_type,
-                    alpha,
-                    beta,
+                &site.event(
                     method,
-                    depth,
-                    shallow_depth: d,
-                    bound: high,
-                    shallow_value: value,
-                    outcome: if cut {
+                    d,
+                    high,
+                    value,
+                    if cut {
                         CutOutcome::CutHigh
                     } else {
                         CutOutcome::NoCut
                     },
                     nodes,
-                },
+                ),
             );
             if cut {
                 return Some((beta, Bound::Lower));
@@ -1262,26 +1304,21 @@ impl<O: Observer> Search<O> {
                 return None;
             }
             let cut = value <= low;
+            let site = TestSite::new(node_id, ply, node_type, alpha, beta, depth);
             self.record_test(
                 pos,
-                &CutTestEvent {
-                    node_id,
-                    ply,
-                    node_type,
-                    alpha,
-                    beta,
+                &site.event(
                     method,
-                    depth,
-                    shallow_depth: d,
-                    bound: low,
-                    shallow_value: value,
-                    outcome: if cut {
+                    d,
+                    low,
+                    value,
+                    if cut {
                         CutOutcome::CutLow
                     } else {
                         CutOutcome::NoCut
                     },
                     nodes,
-                },
+                ),
             );
             if cut {
                 return Some((alpha, Bound::Upper));
@@ -1384,26 +1421,21 @@ impl<O: Observer> Search<O> {
                 return None;
             }
             let cut = value >= probcut_beta;
+            let site = TestSite::new(node_id, ply, node_type, alpha, beta, depth);
             self.record_test(
                 pos,
-                &CutTestEvent {
-                    node_id,
-                    ply,
-                    node_type,
-                    alpha,
-                    beta,
-                    method: Method::SfProbCut,
-                    depth,
+                &site.event(
+                    Method::SfProbCut,
                     shallow_depth,
-                    bound: probcut_beta,
-                    shallow_value: value,
-                    outcome: if cut {
+                    probcut_beta,
+                    value,
+                    if cut {
                         CutOutcome::CutHigh
                     } else {
                         CutOutcome::NoCut
                     },
-                    nodes: self.nodes - before,
-                },
+                    self.nodes - before,
+                ),
             );
             if cut {
                 self.tt.store(
@@ -1491,26 +1523,21 @@ impl<O: Observer> Search<O> {
             }
         }
         let cut = cuts >= c;
+        let site = TestSite::new(node_id, ply, node_type, alpha, beta, depth);
         self.record_test(
             pos,
-            &CutTestEvent {
-                node_id,
-                ply,
-                node_type,
-                alpha,
-                beta,
+            &site.event(
                 method,
-                depth,
                 shallow_depth,
-                bound: beta,
-                shallow_value: best,
-                outcome: if cut {
+                beta,
+                best,
+                if cut {
                     CutOutcome::CutHigh
                 } else {
                     CutOutcome::NoCut
                 },
-                nodes: self.nodes - before,
-            },
+                self.nodes - before,
+            ),
         );
         cut.then_some(method)
     }
