@@ -5,8 +5,7 @@
 
 use std::{
     collections::{BTreeMap, HashMap, HashSet},
-    fs::OpenOptions,
-    path::{Path, PathBuf},
+    path::PathBuf,
 };
 
 use clap::Args;
@@ -99,16 +98,6 @@ pub struct DepthRow {
     pub fen: String,
 }
 
-fn existing_rows(path: &Path) -> Result<Vec<DepthRow>, String> {
-    let mut reader =
-        csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    reader
-        .deserialize::<DepthRow>()
-        .enumerate()
-        .map(|(i, r)| r.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2)))
-        .collect()
-}
-
 fn search_one(
     search: &mut Search,
     p: &SuitePosition,
@@ -166,21 +155,7 @@ pub fn run(args: &DepthArgs) -> Result<(), String> {
     };
     let suite = crate::load_suite(args.suite.as_deref(), args.skip_invalid)?;
     let positions = crate::shard(&suite.positions, args.shard.as_deref())?;
-    let exists = args.out.exists()
-        && std::fs::metadata(&args.out)
-            .map(|m| m.len() > 0)
-            .unwrap_or(false);
-    if exists && !args.resume {
-        return Err(format!(
-            "{} exists: pass --resume to continue it, or remove it",
-            args.out.display()
-        ));
-    }
-    let mut rows = if exists {
-        existing_rows(&args.out)?
-    } else {
-        Vec::new()
-    };
+    let mut rows: Vec<DepthRow> = crate::results::resume_rows(&args.out, args.resume)?;
     let done: HashSet<(String, String)> = rows
         .iter()
         .map(|r| (r.position.clone(), r.variant.clone()))
@@ -190,29 +165,15 @@ pub fn run(args: &DepthArgs) -> Result<(), String> {
         .flat_map(|&p| (0..variants.len()).map(move |v| (p, v)))
         .filter(|(p, v)| !done.contains(&(p.id.clone(), variants[*v].to_string())))
         .collect();
-    for (variant, config) in variants.iter().zip(&configs) {
-        let stem = args.out.with_extension("");
-        let path = PathBuf::from(format!(
-            "{}.{}.csv",
-            stem.display(),
-            variant.replace(['+', '/'], "_")
-        ));
-        crate::write_config(&path, "depth", args, config, &suite)?;
-    }
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.out)
-        .map_err(|e| format!("{}: {e}", args.out.display()))?;
-    let mut writer = csv::WriterBuilder::new()
-        .has_headers(!exists)
-        .from_writer(file);
+    crate::results::write_variant_configs(&args.out, "depth", args, &variants, &configs, &suite)?;
+    let done_count = rows.len();
+    let mut writer = crate::results::appender(&args.out)?;
     eprintln!(
         "depth: {} positions x {} variants, {} searches to run ({} already in {})",
         positions.len(),
         variants.len(),
         work.len(),
-        done.len(),
+        done_count,
         args.out.display()
     );
     let bar = crate::progress::bar(work.len() as u64, "searches");

@@ -12,6 +12,7 @@ mod oracle;
 mod parallel;
 mod positions;
 mod regress;
+mod results;
 mod trace;
 mod uci;
 mod uci_client;

@@ -6,7 +6,6 @@
 
 use std::{
     collections::{HashMap, HashSet},
-    fs::OpenOptions,
     path::{Path, PathBuf},
     time::Duration,
 };
@@ -244,16 +243,7 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
         .collect::<Result<_, _>>()?;
     let suite = crate::load_suite(args.suite.as_deref(), args.skip_invalid)?;
     let positions = crate::shard(&suite.positions, args.shard.as_deref())?;
-    let exists = args.out.exists()
-        && std::fs::metadata(&args.out)
-            .map(|m| m.len() > 0)
-            .unwrap_or(false);
-    if exists && !args.resume {
-        return Err(format!(
-            "{} exists: pass --resume to continue it, or remove it",
-            args.out.display()
-        ));
-    }
+    let mut rows: Vec<RegretRow> = crate::results::resume_rows(&args.out, args.resume)?;
 
     // Phase 1: the oracle's scores, cached per position.
     let cache_path = args.out.with_extension("oracle.csv");
@@ -264,15 +254,7 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
         .filter(|p| !cache.contains_key(&p.id))
         .collect();
     if !missing.is_empty() {
-        let cache_exists = cache_path.exists();
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&cache_path)
-            .map_err(|e| format!("{}: {e}", cache_path.display()))?;
-        let mut writer = csv::WriterBuilder::new()
-            .has_headers(!cache_exists)
-            .from_writer(file);
+        let mut writer = crate::results::appender(&cache_path)?;
         let bar = crate::progress::bar(missing.len() as u64, "positions scored by the oracle");
         // Exact full-width values: no forward pruning, no reductions, no TT cut-offs.
         let mut exact = SearchConfig::plain();
@@ -310,37 +292,12 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
     }
 
     // Phase 2: each variant's choice and its regret.
-    let mut rows: Vec<RegretRow> = if exists {
-        let mut reader = csv::Reader::from_path(&args.out)
-            .map_err(|e| format!("{}: {e}", args.out.display()))?;
-        reader
-            .deserialize()
-            .enumerate()
-            .map(|(i, r)| r.map_err(|e| format!("{}:{}: {e}", args.out.display(), i + 2)))
-            .collect::<Result<_, _>>()?
-    } else {
-        Vec::new()
-    };
     let done: HashSet<(String, String)> = rows
         .iter()
         .map(|r| (r.position.clone(), r.variant.clone()))
         .collect();
-    for (variant, config) in variants.iter().zip(&configs) {
-        let path = PathBuf::from(format!(
-            "{}.{}.csv",
-            args.out.with_extension("").display(),
-            variant.replace(['+', '/'], "_")
-        ));
-        crate::write_config(&path, "oracle", args, config, &suite)?;
-    }
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.out)
-        .map_err(|e| format!("{}: {e}", args.out.display()))?;
-    let mut writer = csv::WriterBuilder::new()
-        .has_headers(!exists)
-        .from_writer(file);
+    crate::results::write_variant_configs(&args.out, "oracle", args, &variants, &configs, &suite)?;
+    let mut writer = crate::results::appender(&args.out)?;
     let limits = args
         .depth
         .map_or_else(|| Limits::movetime(args.time_ms), Limits::depth);

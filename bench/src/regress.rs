@@ -5,7 +5,6 @@
 
 use std::{
     collections::HashSet,
-    fs::OpenOptions,
     path::{Path, PathBuf},
 };
 
@@ -90,19 +89,13 @@ pub fn parse_depths(text: &str) -> Result<Vec<i32>, String> {
     Ok(depths)
 }
 
-/// Positions already complete in an existing output.
+/// Positions already in an existing output.
 fn done_positions(path: &Path) -> Result<HashSet<String>, String> {
-    if !path.exists() {
+    if !crate::results::has_rows(path) {
         return Ok(HashSet::new());
     }
-    let mut reader =
-        csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut done = HashSet::new();
-    for (i, row) in reader.deserialize::<SampleRow>().enumerate() {
-        let row = row.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2))?;
-        done.insert(row.position);
-    }
-    Ok(done)
+    let rows: Vec<SampleRow> = crate::results::read_rows(path)?;
+    Ok(rows.into_iter().map(|r| r.position).collect())
 }
 
 fn search_position(search: &mut Search, p: &SuitePosition, depths: &[i32]) -> Vec<SampleRow> {
@@ -145,18 +138,7 @@ pub fn run(args: &RegressArgs) -> Result<(), String> {
         .filter(|p| !done.contains(&p.id))
         .collect();
     crate::write_config(&args.out, "regress", args, &config, &suite)?;
-    let new_file = !args.out.exists()
-        || std::fs::metadata(&args.out)
-            .map(|m| m.len() == 0)
-            .unwrap_or(true);
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.out)
-        .map_err(|e| format!("{}: {e}", args.out.display()))?;
-    let mut writer = csv::WriterBuilder::new()
-        .has_headers(new_file)
-        .from_writer(file);
+    let mut writer = crate::results::appender(&args.out)?;
     eprintln!(
         "regress: {} positions ({} already done), depths {:?}, variant {}",
         positions.len(),

@@ -1,0 +1,87 @@
+//! Result files of the experiments: rows appended and flushed as they come, a rerun resuming
+//! from the rows already there, and the configuration of each variant written beside them.
+
+use std::{
+    fs::{File, OpenOptions},
+    path::{Path, PathBuf},
+};
+
+use cutlab_search::SearchConfig;
+use cutlab_suites::Suite;
+use serde::{Serialize, de::DeserializeOwned};
+
+/// Whether `path` holds anything (a header at least).
+pub fn has_rows(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
+}
+
+/// Every row of a CSV; errors name the file and line.
+///
+/// # Errors
+/// An unreadable file or a row that does not parse.
+pub fn read_rows<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, String> {
+    let mut reader =
+        csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    reader
+        .deserialize()
+        .enumerate()
+        .map(|(i, r)| r.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2)))
+        .collect()
+}
+
+/// The rows an earlier run left in `out`: none for a new file; an error for a file with rows
+/// unless `resume` (an existing output is never overwritten or extended silently).
+///
+/// # Errors
+/// An existing output without `resume`, or as [`read_rows`].
+pub fn resume_rows<T: DeserializeOwned>(out: &Path, resume: bool) -> Result<Vec<T>, String> {
+    if !has_rows(out) {
+        return Ok(Vec::new());
+    }
+    if !resume {
+        return Err(format!(
+            "{} exists: pass --resume to continue it, or remove it",
+            out.display()
+        ));
+    }
+    read_rows(out)
+}
+
+/// A writer that appends rows to `path`, with a header only when the file has none yet.
+///
+/// # Errors
+/// The file cannot be opened.
+pub fn appender(path: &Path) -> Result<csv::Writer<File>, String> {
+    let header = !has_rows(path);
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(csv::WriterBuilder::new()
+        .has_headers(header)
+        .from_writer(file))
+}
+
+/// Writes `<out stem>.<variant>.config.toml` for every variant.
+///
+/// # Errors
+/// A file that cannot be written.
+pub fn write_variant_configs<A: Serialize>(
+    out: &Path,
+    command: &str,
+    args: &A,
+    variants: &[&str],
+    configs: &[SearchConfig],
+    suite: &Suite,
+) -> Result<(), String> {
+    for (variant, config) in variants.iter().zip(configs) {
+        let path = PathBuf::from(format!(
+            "{}.{}.csv",
+            out.with_extension("").display(),
+            variant.replace(['+', '/'], "_")
+        ));
+        crate::write_config(&path, command, args, config, suite)?;
+    }
+    Ok(())
+}
