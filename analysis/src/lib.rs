@@ -1,6 +1,9 @@
-//! Statistics over cutlab's measurements: intervals, not bare means.
+//! Statistics, tables and plots over cutlab's measurements: intervals, not bare means.
 
 pub mod elo;
+pub mod markdown;
 pub mod plot;
 pub mod regression;
+pub mod rows;
 pub mod stats;
+pub mod tables;

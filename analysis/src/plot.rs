@@ -4,7 +4,10 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use crate::regression::LineFit;
+use crate::{
+    regression::LineFit,
+    rows::{CutTestRow, DepthRow, RegretRow},
+};
 
 /// One panel of a scatter plot: points and the fitted line.
 pub struct ScatterPanel<'a> {
@@ -77,4 +80,192 @@ pub fn scatter_panels(
         }
     }
     root.present().map_err(|e| err(&e))
+}
+
+/// A named series of (x, y) points drawn as a line with markers.
+pub struct Series {
+    /// Legend entry.
+    pub name: String,
+    /// Points in x order.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// A line chart of several series with a legend, written as SVG.
+///
+/// # Errors
+/// The file cannot be written.
+pub fn line_chart(
+    path: &Path,
+    title: &str,
+    (x_label, y_label): (&str, &str),
+    series: &[Series],
+    y_range: std::ops::Range<f64>,
+) -> Result<(), String> {
+    let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
+    let (x_min, x_max) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+        (lo.min(x), hi.max(x))
+    });
+    let (x_min, x_max) = if x_min < x_max {
+        (x_min, x_max)
+    } else {
+        (0.0, 1.0)
+    };
+    let root = SVGBackend::new(path, (760, 480)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(52)
+        .build_cartesian_2d(x_min..x_max, y_range)
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc(x_label)
+        .y_desc(y_label)
+        .light_line_style(WHITE)
+        .draw()
+        .map_err(|e| err(&e))?;
+    for (i, s) in series.iter().enumerate() {
+        let colour = Palette99::pick(i).to_rgba();
+        chart
+            .draw_series(LineSeries::new(
+                s.points.iter().copied(),
+                colour.stroke_width(2),
+            ))
+            .map_err(|e| err(&e))?
+            .label(s.name.as_str())
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2))
+            });
+        chart
+            .draw_series(s.points.iter().map(|&p| Circle::new(p, 3, colour.filled())))
+            .map_err(|e| err(&e))?;
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperRight)
+        .draw()
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))
+}
+
+/// Share of positions by depth completed, one line per variant (the depth distribution of
+/// a fixed-time comparison).
+///
+/// # Errors
+/// The file cannot be written.
+pub fn depth_distribution(path: &Path, rows: &[DepthRow], variants: &[&str]) -> Result<(), String> {
+    let series: Vec<Series> = variants
+        .iter()
+        .map(|&v| {
+            let depths: Vec<i32> = rows
+                .iter()
+                .filter(|r| r.variant == v)
+                .map(|r| r.depth)
+                .collect();
+            let (lo, hi) = (
+                depths.iter().copied().min().unwrap_or(0),
+                depths.iter().copied().max().unwrap_or(0),
+            );
+            #[expect(clippy::cast_precision_loss, reason = "counts")]
+            let points = (lo..=hi)
+                .map(|d| {
+                    let k = depths.iter().filter(|&&x| x == d).count();
+                    (f64::from(d), k as f64 / depths.len().max(1) as f64)
+                })
+                .collect();
+            Series {
+                name: v.to_string(),
+                points,
+            }
+        })
+        .collect();
+    let top = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.1))
+        .fold(0.1, f64::max);
+    line_chart(
+        path,
+        "Depth completed in fixed time",
+        ("depth (plies)", "share of positions"),
+        &series,
+        0.0..top * 1.15,
+    )
+}
+
+/// Cumulative distribution of the oracle regret per variant: the share of moves losing at
+/// most x centipawns.
+///
+/// # Errors
+/// The file cannot be written.
+pub fn regret_cdf(path: &Path, rows: &[RegretRow], variants: &[&str]) -> Result<(), String> {
+    const STEPS: [i32; 12] = [0, 10, 20, 30, 50, 75, 100, 150, 200, 300, 500, 1000];
+    let series: Vec<Series> = variants
+        .iter()
+        .map(|&v| {
+            let regrets: Vec<i32> = rows
+                .iter()
+                .filter(|r| r.variant == v)
+                .map(|r| r.regret_cp)
+                .collect();
+            #[expect(clippy::cast_precision_loss, reason = "counts")]
+            let points = STEPS
+                .iter()
+                .map(|&x| {
+                    let k = regrets.iter().filter(|&&r| r <= x).count();
+                    (f64::from(x), k as f64 / regrets.len().max(1) as f64)
+                })
+                .collect();
+            Series {
+                name: v.to_string(),
+                points,
+            }
+        })
+        .collect();
+    line_chart(
+        path,
+        "Oracle regret of the chosen move",
+        ("regret at most (cp)", "share of positions"),
+        &series,
+        0.0..1.05,
+    )
+}
+
+/// Cut rate of each method's tests by remaining depth.
+///
+/// # Errors
+/// The file cannot be written.
+pub fn cuts_by_depth(path: &Path, rows: &[CutTestRow]) -> Result<(), String> {
+    let mut methods: Vec<&str> = rows.iter().map(|r| r.method.as_str()).collect();
+    methods.sort_unstable();
+    methods.dedup();
+    let series: Vec<Series> = methods
+        .iter()
+        .map(|&m| {
+            let mut by_depth: std::collections::BTreeMap<i32, (u32, u32)> = Default::default();
+            for r in rows.iter().filter(|r| r.method == m) {
+                let c = by_depth.entry(r.depth).or_default();
+                c.0 += 1;
+                c.1 += u32::from(r.outcome != "no-cut");
+            }
+            Series {
+                name: m.to_string(),
+                points: by_depth
+                    .into_iter()
+                    .map(|(d, (n, k))| (f64::from(d), f64::from(k) / f64::from(n)))
+                    .collect(),
+            }
+        })
+        .collect();
+    line_chart(
+        path,
+        "Cut rate of forward-pruning tests by remaining depth",
+        ("remaining depth (plies)", "share of tests that cut"),
+        &series,
+        0.0..1.05,
+    )
 }

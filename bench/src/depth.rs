@@ -4,16 +4,16 @@
 //! time and nodes each variant needs to complete depth D.
 
 use std::{
-    collections::{BTreeMap, HashMap, HashSet},
+    collections::{HashMap, HashSet},
     path::PathBuf,
 };
 
 use clap::Args;
-use cutlab_analysis::stats::{Estimate, mean_ci, paired_difference};
+use cutlab_analysis::rows::DepthRow;
 use cutlab_instrument::Method;
 use cutlab_search::{Limits, Search, SearchConfig};
 use cutlab_suites::SuitePosition;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// Options of `cutlab depth`.
 #[derive(Args, Debug, Serialize)]
@@ -55,47 +55,6 @@ pub struct DepthArgs {
     /// Only this slice of the suite, `K/N`.
     #[arg(long)]
     shard: Option<String>,
-}
-
-/// One row of the depth file.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct DepthRow {
-    /// Position id.
-    pub position: String,
-    /// Variant name.
-    pub variant: String,
-    /// Middlegame or endgame.
-    pub stage: String,
-    /// Time limit, milliseconds (empty in `--depth` mode).
-    pub time_limit_ms: Option<u64>,
-    /// Nominal depth completed.
-    pub depth: i32,
-    /// Deepest ply reached.
-    pub seldepth: u32,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// Wall time used, milliseconds.
-    pub time_ms: u64,
-    /// Nodes per second.
-    pub nps: u64,
-    /// Score of the last completed iteration, side to move's view.
-    pub score_cp: i32,
-    /// Best move, UCI.
-    pub best_move: String,
-    /// Null-move tests tried and cuts.
-    pub null_move_tries: u64,
-    /// Null-move cuts.
-    pub null_move_cuts: u64,
-    /// ProbCut tests tried.
-    pub probcut_tries: u64,
-    /// ProbCut cuts.
-    pub probcut_cuts: u64,
-    /// Multi-ProbCut tests tried.
-    pub mpc_tries: u64,
-    /// Multi-ProbCut cuts.
-    pub mpc_cuts: u64,
-    /// The position.
-    pub fen: String,
 }
 
 fn search_one(
@@ -198,84 +157,9 @@ pub fn run(args: &DepthArgs) -> Result<(), String> {
         },
     )?;
     bar.finish_and_clear();
-    print!("{}", summary(&rows, &variants, time_limit.is_none()));
-    Ok(())
-}
-
-fn fmt_ci(e: Option<Estimate>, digits: usize) -> String {
-    e.map_or_else(
-        || "-".to_string(),
-        |e| {
-            format!(
-                "{:.digits$} [{:.digits$}, {:.digits$}]",
-                e.value, e.low, e.high
-            )
-        },
-    )
-}
-
-/// The end-of-run summary: per variant mean depth (or time) with 95% intervals, mean nodes and
-/// nps, and the paired difference to the first variant over the positions both searched.
-#[must_use]
-pub fn summary(rows: &[DepthRow], variants: &[&str], fixed_depth: bool) -> String {
-    let by_variant: BTreeMap<&str, HashMap<&str, &DepthRow>> = variants
-        .iter()
-        .map(|&v| {
-            (
-                v,
-                rows.iter()
-                    .filter(|r| r.variant == v)
-                    .map(|r| (r.position.as_str(), r))
-                    .collect(),
-            )
-        })
-        .collect();
-    #[expect(
-        clippy::cast_precision_loss,
-        reason = "depths, nodes and times far below 2^53"
-    )]
-    let metric = |r: &DepthRow| {
-        if fixed_depth {
-            r.time_ms as f64
-        } else {
-            f64::from(r.depth)
-        }
-    };
-    let name = if fixed_depth { "time_ms" } else { "depth" };
-    let mut out = format!(
-        "\n{:<24} {:>5} {:>26} {:>12} {:>10} {:>28}\n",
-        "variant",
-        "n",
-        format!("mean {name} [95% CI]"),
-        "mean nodes",
-        "mean nps",
-        format!("paired diff in {name} [95% CI]")
+    print!(
+        "\n{}",
+        cutlab_analysis::tables::depth(&rows, &variants).render()
     );
-    let reference = variants.first().and_then(|v| by_variant.get(v));
-    for &v in variants {
-        let Some(of) = by_variant.get(v) else {
-            continue;
-        };
-        let values: Vec<f64> = of.values().map(|r| metric(r)).collect();
-        #[expect(clippy::cast_precision_loss, reason = "means for display")]
-        let (nodes, nps) = (
-            of.values().map(|r| r.nodes as f64).sum::<f64>() / of.len().max(1) as f64,
-            of.values().map(|r| r.nps as f64).sum::<f64>() / of.len().max(1) as f64,
-        );
-        let paired = reference.map(|reference| {
-            let (a, b): (Vec<f64>, Vec<f64>) = of
-                .iter()
-                .filter_map(|(p, r)| reference.get(p).map(|q| (metric(q), metric(r))))
-                .unzip();
-            paired_difference(&a, &b, 0.95)
-        });
-        let digits = if fixed_depth { 0 } else { 2 };
-        out.push_str(&format!(
-            "{v:<24} {:>5} {:>26} {nodes:>12.0} {nps:>10.0} {:>28}\n",
-            values.len(),
-            fmt_ci(mean_ci(&values, 0.95), digits),
-            fmt_ci(paired.flatten(), digits)
-        ));
-    }
-    out
+    Ok(())
 }

@@ -15,7 +15,7 @@ use cutlab_search::{
     score::MATE_BOUND,
 };
 
-use crate::regress::SampleRow;
+use cutlab_analysis::rows::SampleRow;
 
 /// Options of `cutlab fit`.
 #[derive(Args, Debug)]
@@ -90,10 +90,6 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
         pairs: Vec::new(),
     };
     let mut panel_points = Vec::new();
-    println!(
-        "{:<8} {:<11} {:>7} {:>8} {:>7} {:>6} {:>6}",
-        "pair", "stage", "a", "b", "sigma", "r", "n"
-    );
     for &(shallow, deep) in &pairs {
         for stage in [Stage::Middlegame, Stage::Endgame] {
             let points: Vec<(f64, f64)> = values
@@ -109,16 +105,6 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
             let fit = fit_line(&xs, &ys);
             match fit {
                 Some(f) => {
-                    println!(
-                        "({shallow},{deep}){:<3} {:<11} {:>7.3} {:>8.2} {:>7.1} {:>6.2} {:>6}",
-                        "",
-                        stage.name(),
-                        f.a,
-                        f.b,
-                        f.sigma,
-                        f.r,
-                        f.n
-                    );
                     fits.pairs.push(PairFit {
                         shallow,
                         deep,
@@ -130,8 +116,8 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
                         n: f.n as u64,
                     });
                 }
-                None => println!(
-                    "({shallow},{deep})    {:<11} too few points ({})",
+                None => eprintln!(
+                    "({shallow},{deep}) {}: too few points to fit ({})",
                     stage.name(),
                     points.len()
                 ),
@@ -139,6 +125,7 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
             panel_points.push((format!("({shallow},{deep}) {}", stage.name()), points, fit));
         }
     }
+    print!("{}", cutlab_analysis::tables::regression(&fits).render());
     let text = toml::to_string(&fits).map_err(|e| format!("parameters: {e}"))?;
     std::fs::write(&args.out, text).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let plot = args

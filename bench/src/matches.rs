@@ -15,8 +15,8 @@ use std::{
 
 use clap::Args;
 use cutlab_analysis::elo::{MatchStats, Pentanomial, Sprt};
+use cutlab_analysis::rows::GameRow;
 use cutlab_search::{Limits, Position, Search, SearchConfig, position::uci};
-use serde::Serialize;
 use shakmaty::{Color, Position as _, san::SanPlus};
 
 use crate::uci_client::UciEngine;
@@ -256,22 +256,6 @@ impl Player {
             }
         }
     }
-}
-
-/// One finished game.
-#[derive(Clone, Debug, Serialize)]
-struct GameRow {
-    game: usize,
-    pair: usize,
-    opening: String,
-    white: String,
-    black: String,
-    result: String,
-    termination: String,
-    plies: usize,
-    first_engine_score: f64,
-    #[serde(skip)]
-    pgn: String,
 }
 
 struct Adjudication {

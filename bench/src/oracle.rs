@@ -11,7 +11,7 @@ use std::{
 };
 
 use clap::Args;
-use cutlab_analysis::stats::{mean_ci, wilson};
+use cutlab_analysis::rows::RegretRow;
 use cutlab_search::{Limits, Position, Search, SearchConfig, position::uci, score::MATE};
 use cutlab_suites::SuitePosition;
 use serde::{Deserialize, Serialize};
@@ -128,33 +128,6 @@ struct OracleRow {
     #[serde(rename = "move")]
     mv: String,
     score_cp: i32,
-}
-
-/// One row of the regret file.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct RegretRow {
-    /// Position id.
-    pub position: String,
-    /// Variant name.
-    pub variant: String,
-    /// Middlegame or endgame.
-    pub stage: String,
-    /// The variant's move, UCI.
-    pub chosen_move: String,
-    /// Oracle score of the chosen move, centipawns.
-    pub chosen_score_cp: i32,
-    /// The oracle's best move, UCI.
-    pub oracle_move: String,
-    /// Oracle score of its best move, centipawns.
-    pub oracle_score_cp: i32,
-    /// Oracle best minus chosen, both clamped to ±2000 cp (mates count as 2000).
-    pub regret_cp: i32,
-    /// Depth the variant completed.
-    pub depth: i32,
-    /// Nodes the variant searched.
-    pub nodes: u64,
-    /// Whether the chosen move is a `bm` and not an `am` (empty without them).
-    pub solved: Option<bool>,
 }
 
 const REGRET_CLAMP: i32 = 2000;
@@ -354,56 +327,11 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
         }
     }
     bar.finish_and_clear();
-    print!("{}", summary(&rows, &variants));
-    Ok(())
-}
-
-/// Per variant: mean regret with a 95% t interval, shares of regrets >= 50, 100, 300 cp with
-/// Wilson intervals, and the solved share where the suite has `bm`/`am`.
-#[must_use]
-pub fn summary(rows: &[RegretRow], variants: &[&str]) -> String {
-    let mut out = format!(
-        "\n{:<22} {:>5} {:>22} {:>20} {:>20} {:>20} {:>20}\n",
-        "variant",
-        "n",
-        "mean regret cp [CI]",
-        ">=50 cp [CI]",
-        ">=100 cp [CI]",
-        ">=300 cp [CI]",
-        "solved [CI]"
+    print!(
+        "\n{}",
+        cutlab_analysis::tables::regret(&rows, &variants).render()
     );
-    let pct = |k: usize, n: usize| {
-        wilson(k as u64, n as u64, 0.95).map_or_else(
-            || "-".to_string(),
-            |e| {
-                format!(
-                    "{:.1}% [{:.1}, {:.1}]",
-                    100.0 * e.value,
-                    100.0 * e.low,
-                    100.0 * e.high
-                )
-            },
-        )
-    };
-    for &v in variants {
-        let of: Vec<&RegretRow> = rows.iter().filter(|r| r.variant == v).collect();
-        let regrets: Vec<f64> = of.iter().map(|r| f64::from(r.regret_cp)).collect();
-        let mean = mean_ci(&regrets, 0.95).map_or_else(
-            || "-".to_string(),
-            |e| format!("{:.1} [{:.1}, {:.1}]", e.value, e.low, e.high),
-        );
-        let share = |t: i32| pct(of.iter().filter(|r| r.regret_cp >= t).count(), of.len());
-        let judged: Vec<bool> = of.iter().filter_map(|r| r.solved).collect();
-        let solved = pct(judged.iter().filter(|&&s| s).count(), judged.len());
-        out.push_str(&format!(
-            "{v:<22} {:>5} {mean:>22} {:>20} {:>20} {:>20} {solved:>20}\n",
-            of.len(),
-            share(50),
-            share(100),
-            share(300)
-        ));
-    }
-    out
+    Ok(())
 }
 
 #[cfg(test)]

@@ -9,10 +9,11 @@ use std::{
 };
 
 use clap::Args;
+use cutlab_analysis::rows::SampleRow;
 use cutlab_instrument::Bound;
 use cutlab_search::{Limits, Search, SearchConfig};
 use cutlab_suites::{Suite, SuitePosition};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::progress;
 
@@ -45,27 +46,6 @@ pub struct RegressArgs {
     shard: Option<String>,
 }
 
-/// One row of the samples file.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SampleRow {
-    /// Position id.
-    pub position: String,
-    /// Middlegame or endgame.
-    pub stage: String,
-    /// Depth of the iteration.
-    pub depth: i32,
-    /// Exact value at that depth, side to move's view, centipawns.
-    pub value_cp: i32,
-    /// Nodes searched up to the end of that iteration (cumulative).
-    pub nodes: u64,
-    /// Milliseconds up to the end of that iteration (cumulative).
-    pub time_ms: u64,
-    /// Best move of the iteration, UCI.
-    pub best_move: String,
-    /// The position.
-    pub fen: String,
-}
-
 /// Parses `1..10` or `3,4,8`.
 ///
 /// # Errors
@@ -94,7 +74,7 @@ fn done_positions(path: &Path) -> Result<HashSet<String>, String> {
     if !crate::results::has_rows(path) {
         return Ok(HashSet::new());
     }
-    let rows: Vec<SampleRow> = crate::results::read_rows(path)?;
+    let rows: Vec<SampleRow> = cutlab_analysis::rows::read(path)?;
     Ok(rows.into_iter().map(|r| r.position).collect())
 }
 

@@ -15,25 +15,11 @@ pub fn has_rows(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
 }
 
-/// Every row of a CSV; errors name the file and line.
-///
-/// # Errors
-/// An unreadable file or a row that does not parse.
-pub fn read_rows<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, String> {
-    let mut reader =
-        csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    reader
-        .deserialize()
-        .enumerate()
-        .map(|(i, r)| r.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2)))
-        .collect()
-}
-
 /// The rows an earlier run left in `out`: none for a new file; an error for a file with rows
 /// unless `resume` (an existing output is never overwritten or extended silently).
 ///
 /// # Errors
-/// An existing output without `resume`, or as [`read_rows`].
+/// An existing output without `resume`, or as [`cutlab_analysis::rows::read`].
 pub fn resume_rows<T: DeserializeOwned>(out: &Path, resume: bool) -> Result<Vec<T>, String> {
     if !has_rows(out) {
         return Ok(Vec::new());
@@ -44,7 +30,7 @@ pub fn resume_rows<T: DeserializeOwned>(out: &Path, resume: bool) -> Result<Vec<
             out.display()
         ));
     }
-    read_rows(out)
+    cutlab_analysis::rows::read(out)
 }
 
 /// A writer that appends rows to `path`, with a header only when the file has none yet.

@@ -4,9 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use cutlab_analysis::stats::wilson;
+use cutlab_analysis::rows::VerifyRow;
 use cutlab_instrument::{
-    Counters, CsvSink, CutSampler, Histograms, Method, NodeFilter, Tee, csv_sink::tests_path,
+    Counters, CsvSink, CutSampler, Histograms, NodeFilter, Tee, csv_sink::tests_path,
 };
 use cutlab_search::{Limits, Search, verify::verify_cuts};
 use cutlab_suites::Suite;
@@ -150,46 +150,33 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// One row of `<stem>.verify.csv`.
-#[derive(Serialize)]
-struct VerifyRow<'a> {
-    position: &'a str,
-    node_id: u64,
-    method: &'static str,
-    depth: i32,
-    alpha_cp: i32,
-    beta_cp: i32,
-    bound_cp: i32,
-    shallow_value_cp: i32,
-    outcome: &'static str,
-    true_value_cp: i32,
-    correct: bool,
-    verify_nodes: u64,
-    fen: &'a str,
-}
-
 fn verify(args: &TraceArgs, sampler: &CutSampler) -> Result<(), String> {
     let checked = verify_cuts(&sampler.samples, args.hash_mb)?;
     let path = sibling(&args.out, "verify.csv");
     let mut writer =
         csv::Writer::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    for v in &checked {
-        let s = &v.sample;
-        let row = VerifyRow {
-            position: &s.position,
-            node_id: s.node_id,
-            method: s.method.name(),
-            depth: s.depth,
-            alpha_cp: s.alpha,
-            beta_cp: s.beta,
-            bound_cp: s.bound,
-            shallow_value_cp: s.shallow_value,
-            outcome: s.outcome.name(),
-            true_value_cp: v.true_value,
-            correct: v.correct,
-            verify_nodes: v.nodes,
-            fen: &s.fen,
-        };
+    let rows: Vec<VerifyRow> = checked
+        .iter()
+        .map(|v| {
+            let s = &v.sample;
+            VerifyRow {
+                position: s.position.clone(),
+                node_id: s.node_id,
+                method: s.method.name().to_string(),
+                depth: s.depth,
+                alpha_cp: s.alpha,
+                beta_cp: s.beta,
+                bound_cp: s.bound,
+                shallow_value_cp: s.shallow_value,
+                outcome: s.outcome.name().to_string(),
+                true_value_cp: v.true_value,
+                correct: v.correct,
+                verify_nodes: v.nodes,
+                fen: s.fen.clone(),
+            }
+        })
+        .collect();
+    for row in &rows {
         writer
             .serialize(row)
             .map_err(|e| format!("{}: {e}", path.display()))?;
@@ -198,31 +185,10 @@ fn verify(args: &TraceArgs, sampler: &CutSampler) -> Result<(), String> {
         .flush()
         .map_err(|e| format!("{}: {e}", path.display()))?;
     println!(
-        "cut verification ({} sampled cuts, rows in {}):",
-        checked.len(),
-        path.display()
+        "cut verification ({} sampled cuts, rows in {}):\n{}",
+        rows.len(),
+        path.display(),
+        cutlab_analysis::tables::false_cuts(&rows).render()
     );
-    println!(
-        "{:<14} {:>8} {:>8} {:>16}",
-        "method", "sampled", "false", "false-cut rate"
-    );
-    for method in Method::ALL {
-        let of_method: Vec<_> = checked
-            .iter()
-            .filter(|v| v.sample.method == method)
-            .collect();
-        let wrong = of_method.iter().filter(|v| !v.correct).count() as u64;
-        if let Some(e) = wilson(wrong, of_method.len() as u64, 0.95) {
-            println!(
-                "{:<14} {:>8} {:>8} {:>6.1}% [{:.1}, {:.1}]",
-                method.name(),
-                of_method.len(),
-                wrong,
-                100.0 * e.value,
-                100.0 * e.low,
-                100.0 * e.high
-            );
-        }
-    }
     Ok(())
 }

@@ -1,0 +1,190 @@
+//! The rows of cutlab's result files, one struct per file, and a reader whose errors name the
+//! file and line. The experiments write these rows; the tables and plots read them back.
+//! Columns and units are documented in `docs/csv.md`.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
+
+/// Every row of a CSV.
+///
+/// # Errors
+/// An unreadable file, or a row that does not parse (`file:line: problem`).
+pub fn read<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, String> {
+    let mut reader =
+        csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    reader
+        .deserialize()
+        .enumerate()
+        .map(|(i, r)| r.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2)))
+        .collect()
+}
+
+/// One row of `cutlab regress`: a position searched to one depth.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SampleRow {
+    /// Position id.
+    pub position: String,
+    /// Middlegame or endgame.
+    pub stage: String,
+    /// Depth of the iteration.
+    pub depth: i32,
+    /// Exact value at that depth, side to move's view, centipawns.
+    pub value_cp: i32,
+    /// Nodes searched up to the end of that iteration (cumulative).
+    pub nodes: u64,
+    /// Milliseconds up to the end of that iteration (cumulative).
+    pub time_ms: u64,
+    /// Best move of the iteration, UCI.
+    pub best_move: String,
+    /// The position.
+    pub fen: String,
+}
+
+/// One row of `cutlab depth`: one search of a position by a variant.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct DepthRow {
+    /// Position id.
+    pub position: String,
+    /// Variant name.
+    pub variant: String,
+    /// Middlegame or endgame.
+    pub stage: String,
+    /// Time limit, milliseconds (empty in `--depth` mode).
+    pub time_limit_ms: Option<u64>,
+    /// Nominal depth completed.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Wall time used, milliseconds.
+    pub time_ms: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Score of the last completed iteration, side to move's view.
+    pub score_cp: i32,
+    /// Best move, UCI.
+    pub best_move: String,
+    /// Null-move tests tried.
+    pub null_move_tries: u64,
+    /// Null-move cuts.
+    pub null_move_cuts: u64,
+    /// ProbCut tests tried.
+    pub probcut_tries: u64,
+    /// ProbCut cuts.
+    pub probcut_cuts: u64,
+    /// Multi-ProbCut tests tried.
+    pub mpc_tries: u64,
+    /// Multi-ProbCut cuts.
+    pub mpc_cuts: u64,
+    /// The position.
+    pub fen: String,
+}
+
+/// One row of `cutlab oracle`: the regret of a variant's move in a position.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RegretRow {
+    /// Position id.
+    pub position: String,
+    /// Variant name.
+    pub variant: String,
+    /// Middlegame or endgame.
+    pub stage: String,
+    /// The variant's move, UCI.
+    pub chosen_move: String,
+    /// Oracle score of the chosen move, centipawns.
+    pub chosen_score_cp: i32,
+    /// The oracle's best move, UCI.
+    pub oracle_move: String,
+    /// Oracle score of its best move, centipawns.
+    pub oracle_score_cp: i32,
+    /// Oracle best minus chosen, both clamped to ±2000 cp (mates count as 2000).
+    pub regret_cp: i32,
+    /// Depth the variant completed.
+    pub depth: i32,
+    /// Nodes the variant searched.
+    pub nodes: u64,
+    /// Whether the chosen move is a `bm` and not an `am` (empty without them).
+    pub solved: Option<bool>,
+}
+
+/// One row of `cutlab match --out`: a finished game.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GameRow {
+    /// Game number, from 1.
+    pub game: usize,
+    /// Opening pair (each opening is played with both colours).
+    pub pair: usize,
+    /// Opening id.
+    pub opening: String,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// How the game ended.
+    pub termination: String,
+    /// Plies played from the opening.
+    pub plies: usize,
+    /// Points of the first engine: 1, 0.5 or 0.
+    pub first_engine_score: f64,
+    /// The game as PGN (written to the PGN file, not the CSV).
+    #[serde(skip)]
+    pub pgn: String,
+}
+
+/// One row of `<stem>.tests.csv` of `cutlab trace`: a forward-pruning test (the sink in
+/// `cutlab-instrument` writes these columns).
+#[derive(Clone, Debug, Deserialize)]
+pub struct CutTestRow {
+    /// Position id.
+    pub position: String,
+    /// Node the test ran at.
+    pub node_id: u64,
+    /// Expected node type: `pv`, `cut`, `all`.
+    pub node_type: String,
+    /// Method name.
+    pub method: String,
+    /// Remaining depth of the node.
+    pub depth: i32,
+    /// Depth of the shallow search.
+    pub shallow_depth: i32,
+    /// `cut-high`, `cut-low` or `no-cut`.
+    pub outcome: String,
+    /// Nodes the test searched.
+    pub test_nodes: u64,
+}
+
+/// One row of `<stem>.verify.csv` of `cutlab trace --verify-cuts`: a sampled cut re-searched
+/// full-width.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct VerifyRow {
+    /// Position id.
+    pub position: String,
+    /// Node the cut happened at.
+    pub node_id: u64,
+    /// Method that cut.
+    pub method: String,
+    /// Remaining depth of the node.
+    pub depth: i32,
+    /// The node's alpha.
+    pub alpha_cp: i32,
+    /// The node's beta.
+    pub beta_cp: i32,
+    /// Bound the shallow value was compared with.
+    pub bound_cp: i32,
+    /// The shallow search's value.
+    pub shallow_value_cp: i32,
+    /// `cut-high` or `cut-low`.
+    pub outcome: String,
+    /// Value of the full-width re-search at the same depth.
+    pub true_value_cp: i32,
+    /// Whether the true value is on the side of the bound the cut claimed.
+    pub correct: bool,
+    /// Nodes the re-search took.
+    pub verify_nodes: u64,
+    /// The node's position.
+    pub fen: String,
+}

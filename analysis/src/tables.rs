@@ -1,0 +1,382 @@
+//! The thesis tables and ours, as Markdown, computed from the rows of the result files:
+//! Jiang and Buro's Table 1 (regression), the fixed-time depth comparison of their sections 3
+//! and 4, match scores (their Tables 2-4), and our additions: oracle regret, false-cut rates,
+//! and cut counts by depth and node type.
+
+use std::collections::{BTreeMap, HashMap};
+
+use cutlab_search::fit_params::FitParams;
+
+use crate::{
+    elo::{MatchStats, Pentanomial},
+    markdown::{Table, ci, percent},
+    rows::{CutTestRow, DepthRow, GameRow, RegretRow, VerifyRow},
+    stats::{mean_ci, paired_difference, wilson},
+};
+
+/// The distinct values of `key` in order of first appearance.
+pub fn distinct<'a, T>(rows: &'a [T], key: impl Fn(&'a T) -> &'a str) -> Vec<&'a str> {
+    let mut seen = Vec::new();
+    for r in rows {
+        let k = key(r);
+        if !seen.contains(&k) {
+            seen.push(k);
+        }
+    }
+    seen
+}
+
+/// Jiang and Buro's Table 1: v = a v' + b + e per depth pair and stage, with the standard
+/// deviation of e and the correlation r.
+#[must_use]
+pub fn regression(fits: &FitParams) -> Table {
+    let mut t = Table::new(&["pair", "stage", ">a", ">b", ">sigma", ">r", ">n"]);
+    for f in &fits.pairs {
+        t.row(vec![
+            format!("({},{})", f.shallow, f.deep),
+            f.stage.name().to_string(),
+            format!("{:.3}", f.a),
+            format!("{:.2}", f.b),
+            format!("{:.1}", f.sigma),
+            format!("{:.2}", f.r),
+            f.n.to_string(),
+        ]);
+    }
+    t
+}
+
+/// The depth comparison: per variant the mean depth completed (or, at fixed depth, the mean
+/// time) with its 95% t interval, the paired difference to the first variant over the positions
+/// both searched, mean nodes and nodes per second.
+#[must_use]
+pub fn depth(rows: &[DepthRow], variants: &[&str]) -> Table {
+    let fixed_depth = rows.iter().all(|r| r.time_limit_ms.is_none());
+    let by_variant: HashMap<&str, HashMap<&str, &DepthRow>> = variants
+        .iter()
+        .map(|&v| {
+            let of = rows.iter().filter(|r| r.variant == v);
+            (v, of.map(|r| (r.position.as_str(), r)).collect())
+        })
+        .collect();
+    #[expect(clippy::cast_precision_loss, reason = "times far below 2^53")]
+    let metric = |r: &DepthRow| {
+        if fixed_depth {
+            r.time_ms as f64
+        } else {
+            f64::from(r.depth)
+        }
+    };
+    let (name, digits) = if fixed_depth {
+        ("time_ms", 0)
+    } else {
+        ("depth", 2)
+    };
+    let mut t = Table::new(&[
+        "variant",
+        ">n",
+        &format!(">mean {name} [95% CI]"),
+        &format!(">paired diff in {name} [95% CI]"),
+        ">mean nodes",
+        ">mean nps",
+    ]);
+    let reference = variants.first().and_then(|v| by_variant.get(v));
+    for &v in variants {
+        let Some(of) = by_variant.get(v).filter(|of| !of.is_empty()) else {
+            continue;
+        };
+        let values: Vec<f64> = of.values().map(|r| metric(r)).collect();
+        #[expect(clippy::cast_precision_loss, reason = "means for display")]
+        let mean = |f: fn(&DepthRow) -> u64| {
+            of.values().map(|r| f(r) as f64).sum::<f64>() / of.len() as f64
+        };
+        let paired = reference.and_then(|reference| {
+            let (a, b): (Vec<f64>, Vec<f64>) = of
+                .iter()
+                .filter_map(|(p, r)| reference.get(p).map(|q| (metric(q), metric(r))))
+                .unzip();
+            paired_difference(&a, &b, 0.95)
+        });
+        t.row(vec![
+            v.to_string(),
+            values.len().to_string(),
+            ci(mean_ci(&values, 0.95), digits),
+            ci(paired, digits),
+            format!("{:.0}", mean(|r| r.nodes)),
+            format!("{:.0}", mean(|r| r.nps)),
+        ]);
+    }
+    t
+}
+
+/// Oracle regret per variant: mean with a 95% t interval, the shares of moves losing at least
+/// 50, 100 and 300 cp with Wilson intervals, and the solved share where the suite has
+/// `bm`/`am`.
+#[must_use]
+pub fn regret(rows: &[RegretRow], variants: &[&str]) -> Table {
+    let mut t = Table::new(&[
+        "variant",
+        ">n",
+        ">mean regret cp [95% CI]",
+        ">regret >= 50 cp",
+        ">regret >= 100 cp",
+        ">regret >= 300 cp",
+        ">solved",
+    ]);
+    let share = |k: usize, n: usize| percent(wilson(k as u64, n as u64, 0.95));
+    for &v in variants {
+        let of: Vec<&RegretRow> = rows.iter().filter(|r| r.variant == v).collect();
+        if of.is_empty() {
+            continue;
+        }
+        let regrets: Vec<f64> = of.iter().map(|r| f64::from(r.regret_cp)).collect();
+        let at_least = |cp: i32| share(of.iter().filter(|r| r.regret_cp >= cp).count(), of.len());
+        let judged: Vec<bool> = of.iter().filter_map(|r| r.solved).collect();
+        t.row(vec![
+            v.to_string(),
+            of.len().to_string(),
+            ci(mean_ci(&regrets, 0.95), 1),
+            at_least(50),
+            at_least(100),
+            at_least(300),
+            share(judged.iter().filter(|&&s| s).count(), judged.len()),
+        ]);
+    }
+    t
+}
+
+/// A match summed up from its games, from the first engine's view.
+#[derive(Clone, Debug)]
+pub struct MatchSummary {
+    /// The first engine's name.
+    pub first: String,
+    /// The second engine's name.
+    pub second: String,
+    /// Games played.
+    pub games: usize,
+    /// First engine's wins.
+    pub wins: usize,
+    /// Draws.
+    pub draws: usize,
+    /// First engine's losses.
+    pub losses: usize,
+    /// Game pairs.
+    pub pentanomial: Pentanomial,
+    /// Elo, interval, LOS (from the pairs; games without their pair are not in it).
+    pub stats: MatchStats,
+}
+
+impl MatchSummary {
+    /// Sums up the games of one match (`None` without games).
+    #[must_use]
+    pub fn of(games: &[GameRow]) -> Option<MatchSummary> {
+        // The first engine plays White in the first game of every pair (odd game numbers).
+        let g = games.iter().min_by_key(|g| g.game)?;
+        let (first, second) = if g.game % 2 == 1 {
+            (g.white.clone(), g.black.clone())
+        } else {
+            (g.black.clone(), g.white.clone())
+        };
+        let mut by_pair: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
+        for g in games {
+            by_pair
+                .entry(g.pair)
+                .or_default()
+                .push(g.first_engine_score);
+        }
+        let mut pentanomial = Pentanomial::default();
+        for scores in by_pair.values() {
+            if let [a, b] = scores[..] {
+                pentanomial.add(a, b);
+            }
+        }
+        let count = |s: f64| games.iter().filter(|g| g.first_engine_score == s).count();
+        Some(MatchSummary {
+            first,
+            second,
+            games: games.len(),
+            wins: count(1.0),
+            draws: count(0.5),
+            losses: count(0.0),
+            pentanomial,
+            stats: MatchStats::from_pentanomial(&pentanomial),
+        })
+    }
+}
+
+/// One row per match: its label (a threshold, a pairing), games, W-D-L, the first engine's
+/// score, Elo with its 95% interval and LOS (Jiang and Buro's Tables 2-4 report the score).
+#[must_use]
+pub fn matches(label: &str, entries: &[(String, MatchSummary)]) -> Table {
+    let mut t = Table::new(&[label, ">games", ">W-D-L", ">score", ">Elo [95% CI]", ">LOS"]);
+    for (name, m) in entries {
+        let s = &m.stats;
+        #[expect(clippy::cast_precision_loss, reason = "counts")]
+        let score = (m.wins as f64 + 0.5 * m.draws as f64) / m.games.max(1) as f64;
+        let elo = if s.elo.is_finite() && s.elo_error.is_finite() {
+            format!(
+                "{:+.0} [{:+.0}, {:+.0}]",
+                s.elo,
+                s.elo - s.elo_error,
+                s.elo + s.elo_error
+            )
+        } else {
+            "-".to_string()
+        };
+        t.row(vec![
+            name.clone(),
+            m.games.to_string(),
+            format!("{}-{}-{}", m.wins, m.draws, m.losses),
+            format!("{:.1}%", 100.0 * score),
+            elo,
+            format!("{:.1}%", 100.0 * s.los),
+        ]);
+    }
+    t
+}
+
+/// False-cut rate per method: sampled cuts whose full-width re-search disagrees with the bound
+/// the cut claimed, with a 95% Wilson interval.
+#[must_use]
+pub fn false_cuts(rows: &[VerifyRow]) -> Table {
+    let mut t = Table::new(&[
+        "method",
+        ">sampled cuts",
+        ">false",
+        ">false-cut rate [95% CI]",
+        ">mean depth",
+    ]);
+    for method in distinct(rows, |r| r.method.as_str()) {
+        let of: Vec<&VerifyRow> = rows.iter().filter(|r| r.method == method).collect();
+        let wrong = of.iter().filter(|r| !r.correct).count();
+        #[expect(clippy::cast_precision_loss, reason = "counts")]
+        let depth = of.iter().map(|r| f64::from(r.depth)).sum::<f64>() / of.len() as f64;
+        t.row(vec![
+            method.to_string(),
+            of.len().to_string(),
+            wrong.to_string(),
+            percent(wilson(wrong as u64, of.len() as u64, 0.95)),
+            format!("{depth:.1}"),
+        ]);
+    }
+    t
+}
+
+/// Tests and cuts per method and `key` (remaining depth, node type): tries, cuts, cut rate
+/// with a 95% Wilson interval, and the mean nodes a test cost.
+fn cut_counts<K: Ord + ToString>(
+    rows: &[CutTestRow],
+    key_name: &str,
+    key: impl Fn(&CutTestRow) -> K,
+) -> Table {
+    let mut cells: BTreeMap<(&str, K), (u64, u64, u64)> = BTreeMap::new();
+    for r in rows {
+        let c = cells.entry((r.method.as_str(), key(r))).or_default();
+        c.0 += 1;
+        c.1 += u64::from(r.outcome != "no-cut");
+        c.2 += r.test_nodes;
+    }
+    let mut t = Table::new(&[
+        "method",
+        key_name,
+        ">tests",
+        ">cuts",
+        ">cut rate [95% CI]",
+        ">mean test nodes",
+    ]);
+    for ((method, k), (tries, cuts, nodes)) in cells {
+        #[expect(clippy::cast_precision_loss, reason = "counts")]
+        let mean_nodes = nodes as f64 / tries as f64;
+        t.row(vec![
+            method.to_string(),
+            k.to_string(),
+            tries.to_string(),
+            cuts.to_string(),
+            percent(wilson(cuts, tries, 0.95)),
+            format!("{mean_nodes:.1}"),
+        ]);
+    }
+    t
+}
+
+/// Cut tests by method and remaining depth.
+#[must_use]
+pub fn cuts_by_depth(rows: &[CutTestRow]) -> Table {
+    cut_counts(rows, ">depth", |r| r.depth)
+}
+
+/// Cut tests by method and expected node type.
+#[must_use]
+pub fn cuts_by_node_type(rows: &[CutTestRow]) -> Table {
+    cut_counts(rows, "node type", |r| r.node_type.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(game: usize, white: &str, black: &str, result: &str, first: f64) -> GameRow {
+        GameRow {
+            game,
+            pair: game.div_ceil(2),
+            opening: "o".into(),
+            white: white.into(),
+            black: black.into(),
+            result: result.into(),
+            termination: "checkmate".into(),
+            plies: 40,
+            first_engine_score: first,
+            pgn: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_match_is_summed_up_from_the_first_engines_view() {
+        let games = [
+            game(1, "A", "B", "1-0", 1.0),
+            game(2, "B", "A", "1/2-1/2", 0.5),
+            game(3, "A", "B", "0-1", 0.0),
+            game(4, "B", "A", "0-1", 1.0),
+        ];
+        let m = MatchSummary::of(&games).unwrap();
+        assert_eq!((m.first.as_str(), m.second.as_str()), ("A", "B"));
+        assert_eq!((m.wins, m.draws, m.losses), (2, 1, 1));
+        assert_eq!(m.pentanomial.wd, 1);
+        assert_eq!(m.pentanomial.wl_dd, 1);
+        let table = matches("pairing", &[("A vs B".into(), m)]).render();
+        assert!(table.contains("| 2-1-1 |"), "{table}");
+        assert!(table.contains("62.5%"), "{table}");
+    }
+
+    #[test]
+    fn false_cut_rates_count_wrong_cuts_per_method() {
+        let row = |method: &str, correct: bool| VerifyRow {
+            position: "p".into(),
+            node_id: 1,
+            method: method.into(),
+            depth: 4,
+            alpha_cp: 0,
+            beta_cp: 1,
+            bound_cp: 1,
+            shallow_value_cp: 50,
+            outcome: "cut-high".into(),
+            true_value_cp: 0,
+            correct,
+            verify_nodes: 10,
+            fen: String::new(),
+        };
+        let rows = [
+            row("probcut", true),
+            row("probcut", false),
+            row("null-move", true),
+        ];
+        let text = false_cuts(&rows).render();
+        assert!(
+            text.contains("| probcut   |            2 |     1 |       50.0% [9.5, 90.5] |"),
+            "{text}"
+        );
+        assert!(
+            text.contains("| null-move |            1 |     0 |        0.0% [0.0, 79.3] |"),
+            "{text}"
+        );
+    }
+}
