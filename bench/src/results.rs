@@ -65,7 +65,7 @@ pub fn write_variant_configs<A: Serialize>(
         let path = PathBuf::from(format!(
             "{}.{}.csv",
             out.with_extension("").display(),
-            variant.replace(['+', '/'], "_")
+            variant.replace(['+', '/', ':', '@'], "_")
         ));
         crate::write_config(&path, command, args, config, suite)?;
     }

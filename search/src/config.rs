@@ -2,6 +2,7 @@
 //! parameter, as one serde struct written next to every result. Named presets (variants) build
 //! it: parts joined by `+`, e.g. `nmp+lmr` or `nmp-adaptive`.
 
+use cutlab_instrument::Stage;
 use std::{fmt, path::Path};
 
 use serde::{Deserialize, Serialize};
@@ -67,11 +68,11 @@ pub const PRESET_PARTS: [(&str, &str); 13] = [
     ),
     (
         "probcut",
-        "ProbCut, depth pair (4,8), t = 1.0 (Jiang and Buro figure 2)",
+        "ProbCut, depth pair (4,8), t = 1.0 (Jiang and Buro figure 2); probcut@TMID:TEND sets t",
     ),
     (
         "mpc",
-        "Multi-ProbCut, pairs (2,6) (3,7) (4,8) (3,9) (4,10), t = 1.0 (Jiang and Buro)",
+        "Multi-ProbCut, pairs (2,6) (3,7) (4,8) (3,9) (4,10), t = 1.0 (Jiang and Buro); mpc@TMID:TEND sets t",
     ),
     (
         "sf-probcut",
@@ -95,6 +96,20 @@ pub const PRESET_PARTS: [(&str, &str); 13] = [
     ),
     ("lmr", "late move reductions"),
 ];
+
+/// The cut thresholds of `probcut@T` or `mpc@TMID:TEND` (one value sets both stages).
+fn parse_thresholds(part: &str, text: &str) -> Result<(f64, f64), ConfigError> {
+    let bad = || {
+        ConfigError(format!(
+            "'{part}': expected a threshold T or TMID:TEND, each a positive number"
+        ))
+    };
+    let one = |t: &str| t.parse::<f64>().ok().filter(|t| *t > 0.0).ok_or_else(bad);
+    match text.split_once(':') {
+        Some((mid, end)) => Ok((one(mid)?, one(end)?)),
+        None => one(text).map(|t| (t, t)),
+    }
+}
 
 /// A variant name or file that could not be turned into a configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -137,7 +152,11 @@ impl SearchConfig {
         let mut config = SearchConfig::plain();
         config.name = name.to_string();
         for part in name.split('+') {
-            let null_move = match part.trim() {
+            let (part, thresholds) = match part.trim().split_once('@') {
+                Some((base @ ("probcut" | "mpc"), t)) => (base, Some(parse_thresholds(part, t)?)),
+                _ => (part.trim(), None),
+            };
+            let null_move = match part {
                 "plain" => None,
                 "nmp" => Some(NullMoveParams::fixed(2)),
                 "nmp-r3" => Some(NullMoveParams::fixed(3)),
@@ -182,11 +201,21 @@ impl SearchConfig {
                     return Err(ConfigError(format!("'{name}' names two ProbCut methods")));
                 }
                 "probcut" => {
-                    config.probcut = Some(ProbCutParams::paper());
+                    let mut p = ProbCutParams::paper();
+                    if let Some((mid, end)) = thresholds {
+                        p.middlegame.threshold = mid;
+                        p.endgame.threshold = end;
+                    }
+                    config.probcut = Some(p);
                     None
                 }
                 "mpc" => {
-                    config.mpc = Some(MpcParams::paper());
+                    let mut m = MpcParams::paper();
+                    if let Some((mid, end)) = thresholds {
+                        m.set_threshold(Stage::Middlegame, mid);
+                        m.set_threshold(Stage::Endgame, end);
+                    }
+                    config.mpc = Some(m);
                     None
                 }
                 other => {
@@ -228,7 +257,7 @@ impl SearchConfig {
     /// # Errors
     /// A depth pair and stage the configuration uses but the file does not fit.
     pub fn apply_params(&mut self, params: &FitParams) -> Result<(), ConfigError> {
-        let missing = |s: i32, d: i32, stage: cutlab_instrument::Stage| {
+        let missing = |s: i32, d: i32, stage: Stage| {
             ConfigError(format!(
                 "parameters from '{}' have no fit for pair ({s},{d}) in the {}",
                 params.source,
@@ -238,8 +267,8 @@ impl SearchConfig {
         if let Some(p) = &mut self.probcut {
             let height = p.check_height;
             for (stage, t) in [
-                (cutlab_instrument::Stage::Middlegame, &mut p.middlegame),
-                (cutlab_instrument::Stage::Endgame, &mut p.endgame),
+                (Stage::Middlegame, &mut p.middlegame),
+                (Stage::Endgame, &mut p.endgame),
             ] {
                 t.model = params
                     .model(t.shallow_depth, height, stage)
@@ -248,8 +277,8 @@ impl SearchConfig {
         }
         if let Some(m) = &mut self.mpc {
             for (stage, table) in [
-                (cutlab_instrument::Stage::Middlegame, &mut m.middlegame),
-                (cutlab_instrument::Stage::Endgame, &mut m.endgame),
+                (Stage::Middlegame, &mut m.middlegame),
+                (Stage::Endgame, &mut m.endgame),
             ] {
                 for h in table.iter_mut() {
                     for t in &mut h.tries {
@@ -291,6 +320,30 @@ impl SearchConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thresholds_are_set_per_stage() {
+        let c = SearchConfig::preset("nmp+mpc@1.2:0.8").unwrap();
+        let m = c.mpc.unwrap();
+        assert!(
+            m.tries(Stage::Middlegame, 8)
+                .iter()
+                .all(|t| t.threshold == 1.2)
+        );
+        assert!(
+            m.tries(Stage::Endgame, 8)
+                .iter()
+                .all(|t| t.threshold == 0.8)
+        );
+        let p = SearchConfig::preset("probcut@1.5")
+            .unwrap()
+            .probcut
+            .unwrap();
+        assert_eq!((p.middlegame.threshold, p.endgame.threshold), (1.5, 1.5));
+        for bad in ["mpc@", "mpc@x", "mpc@1:-1", "probcut@0"] {
+            assert!(SearchConfig::preset(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn presets_compose() {
