@@ -100,6 +100,7 @@ pub fn line_chart(
     (x_label, y_label): (&str, &str),
     series: &[Series],
     y_range: std::ops::Range<f64>,
+    legend: SeriesLabelPosition,
 ) -> Result<(), String> {
     let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     let xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
@@ -147,7 +148,7 @@ pub fn line_chart(
         .configure_series_labels()
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperRight)
+        .position(legend)
         .draw()
         .map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))
@@ -194,6 +195,7 @@ pub fn depth_distribution(path: &Path, rows: &[DepthRow], variants: &[&str]) -> 
         ("depth (plies)", "share of positions"),
         &series,
         0.0..top * 1.15,
+        SeriesLabelPosition::UpperRight,
     )
 }
 
@@ -232,6 +234,7 @@ pub fn regret_cdf(path: &Path, rows: &[RegretRow], variants: &[&str]) -> Result<
         ("regret at most (cp)", "share of positions"),
         &series,
         0.0..1.05,
+        SeriesLabelPosition::LowerRight,
     )
 }
 
@@ -267,5 +270,6 @@ pub fn cuts_by_depth(path: &Path, rows: &[CutTestRow]) -> Result<(), String> {
         ("remaining depth (plies)", "share of tests that cut"),
         &series,
         0.0..1.05,
+        SeriesLabelPosition::LowerLeft,
     )
 }

@@ -212,7 +212,9 @@ pub fn matches(label: &str, entries: &[(String, MatchSummary)]) -> Table {
         let s = &m.stats;
         #[expect(clippy::cast_precision_loss, reason = "counts")]
         let score = (m.wins as f64 + 0.5 * m.draws as f64) / m.games.max(1) as f64;
-        let elo = if s.elo.is_finite() && s.elo_error.is_finite() {
+        let elo = if m.pentanomial.pairs() < 2 {
+            "-".to_string()
+        } else if s.elo.is_finite() && s.elo_error.is_finite() {
             format!(
                 "{:+.0} [{:+.0}, {:+.0}]",
                 s.elo,
@@ -345,6 +347,7 @@ mod tests {
         let table = matches("pairing", &[("A vs B".into(), m)]).render();
         assert!(table.contains("| 2-1-1 |"), "{table}");
         assert!(table.contains("62.5%"), "{table}");
+        assert!(table.contains("[-"), "an interval over two pairs: {table}");
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod oracle;
 mod parallel;
 mod positions;
 mod regress;
+mod reproduce;
 mod results;
 mod trace;
 mod uci;
@@ -55,6 +56,9 @@ enum Command {
     Oracle(oracle::OracleArgs),
     /// Play games between variants and UCI engines: Elo, LOS, pentanomial, SPRT, PGN.
     Match(matches::MatchArgs),
+    /// Jiang and Buro (2003) end to end, with our additions: regression, depth, threshold
+    /// sweeps, matches, oracle regret, false cuts; writes DIR/report.md with tables and figures.
+    Reproduce(reproduce::ReproduceArgs),
     /// Concatenate result CSVs (e.g. shards) checking that their headers agree.
     Merge(merge::MergeArgs),
     /// Position suites.
@@ -86,6 +90,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => matches::run(&args),
         Some(Command::Oracle(args)) => oracle::run(&args),
         Some(Command::Fit(args)) => fit::run(&args),
+        Some(Command::Reproduce(args)) => reproduce::run(&args),
         Some(Command::Suite(SuiteCommand::Generate(args))) => generate::run(&args),
         Some(Command::Variants) => {
             for (name, what) in cutlab_search::config::PRESET_PARTS {

@@ -150,6 +150,22 @@ enum Control {
     Movetime(u64),
 }
 
+impl std::fmt::Display for Control {
+    #[expect(clippy::cast_precision_loss, reason = "milliseconds shown as seconds")]
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Control::Clock { base_ms, inc_ms } => write!(
+                f,
+                "time control {}+{} s",
+                *base_ms as f64 / 1000.0,
+                *inc_ms as f64 / 1000.0
+            ),
+            Control::Nodes(n) => write!(f, "{n} nodes per move"),
+            Control::Movetime(ms) => write!(f, "{ms} ms per move"),
+        }
+    }
+}
+
 /// A running player.
 enum Player {
     Internal(Box<Search>),
@@ -552,7 +568,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         .unwrap_or(openings.len().min(32));
     let names = [specs[0].name.clone(), specs[1].name.clone()];
     eprintln!(
-        "match: {} vs {}, {pairs} game pairs, {control:?}",
+        "match: {} vs {}, {pairs} game pairs, {control}",
         names[0], names[1]
     );
 

@@ -14,6 +14,7 @@ pub struct UciEngine {
     stdin: ChildStdin,
     lines: mpsc::Receiver<String>,
     name: String,
+    id_name: String,
 }
 
 /// Score of one principal variation.
@@ -55,11 +56,24 @@ impl UciEngine {
             stdin,
             lines,
             name: command.to_string(),
+            id_name: String::new(),
         };
         engine.send("uci")?;
-        engine.wait_for("uciok", Duration::from_secs(10))?;
+        let greeting = engine.wait_for("uciok", Duration::from_secs(10))?;
+        engine.id_name = greeting
+            .iter()
+            .find_map(|l| l.strip_prefix("id name "))
+            .unwrap_or(command)
+            .trim()
+            .to_string();
         engine.ready()?;
         Ok(engine)
+    }
+
+    /// The name the engine gave in `id name`.
+    #[must_use]
+    pub fn id_name(&self) -> &str {
+        &self.id_name
     }
 
     /// Sends one command line.

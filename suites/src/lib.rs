@@ -97,6 +97,31 @@ impl SuitePosition {
     }
 }
 
+impl SuitePosition {
+    /// The position as one EPD line that [`parse_line`] reads back to the same position, id,
+    /// moves and operations.
+    #[must_use]
+    pub fn to_epd(&self) -> String {
+        let fields: Vec<&str> = self.fen.split(' ').collect();
+        let mut line = fields[..4.min(fields.len())].join(" ");
+        for (code, value) in [("hmvc", fields.get(4)), ("fmvn", fields.get(5))] {
+            if let Some(v) = value {
+                line.push_str(&format!(" {code} {v};"));
+            }
+        }
+        for (code, moves) in [("bm", &self.best_moves), ("am", &self.avoid_moves)] {
+            if !moves.is_empty() {
+                line.push_str(&format!(" {code} {};", moves.join(" ")));
+            }
+        }
+        for (code, value) in &self.operations {
+            line.push_str(&format!(" {code} \"{value}\";"));
+        }
+        line.push_str(&format!(" id \"{}\";", self.id));
+        line
+    }
+}
+
 /// Splits EPD operations on `;` outside double quotes.
 fn split_operations(text: &str) -> Vec<&str> {
     let mut parts = Vec::new();
@@ -269,6 +294,24 @@ mod tests {
         assert_eq!(p.operations["c0"], "a; b");
         assert_eq!(p.stage, Stage::Middlegame);
         assert!(p.fen.ends_with(" 0 1"));
+    }
+
+    #[test]
+    fn epd_lines_round_trip() {
+        let text =
+            "8/8/4k3/8/8/4K3/4P3/8 b - - hmvc 7; fmvn 41; bm Kd5; am Ke5; c0 \"a; b\"; id \"x.1\";";
+        let p = &parse("t.epd", text, false).unwrap().positions[0];
+        let again = parse_line(&p.to_epd(), "other").unwrap();
+        assert_eq!(again.fen, "8/8/4k3/8/8/4K3/4P3/8 b - - 7 41");
+        assert_eq!(
+            (
+                again.id.as_str(),
+                again.best_moves.as_slice(),
+                again.avoid_moves.as_slice()
+            ),
+            ("x.1", &["Kd5".to_string()][..], &["Ke5".to_string()][..])
+        );
+        assert_eq!(again.operations, p.operations);
     }
 
     #[test]

@@ -1,0 +1,602 @@
+//! `cutlab reproduce`: Jiang and Buro (2003), "First Experimental Results of ProbCut Applied
+//! to Chess", end to end, plus our additions, in one command. Each step is an ordinary `cutlab`
+//! command run as a child process (its output in `logs/`, its command line in the report), so
+//! any step can be rerun by hand; finished steps are marked and skipped by `--resume`.
+
+mod report;
+mod scale;
+
+use std::{
+    path::{Path, PathBuf},
+    process::{Command, Stdio},
+    time::Instant,
+};
+
+use clap::Args;
+use cutlab_instrument::csv_sink::splitmix64;
+use serde::{Deserialize, Serialize};
+
+use scale::Scale;
+
+/// Options of `cutlab reproduce`.
+#[derive(Args, Debug, Serialize)]
+pub struct ReproduceArgs {
+    /// About ten minutes on 2 cores (the default scale).
+    #[arg(long, conflicts_with_all = ["full", "smoke"])]
+    quick: bool,
+    /// The paper's scale: its position count, 30 s per position, 64-game matches at its time
+    /// controls (days of CPU time).
+    #[arg(long, conflicts_with = "smoke")]
+    full: bool,
+    /// Under a minute: every step on a handful of positions (CI and the notebooks' test data).
+    #[arg(long)]
+    smoke: bool,
+    /// EPD or FEN file (default: the built-in suite).
+    #[arg(long)]
+    suite: Option<PathBuf>,
+    /// Skip malformed suite lines instead of stopping.
+    #[arg(long)]
+    skip_invalid: bool,
+    /// Directory for the report, the CSVs, the figures and the logs.
+    #[arg(long, default_value = "results")]
+    out: PathBuf,
+    /// Worker threads (searches and game pairs at once).
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Seed of the position sample, the opening order and the cut sampling.
+    #[arg(long, default_value_t = 2003)]
+    seed: u64,
+    /// External UCI engine for Table 4 and the oracle: a command, `auto` (stockfish on PATH or
+    /// /usr/games/stockfish), or `none`.
+    #[arg(long, default_value = "auto")]
+    engine: String,
+    /// Strength of the external engine (UCI_LimitStrength, UCI_Elo); it stands in for Yace.
+    #[arg(long, default_value_t = 2200)]
+    engine_elo: u32,
+    /// Positions sampled from the suite (default: the scale's).
+    #[arg(long)]
+    positions: Option<usize>,
+    /// Games per match (default: the scale's).
+    #[arg(long)]
+    games: Option<usize>,
+    /// Time control of every match, `SECONDS+INCREMENT` (default: the scale's).
+    #[arg(long)]
+    tc: Option<String>,
+    /// Continue an interrupted run in `--out`: finished steps are skipped, experiments resume.
+    #[arg(long)]
+    resume: bool,
+}
+
+/// What the run did, step by step: written to `manifest.toml` as it goes, read by the report.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Manifest {
+    /// `smoke`, `quick` or `full`.
+    pub scale: String,
+    /// Suite the positions were sampled from.
+    pub suite: String,
+    /// Positions in the sample.
+    pub positions: usize,
+    /// Seed.
+    pub seed: u64,
+    /// Threads.
+    pub threads: usize,
+    /// Parameter file the searches used, if not the built-in fit.
+    pub params: Option<String>,
+    /// External engine command and its `id name`, if one was used.
+    pub engine: Option<(String, String)>,
+    /// External engine's UCI_Elo.
+    pub engine_elo: u32,
+    /// Versions: cutlab, git commit, rustc; and the machine.
+    pub environment: Vec<(String, String)>,
+    /// Finished steps.
+    pub steps: Vec<StepRecord>,
+}
+
+/// One finished step.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct StepRecord {
+    /// Step name (also its log file's stem).
+    pub name: String,
+    /// The `cutlab` command line it ran.
+    pub command: String,
+    /// Wall time, seconds.
+    pub seconds: f64,
+}
+
+/// One step: a `cutlab` command line.
+struct Step {
+    name: String,
+    args: Vec<String>,
+}
+
+impl Step {
+    fn new(name: impl Into<String>, args: &[&str]) -> Step {
+        Step {
+            name: name.into(),
+            args: args.iter().map(|s| (*s).to_string()).collect(),
+        }
+    }
+
+    fn arg(mut self, a: impl Into<String>) -> Step {
+        self.args.push(a.into());
+        self
+    }
+
+    fn command_line(&self) -> String {
+        let quote = |a: &String| {
+            if a.contains([' ', '"', '\'']) || a.is_empty() {
+                format!("'{a}'")
+            } else {
+                a.clone()
+            }
+        };
+        std::iter::once("cutlab".to_string())
+            .chain(self.args.iter().map(quote))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// The run's directory layout.
+pub struct Layout {
+    /// The output directory.
+    pub dir: PathBuf,
+}
+
+impl Layout {
+    /// A file in the output directory.
+    #[must_use]
+    pub fn file(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.file(name).display().to_string()
+    }
+}
+
+/// The external engine's command: given, found, or none.
+fn find_engine(spec: &str) -> Option<String> {
+    match spec {
+        "none" => None,
+        "auto" => std::env::var_os("PATH")
+            .into_iter()
+            .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+            .chain([PathBuf::from("/usr/games")])
+            .map(|d| d.join("stockfish"))
+            .find(|p| p.is_file())
+            .map(|p| p.display().to_string()),
+        command => Some(command.to_string()),
+    }
+}
+
+/// The engine's `id name`, or an error when it does not answer as a UCI engine.
+fn engine_name(command: &str) -> Result<String, String> {
+    let engine = crate::uci_client::UciEngine::start(command)?;
+    Ok(engine.id_name().to_string())
+}
+
+/// First line a command prints, or `unknown`.
+fn output_of(program: &str, args: &[&str]) -> String {
+    Command::new(program)
+        .args(args)
+        .output()
+        .ok()
+        .and_then(|o| {
+            String::from_utf8(o.stdout)
+                .ok()
+                .and_then(|s| s.lines().next().map(str::to_string))
+        })
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+fn environment() -> Vec<(String, String)> {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, m)| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown".to_string());
+    let cores = std::thread::available_parallelism().map_or(0, std::num::NonZero::get);
+    vec![
+        ("cutlab".into(), env!("CARGO_PKG_VERSION").into()),
+        (
+            "git commit".into(),
+            output_of("git", &["rev-parse", "--short", "HEAD"]),
+        ),
+        ("rustc".into(), output_of("rustc", &["--version"])),
+        (
+            "machine".into(),
+            format!(
+                "{cpu}, {cores} cores, {} {}",
+                std::env::consts::OS,
+                std::env::consts::ARCH
+            ),
+        ),
+        (
+            "date (UTC)".into(),
+            output_of("date", &["-u", "+%Y-%m-%d %H:%M"]),
+        ),
+    ]
+}
+
+/// `n` positions of the suite, a seeded sample in suite order (all when `n` is 0 or more).
+fn sample(suite: &cutlab_suites::Suite, n: usize, seed: u64) -> Vec<&cutlab_suites::SuitePosition> {
+    let mut keyed: Vec<(u64, usize)> = (0..suite.positions.len())
+        .map(|i| (splitmix64(seed ^ splitmix64(i as u64)), i))
+        .collect();
+    keyed.sort_unstable();
+    let mut chosen: Vec<usize> = keyed
+        .into_iter()
+        .take(if n == 0 { usize::MAX } else { n })
+        .map(|(_, i)| i)
+        .collect();
+    chosen.sort_unstable();
+    chosen.iter().map(|&i| &suite.positions[i]).collect()
+}
+
+fn write_epd(path: &Path, positions: &[&cutlab_suites::SuitePosition]) -> Result<(), String> {
+    let text: String = positions.iter().map(|p| p.to_epd() + "\n").collect();
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Writes a variant's whole configuration (models included) as TOML, so a match engine
+/// searches with the run's parameter file.
+fn variant_file(layout: &Layout, variant: &str, params: Option<&Path>) -> Result<String, String> {
+    let config = crate::resolve_config(variant, params, None)?;
+    let name = format!(
+        "variants/{}.toml",
+        variant.replace(['+', '/', ':', '@'], "_")
+    );
+    let path = layout.file(&name);
+    std::fs::write(&path, config.to_toml()).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path.display().to_string())
+}
+
+/// Name of the match of `variant` against the external engine at time control `k` (from 1).
+fn table4_match(k: usize, variant: &str) -> String {
+    format!("table4-tc{k}-{}", variant.replace(['+', ':', '@'], "_"))
+}
+
+/// The steps of a run, in order.
+#[expect(
+    clippy::too_many_lines,
+    reason = "the experiment plan, one step after another"
+)]
+fn plan(
+    args: &ReproduceArgs,
+    scale: &Scale,
+    layout: &Layout,
+    engine: Option<&str>,
+) -> Result<(Vec<Step>, Option<String>), String> {
+    let threads = args.threads.to_string();
+    let seed = args.seed.to_string();
+    let suite = layout.path("positions.epd");
+    let mut steps = Vec::new();
+
+    // Table 1: the regression of deep on shallow values.
+    steps.push(Step::new(
+        "regress",
+        &[
+            "regress",
+            "--suite",
+            &suite,
+            "--depths",
+            &format!("1..{}", scale.regress_depth),
+            "--threads",
+            &threads,
+            "--out",
+            &layout.path("samples.csv"),
+        ],
+    ));
+    let pairs: Vec<String> = scale::PAIRS
+        .iter()
+        .filter(|(_, deep)| *deep <= scale.regress_depth)
+        .map(|(s, d)| format!("{s}:{d}"))
+        .collect();
+    steps.push(Step::new(
+        "fit",
+        &[
+            "fit",
+            &layout.path("samples.csv"),
+            "--pairs",
+            &pairs.join(","),
+            "--out",
+            &layout.path("params.toml"),
+            "--plot",
+            &layout.path("fit.svg"),
+        ],
+    ));
+    // The searches use the run's own fit when it covers every MPC pair, else the built-in one.
+    let params = scale.own_fit.then(|| layout.path("params.toml"));
+    let with_params = |step: Step| match &params {
+        Some(p) => step.arg("--params").arg(p.clone()),
+        None => step,
+    };
+
+    // Sections 3-4 and the Multi-Cut family: depth reached in fixed time.
+    steps.push(with_params(Step::new(
+        "depth",
+        &[
+            "depth",
+            "--suite",
+            &suite,
+            "--variants",
+            &scale::DEPTH_VARIANTS.join(","),
+            "--time-ms",
+            &scale.depth_time_ms.to_string(),
+            "--threads",
+            &threads,
+            "--out",
+            &layout.path("depth.csv"),
+        ],
+    )));
+
+    // Oracle regret, probabilistic alpha-beta included.
+    let oracle = match engine {
+        Some(cmd) => format!("uci:{cmd},depth={}", scale.engine_oracle_depth),
+        None => format!("internal:depth={}", scale.internal_oracle_depth),
+    };
+    steps.push(with_params(Step::new(
+        "oracle",
+        &[
+            "oracle",
+            "--suite",
+            &layout.path("oracle-positions.epd"),
+            "--variants",
+            &scale::ORACLE_VARIANTS.join(","),
+            "--time-ms",
+            &scale.oracle_time_ms.to_string(),
+            "--oracle",
+            &oracle,
+            "--out",
+            &layout.path("regret.csv"),
+        ],
+    )));
+
+    // Cut decisions of each method alone: counts, and sampled cuts verified full-width.
+    for (method, verify) in scale::TRACED {
+        steps.push(with_params(Step::new(
+            format!("trace-{method}"),
+            &[
+                "trace",
+                "--suite",
+                &layout.path("trace-positions.epd"),
+                "--variant",
+                method,
+                "--depth",
+                &scale.trace_depth.to_string(),
+                "--only-cut-tests",
+                "--verify-cuts",
+                &verify.to_string(),
+                "--seed",
+                &seed,
+                "--out",
+                &layout.path(&format!("traces/{method}.csv")),
+            ],
+        )));
+    }
+
+    // Tables 2-4: matches. Engines are variant files carrying the run's models.
+    let games = args.games.unwrap_or(scale.games).to_string();
+    let baseline = variant_file(layout, "nmp", params.as_deref().map(Path::new))?;
+    let mut game_step =
+        |name: String, (first, file): (&str, &str), second: Vec<String>, tc: &str| {
+            let mut step = Step::new(
+                name.clone(),
+                &[
+                    "match",
+                    "--engine",
+                    &format!("variant={file}"),
+                    &format!("name={first}"),
+                    "--engine",
+                ],
+            );
+            for word in second {
+                step = step.arg(word);
+            }
+            step = step
+                .arg("--games")
+                .arg(games.clone())
+                .arg("--tc")
+                .arg(args.tc.clone().unwrap_or_else(|| tc.to_string()))
+                .arg("--concurrency")
+                .arg(threads.clone())
+                .arg("--order")
+                .arg("random")
+                .arg("--seed")
+                .arg(seed.clone())
+                .arg("--out")
+                .arg(layout.path(&format!("matches/{name}.csv")))
+                .arg("--pgn")
+                .arg(layout.path(&format!("matches/{name}.pgn")));
+            steps.push(step);
+        };
+    let versus_baseline = || vec![format!("variant={baseline}"), "name=nmp".to_string()];
+    for &t in scale.t_end {
+        let v = format!("nmp+mpc@1:{t}");
+        let file = variant_file(layout, &v, params.as_deref().map(Path::new))?;
+        game_step(
+            format!("table2-tend-{t}"),
+            (&v, &file),
+            versus_baseline(),
+            scale.tc_table2,
+        );
+    }
+    for &t in scale
+        .t_mid
+        .iter()
+        .filter(|&&t| t != 1.0 || !scale.t_end.contains(&1.0))
+    {
+        let v = format!("nmp+mpc@{t}:1");
+        let file = variant_file(layout, &v, params.as_deref().map(Path::new))?;
+        game_step(
+            format!("table3-tmid-{t}"),
+            (&v, &file),
+            versus_baseline(),
+            scale.tc_table3,
+        );
+    }
+    let mut engine_name = None;
+    if let Some(cmd) = engine {
+        let id = self::engine_name(cmd)?;
+        engine_name = Some(id);
+        for (k, tc) in scale.tc_table4.iter().enumerate() {
+            for (v, ..) in report::PAPER_TABLE4 {
+                let file = variant_file(layout, v, params.as_deref().map(Path::new))?;
+                let opponent = vec![
+                    format!("uci={cmd}"),
+                    "option.UCI_LimitStrength=true".to_string(),
+                    format!("option.UCI_Elo={}", args.engine_elo),
+                    format!("name=stockfish-{}", args.engine_elo),
+                ];
+                game_step(table4_match(k + 1, v), (v, &file), opponent, tc);
+            }
+        }
+    }
+    Ok((steps, engine_name))
+}
+
+/// Runs one step as a child process, its standard output to `logs/<name>.log`.
+fn run_step(layout: &Layout, step: &Step, resume: bool) -> Result<f64, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cutlab executable: {e}"))?;
+    let log_path = layout.file(&format!("logs/{}.log", step.name));
+    let log =
+        std::fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
+    let mut args = step.args.clone();
+    let resumable = matches!(args[0].as_str(), "depth" | "oracle");
+    if resume && resumable {
+        args.push("--resume".into());
+    }
+    // Outputs a step rewrites from scratch (matches, traces, fits) are removed first.
+    if !resumable && args[0] != "regress" {
+        if let Some(i) = args.iter().position(|a| a == "--out") {
+            let _ = std::fs::remove_file(&args[i + 1]);
+        }
+    }
+    let start = Instant::now();
+    let status = Command::new(exe)
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(log)
+        .status()
+        .map_err(|e| format!("step {}: {e}", step.name))?;
+    if !status.success() {
+        return Err(format!(
+            "step '{}' failed ({status}); its output is in {}; rerun with --resume to continue",
+            step.name,
+            log_path.display()
+        ));
+    }
+    Ok(start.elapsed().as_secs_f64())
+}
+
+fn save_manifest(layout: &Layout, manifest: &Manifest) -> Result<(), String> {
+    let path = layout.file("manifest.toml");
+    let text = toml::to_string(manifest).map_err(|e| format!("manifest: {e}"))?;
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Runs `cutlab reproduce`.
+///
+/// # Errors
+/// A bad option, an unreadable suite, an existing run without `--resume`, or a failing step.
+pub fn run(args: &ReproduceArgs) -> Result<(), String> {
+    let scale = if args.full {
+        Scale::FULL
+    } else if args.smoke {
+        Scale::SMOKE
+    } else {
+        Scale::QUICK
+    };
+    let layout = Layout {
+        dir: args.out.clone(),
+    };
+    let manifest_path = layout.file("manifest.toml");
+    let mut manifest: Manifest = if manifest_path.is_file() {
+        if !args.resume {
+            return Err(format!(
+                "{} holds a run: pass --resume to continue it, or choose another --out",
+                layout.dir.display()
+            ));
+        }
+        let text = std::fs::read_to_string(&manifest_path)
+            .map_err(|e| format!("{}: {e}", manifest_path.display()))?;
+        toml::from_str(&text).map_err(|e| format!("{}: {e}", manifest_path.display()))?
+    } else {
+        Manifest::default()
+    };
+    if args.resume && !manifest.scale.is_empty() && manifest.scale != scale.name {
+        return Err(format!(
+            "{} holds a {} run; resume it with --{}",
+            layout.dir.display(),
+            manifest.scale,
+            manifest.scale
+        ));
+    }
+    for sub in ["logs", "traces", "matches", "variants"] {
+        let d = layout.file(sub);
+        std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+    }
+    let suite = crate::load_suite(args.suite.as_deref(), args.skip_invalid)?;
+    let positions = sample(&suite, args.positions.unwrap_or(scale.positions), args.seed);
+    if positions.is_empty() {
+        return Err(format!("{}: no positions", suite.source));
+    }
+    write_epd(&layout.file("positions.epd"), &positions)?;
+    write_epd(
+        &layout.file("oracle-positions.epd"),
+        &positions[..scale.oracle_positions.min(positions.len())],
+    )?;
+    write_epd(
+        &layout.file("trace-positions.epd"),
+        &positions[..scale.trace_positions.min(positions.len())],
+    )?;
+    let engine = find_engine(&args.engine);
+    let (steps, engine_id) = plan(args, &scale, &layout, engine.as_deref())?;
+    manifest.scale = scale.name.to_string();
+    manifest.suite.clone_from(&suite.source);
+    manifest.positions = positions.len();
+    manifest.seed = args.seed;
+    manifest.threads = args.threads;
+    manifest.params = scale.own_fit.then(|| layout.path("params.toml"));
+    manifest.engine = engine.clone().zip(engine_id);
+    manifest.engine_elo = args.engine_elo;
+    manifest.environment = environment();
+    save_manifest(&layout, &manifest)?;
+    if engine.is_none() {
+        eprintln!(
+            "no external engine (--engine {}): Table 4 is skipped",
+            args.engine
+        );
+    }
+    let total = Instant::now();
+    for (k, step) in steps.iter().enumerate() {
+        if manifest.steps.iter().any(|s| s.name == step.name) {
+            eprintln!("[{}/{}] {}: done earlier", k + 1, steps.len(), step.name);
+            continue;
+        }
+        eprintln!("[{}/{}] {}", k + 1, steps.len(), step.command_line());
+        let seconds = run_step(&layout, step, args.resume)?;
+        manifest.steps.push(StepRecord {
+            name: step.name.clone(),
+            command: step.command_line(),
+            seconds,
+        });
+        save_manifest(&layout, &manifest)?;
+        report::write(&layout, &manifest)?;
+    }
+    let summary = report::write(&layout, &manifest)?;
+    println!("{summary}");
+    println!(
+        "reproduce ({} scale) finished in {:.1} min; report: {}",
+        scale.name,
+        total.elapsed().as_secs_f64() / 60.0,
+        layout.file("report.md").display()
+    );
+    Ok(())
+}

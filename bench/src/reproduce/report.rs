@@ -1,0 +1,338 @@
+//! `report.md` of a reproduce run: the paper's tables beside ours, figures, configuration and
+//! the command of every step. Rewritten after each step, so an interrupted run still has the
+//! report of what it finished.
+
+use std::{fmt::Write as _, path::Path};
+
+use cutlab_analysis::{
+    markdown::Table,
+    plot,
+    rows::{self, CutTestRow, DepthRow, GameRow, RegretRow, VerifyRow},
+    tables::{self, MatchSummary},
+};
+use cutlab_search::fit_params::FitParams;
+
+use super::{Layout, Manifest, scale};
+
+/// Jiang and Buro's Table 2: MPC's score against Crafty by endgame threshold.
+const PAPER_TABLE2: [(f64, f64); 10] = [
+    (0.5, 53.9),
+    (0.6, 59.3),
+    (0.7, 53.1),
+    (0.8, 48.5),
+    (0.9, 51.6),
+    (1.0, 57.8),
+    (1.05, 52.3),
+    (1.1, 54.7),
+    (1.2, 51.6),
+    (1.3, 51.6),
+];
+
+/// Jiang and Buro's Table 3: MPC's score against Crafty by middlegame threshold.
+const PAPER_TABLE3: [(f64, f64); 6] = [
+    (0.8, 54.7),
+    (0.9, 59.4),
+    (1.0, 57.8),
+    (1.1, 58.6),
+    (1.2, 59.4),
+    (1.3, 53.1),
+];
+
+/// Jiang and Buro's Table 4: Crafty versions against Yace at two time controls.
+pub(super) const PAPER_TABLE4: [(&str, f64, f64); 3] = [
+    ("nmp", 42.0, 50.8),
+    ("nmp+mpc@1.2:1", 53.1, 56.3),
+    ("nmp+mpc@1:1", 57.0, 55.5),
+];
+
+/// Rows of a CSV, or none when the file is absent (a step not run yet).
+fn optional<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, String> {
+    if path.is_file() {
+        rows::read(path)
+    } else {
+        Ok(Vec::new())
+    }
+}
+
+/// Rows of every file in `dir` whose name ends with `suffix`.
+fn all_in<T: serde::de::DeserializeOwned>(dir: &Path, suffix: &str) -> Result<Vec<T>, String> {
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    paths.retain(|p| p.to_string_lossy().ends_with(suffix));
+    paths.sort();
+    let mut out = Vec::new();
+    for p in paths {
+        out.extend(rows::read(&p)?);
+    }
+    Ok(out)
+}
+
+fn games_of(layout: &Layout, name: &str) -> Result<Option<MatchSummary>, String> {
+    let games: Vec<GameRow> = optional(&layout.file(&format!("matches/{name}.csv")))?;
+    Ok(MatchSummary::of(&games))
+}
+
+/// A match table with the paper's score beside ours.
+fn sweep(
+    layout: &Layout,
+    label: &str,
+    entries: &[(String, String, Option<f64>)],
+) -> Result<Option<String>, String> {
+    let mut played = Vec::new();
+    let mut paper = Vec::new();
+    for (row, file, reference) in entries {
+        if let Some(m) = games_of(layout, file)? {
+            played.push((row.clone(), m));
+            paper.push(reference.map_or("-".to_string(), |p| format!("{p:.1}%")));
+        }
+    }
+    if played.is_empty() {
+        return Ok(None);
+    }
+    let ours = tables::matches(label, &played).render();
+    // Append the paper's column to the rendered rows.
+    let mut lines: Vec<String> = ours.lines().map(str::to_string).collect();
+    lines[0].push_str(" paper |");
+    lines[1].push_str(" ----: |");
+    for (line, p) in lines[2..].iter_mut().zip(&paper) {
+        let _ = write!(line, " {p:>5} |");
+    }
+    Ok(Some(lines.join("\n") + "\n"))
+}
+
+fn figure(out: &mut String, layout: &Layout, file: &str, caption: &str) {
+    if layout.file(file).is_file() {
+        let _ = writeln!(out, "![{caption}]({file})\n");
+    }
+}
+
+/// Writes `report.md` and the figures from what the run has so far; returns the one-screen
+/// summary for the terminal.
+///
+/// # Errors
+/// A result file that does not parse, or a file that cannot be written.
+#[expect(clippy::too_many_lines, reason = "the report, section by section")]
+pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
+    let mut out = String::new();
+    let mut summary = String::new();
+    let _ = writeln!(
+        out,
+        "# cutlab reproduce: Jiang and Buro (2003), \"First Experimental Results of ProbCut \
+         Applied to Chess\"\n\nScale `{}`: {} positions sampled from `{}` (seed {}), {} threads. \
+         Every CSV named here is beside this report; columns are documented in `docs/csv.md`. \
+         Intervals are 95%.\n",
+        manifest.scale, manifest.positions, manifest.suite, manifest.seed, manifest.threads
+    );
+    let params_note = manifest.params.as_ref().map_or_else(
+        || {
+            "The searches use the built-in ProbCut/MPC models (`search/src/default_params.toml`, \
+             fitted on 200 positions of the built-in suite to depth 10); the fit below is this \
+             run's own, reported for comparison."
+                .to_string()
+        },
+        |p| format!("The searches use this run's own fit, `{p}`."),
+    );
+
+    // Table 1.
+    let params_path = layout.file("params.toml");
+    if params_path.is_file() {
+        let fits = FitParams::load(&params_path)?;
+        let _ = writeln!(
+            out,
+            "## Table 1: linear regression v = a v' + b + e\n\nDeep value v against shallow \
+             value v' (`samples.csv`, fitted on |v'| <= 300 cp without mate scores, as the paper \
+             did). {params_note}\n\n{}\nThe paper (Crafty): (3,5) a = 0.998 / 1.026, sigma = 55.8 / \
+             51.8, r = 0.90 / 0.94 (middlegame / endgame); (4,8) a = 1.02 / 1.11, sigma = 82 / 75, \
+             r = 0.82 / 0.90. (Its b column lost its signs in the text we have.)\n",
+            if fits.pairs.is_empty() {
+                "Too few positions at this scale to fit any pair.\n".to_string()
+            } else {
+                tables::regression(&fits).render()
+            }
+        );
+        figure(
+            &mut out,
+            layout,
+            "fit.svg",
+            "v against v' with the fitted lines",
+        );
+    }
+
+    // Sections 3-4 and the Multi-Cut family.
+    let depth_rows: Vec<DepthRow> = optional(&layout.file("depth.csv"))?;
+    if !depth_rows.is_empty() {
+        let time = depth_rows[0].time_limit_ms.unwrap_or(0);
+        let paper = &scale::DEPTH_VARIANTS[..scale::PAPER_DEPTH_VARIANTS];
+        let thesis = tables::depth(&depth_rows, paper).render();
+        let _ = writeln!(
+            out,
+            "## Sections 3-4: depth reached in fixed time\n\n{time} ms per position \
+             (`depth.csv`); paired differences are to `nmp` over the same positions.\n\n{thesis}\n\
+             The paper (Crafty, 30 s per position on ~300 positions): null move 11.5 plies, \
+             ProbCut (t = 1.0) 11.6, MPC 12.0.\n"
+        );
+        plot::depth_distribution(&layout.file("depth.svg"), &depth_rows, paper)?;
+        figure(
+            &mut out,
+            layout,
+            "depth.svg",
+            "depth distribution per variant",
+        );
+        let _ = writeln!(summary, "Depth in {time} ms (paired to nmp):\n{thesis}");
+        let mut ours = vec!["nmp"];
+        ours.extend(&scale::DEPTH_VARIANTS[scale::PAPER_DEPTH_VARIANTS..]);
+        let _ = writeln!(
+            out,
+            "## Ours: Stockfish ProbCut and the Multi-Cut family beside null move\n\nSame \
+             positions and time.\n\n{}",
+            tables::depth(&depth_rows, &ours).render()
+        );
+    }
+
+    // Tables 2 and 3.
+    let t2: Vec<(String, String, Option<f64>)> = PAPER_TABLE2
+        .iter()
+        .map(|&(t, p)| (format!("{t}"), format!("table2-tend-{t}"), Some(p)))
+        .collect();
+    if let Some(table) = sweep(layout, "t_end", &t2)? {
+        let _ = writeln!(
+            out,
+            "## Table 2: endgame threshold\n\nMPC (middlegame t = 1.0, endgame t = t_end) against \
+             null move alone, score of MPC (`matches/table2-*.csv`, PGN beside).\n\n{table}"
+        );
+        let _ = writeln!(summary, "Table 2, MPC vs nmp by t_end:\n{table}");
+    }
+    let t3: Vec<(String, String, Option<f64>)> = PAPER_TABLE3
+        .iter()
+        .map(|&(t, p)| {
+            let shared = t == 1.0 && !layout.file("matches/table3-tmid-1.csv").is_file();
+            let file = if shared {
+                "table2-tend-1".to_string()
+            } else {
+                format!("table3-tmid-{t}")
+            };
+            (format!("{t}"), file, Some(p))
+        })
+        .collect();
+    if let Some(table) = sweep(layout, "t_mid", &t3)? {
+        let _ = writeln!(
+            out,
+            "## Table 3: middlegame threshold\n\nMPC (middlegame t = t_mid, endgame t = 1.0) \
+             against null move alone (`matches/table3-*.csv`; t_mid = 1.0 is Table 2's t_end = \
+             1.0 match).\n\n{table}"
+        );
+        let _ = writeln!(summary, "Table 3, MPC vs nmp by t_mid:\n{table}");
+    }
+
+    // Table 4.
+    if let Some((command, id)) = &manifest.engine {
+        for k in 1..=2 {
+            let entries: Vec<(String, String, Option<f64>)> = PAPER_TABLE4
+                .iter()
+                .map(|&(v, a, b)| {
+                    (
+                        v.to_string(),
+                        super::table4_match(k, v),
+                        Some(if k == 1 { a } else { b }),
+                    )
+                })
+                .collect();
+            if let Some(table) = sweep(layout, "variant", &entries)? {
+                let _ = writeln!(
+                    out,
+                    "## Table 4: against an external engine (time control {k})\n\n{id} \
+                     (`{command}`) at UCI_Elo {} stands in for Yace; the paper's column is its \
+                     score against Yace at 2 min + 10 s (1) or 8 min + 20 s (2).\n\n{table}",
+                    manifest.engine_elo
+                );
+                let _ = writeln!(
+                    summary,
+                    "Table 4, vs {id} @ {}:\n{table}",
+                    manifest.engine_elo
+                );
+            }
+        }
+    }
+
+    // Oracle regret.
+    let regret_rows: Vec<RegretRow> = optional(&layout.file("regret.csv"))?;
+    if !regret_rows.is_empty() {
+        let variants = tables::distinct(&regret_rows, |r| r.variant.as_str());
+        let table = tables::regret(&regret_rows, &variants).render();
+        let judge = manifest
+            .steps
+            .iter()
+            .find(|s| s.name == "oracle")
+            .map_or(String::new(), |s| format!(" Command: `{}`.", s.command));
+        let _ = writeln!(
+            out,
+            "## Ours: oracle regret of the chosen move\n\nEvery root move is scored by the \
+             oracle; regret = oracle best minus the chosen move's score (`regret.csv`).{judge} \
+             Probabilistic alpha-beta at confidence 0.95 plays safe, at 0.05 takes risks.\n\n\
+             {table}"
+        );
+        plot::regret_cdf(&layout.file("regret-cdf.svg"), &regret_rows, &variants)?;
+        figure(&mut out, layout, "regret-cdf.svg", "regret CDF per variant");
+        let _ = writeln!(summary, "Oracle regret:\n{table}");
+    }
+
+    // Cut decisions.
+    let traces = layout.file("traces");
+    let verify_rows: Vec<VerifyRow> = all_in(&traces, ".verify.csv")?;
+    let test_rows: Vec<CutTestRow> = all_in(&traces, ".tests.csv")?;
+    if !test_rows.is_empty() {
+        let false_cuts = tables::false_cuts(&verify_rows).render();
+        let _ = writeln!(
+            out,
+            "## Ours: false cuts\n\nEach method alone (`traces/<method>.*`); a share of its cuts \
+             is re-searched at the same depth with no forward pruning, no reductions and no TT \
+             cut-offs; a cut is false when that value is on the other side of the bound it \
+             claimed.\n\n{false_cuts}\n## Ours: cut tests by node type\n\n{}\n## Ours: cut tests \
+             by remaining depth\n\n{}",
+            tables::cuts_by_node_type(&test_rows).render(),
+            tables::cuts_by_depth(&test_rows).render()
+        );
+        plot::cuts_by_depth(&layout.file("cuts-by-depth.svg"), &test_rows)?;
+        figure(
+            &mut out,
+            layout,
+            "cuts-by-depth.svg",
+            "cut rate by remaining depth",
+        );
+        let _ = writeln!(summary, "False cuts:\n{false_cuts}");
+    }
+
+    // Configuration.
+    let mut env = Table::new(&["", "value"]);
+    for (k, v) in &manifest.environment {
+        env.row(vec![k.clone(), v.clone()]);
+    }
+    if let Some((command, id)) = &manifest.engine {
+        env.row(vec![
+            "external engine".into(),
+            format!("{id} (`{command}`)"),
+        ]);
+    }
+    let mut steps = Table::new(&["step", ">minutes", "command"]);
+    for s in &manifest.steps {
+        steps.row(vec![
+            s.name.clone(),
+            format!("{:.2}", s.seconds / 60.0),
+            format!("`{}`", s.command),
+        ]);
+    }
+    let _ = writeln!(
+        out,
+        "## Configuration\n\n{}\nEach step below is a `cutlab` command; its output is in \
+         `logs/<step>.log`, and the search configuration of each variant is in the \
+         `*.config.toml` files beside the CSVs and in `variants/`. Positions: `positions.epd` \
+         (the oracle and traces use the first ones, `oracle-positions.epd` and \
+         `trace-positions.epd`).\n\n{}",
+        env.render(),
+        steps.render()
+    );
+    let path = layout.file("report.md");
+    std::fs::write(&path, out).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(summary)
+}

@@ -1,0 +1,148 @@
+//! How big a run is: `--smoke`, `--quick` (the default) and `--full` (the paper's scale).
+
+/// Depth pairs of Jiang and Buro: (3,5) and (4,8) of their Table 1, and the MPC pairs of their
+/// section 4.
+pub const PAIRS: [(i32, i32); 6] = [(3, 5), (4, 8), (2, 6), (3, 7), (3, 9), (4, 10)];
+
+/// Variants of the fixed-time depth comparison: the paper's three, then ours beside null move.
+pub const DEPTH_VARIANTS: [&str; 7] = [
+    "nmp",
+    "nmp+probcut",
+    "nmp+mpc",
+    "nmp+sf-probcut",
+    "nmp+multicut",
+    "nmp+multicut-all",
+    "nmp+multicut-tt",
+];
+
+/// The paper's variants of the depth comparison (the first three of [`DEPTH_VARIANTS`]).
+pub const PAPER_DEPTH_VARIANTS: usize = 3;
+
+/// Variants whose moves the oracle judges; probabilistic alpha-beta at three confidences.
+pub const ORACLE_VARIANTS: [&str; 8] = [
+    "nmp",
+    "nmp+probcut",
+    "nmp+mpc",
+    "nmp+sf-probcut",
+    "nmp+multicut",
+    "prob-ab@0.95",
+    "prob-ab@0.5",
+    "prob-ab@0.05",
+];
+
+/// Each method alone, traced with the share of its cuts verified by a full-width re-search
+/// (rare methods get a larger share so that their false-cut rates have some cuts behind them).
+pub const TRACED: [(&str, f64); 7] = [
+    ("nmp", 0.02),
+    ("probcut", 1.0),
+    ("mpc", 0.25),
+    ("sf-probcut", 0.05),
+    ("multicut", 0.05),
+    ("multicut-all", 0.02),
+    ("multicut-tt", 0.02),
+];
+
+/// The sizes of one scale.
+pub struct Scale {
+    /// `smoke`, `quick` or `full`.
+    pub name: &'static str,
+    /// Positions sampled from the suite (0: all).
+    pub positions: usize,
+    /// Deepest iteration of the regression searches.
+    pub regress_depth: i32,
+    /// The searches use this run's own fit (else the built-in one, fitted on 200 positions).
+    pub own_fit: bool,
+    /// Time per search of the depth comparison.
+    pub depth_time_ms: u64,
+    /// Positions (the first of the sample) judged by the oracle.
+    pub oracle_positions: usize,
+    /// Time per chosen move in the oracle step.
+    pub oracle_time_ms: u64,
+    /// Depth of the external engine's oracle search.
+    pub engine_oracle_depth: u32,
+    /// Depth of the internal full-width oracle (no external engine).
+    pub internal_oracle_depth: u32,
+    /// Positions traced per method.
+    pub trace_positions: usize,
+    /// Depth of the traced searches.
+    pub trace_depth: i32,
+    /// Games per match.
+    pub games: usize,
+    /// Time control of the endgame-threshold sweep (Table 2).
+    pub tc_table2: &'static str,
+    /// Time control of the middlegame-threshold sweep (Table 3).
+    pub tc_table3: &'static str,
+    /// Time controls of the matches against the external engine (Table 4).
+    pub tc_table4: &'static [&'static str],
+    /// Endgame thresholds of Table 2 (middlegame fixed at 1.0).
+    pub t_end: &'static [f64],
+    /// Middlegame thresholds of Table 3 (endgame fixed at 1.0).
+    pub t_mid: &'static [f64],
+}
+
+impl Scale {
+    /// Under a minute: every step runs, the numbers mean nothing.
+    pub const SMOKE: Scale = Scale {
+        name: "smoke",
+        positions: 6,
+        regress_depth: 6,
+        own_fit: false,
+        depth_time_ms: 40,
+        oracle_positions: 3,
+        oracle_time_ms: 40,
+        engine_oracle_depth: 8,
+        internal_oracle_depth: 3,
+        trace_positions: 2,
+        trace_depth: 6,
+        games: 2,
+        tc_table2: "1+0.01",
+        tc_table3: "1+0.01",
+        tc_table4: &["1+0.01"],
+        t_end: &[1.0],
+        t_mid: &[1.2],
+    };
+
+    /// About ten minutes on 2 cores: the README's main command.
+    pub const QUICK: Scale = Scale {
+        name: "quick",
+        positions: 48,
+        regress_depth: 10,
+        own_fit: false,
+        depth_time_ms: 500,
+        oracle_positions: 24,
+        oracle_time_ms: 250,
+        engine_oracle_depth: 12,
+        internal_oracle_depth: 5,
+        trace_positions: 3,
+        trace_depth: 9,
+        games: 8,
+        tc_table2: "2+0.02",
+        tc_table3: "2+0.02",
+        tc_table4: &["2+0.02"],
+        t_end: &[0.5, 1.0, 1.5],
+        t_mid: &[0.8, 1.0, 1.2],
+    };
+
+    /// The paper's scale: 300+ positions at 30 s each, its thresholds, 64-game matches at its
+    /// time controls (2 min + 12 s and 10 min + 60 s; against the external engine 2 min + 10 s
+    /// and 8 min + 20 s).
+    pub const FULL: Scale = Scale {
+        name: "full",
+        positions: 0,
+        regress_depth: 10,
+        own_fit: true,
+        depth_time_ms: 30_000,
+        oracle_positions: 100,
+        oracle_time_ms: 1000,
+        engine_oracle_depth: 16,
+        internal_oracle_depth: 7,
+        trace_positions: 20,
+        trace_depth: 11,
+        games: 64,
+        tc_table2: "120+12",
+        tc_table3: "600+60",
+        tc_table4: &["120+10", "480+20"],
+        t_end: &[0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.05, 1.1, 1.2, 1.3],
+        t_mid: &[0.8, 0.9, 1.0, 1.1, 1.2, 1.3],
+    };
+}
