@@ -6,6 +6,7 @@ mod benchmarks;
 criterion::criterion_main! {
     benchmarks::movegen::benches,
     benchmarks::evaluation::benches,
+    benchmarks::quiescence::benches,
     benchmarks::search::benches,
     benchmarks::instrument::benches,
 }

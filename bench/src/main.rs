@@ -11,6 +11,7 @@ mod merge;
 mod oracle;
 mod parallel;
 mod positions;
+mod profile;
 mod regress;
 mod reproduce;
 mod results;
@@ -59,6 +60,8 @@ enum Command {
     /// Jiang and Buro (2003) end to end, with our additions: regression, depth, threshold
     /// sweeps, matches, oracle regret, false cuts; writes DIR/report.md with tables and figures.
     Reproduce(reproduce::ReproduceArgs),
+    /// Sample a variant's search with pprof: flamegraph SVG and pprof protobuf.
+    Profile(profile::ProfileArgs),
     /// Concatenate result CSVs (e.g. shards) checking that their headers agree.
     Merge(merge::MergeArgs),
     /// Position suites.
@@ -91,6 +94,7 @@ fn main() -> ExitCode {
         Some(Command::Oracle(args)) => oracle::run(&args),
         Some(Command::Fit(args)) => fit::run(&args),
         Some(Command::Reproduce(args)) => reproduce::run(&args),
+        Some(Command::Profile(args)) => profile::run(&args),
         Some(Command::Suite(SuiteCommand::Generate(args))) => generate::run(&args),
         Some(Command::Variants) => {
             for (name, what) in cutlab_search::config::PRESET_PARTS {

@@ -356,6 +356,19 @@ impl<O: Observer> Search<O> {
         value
     }
 
+    /// The quiescence value of `pos` in the window (`alpha`, `beta`), and the nodes it took
+    /// (benchmarks of the capture search alone).
+    pub fn quiescence_value(&mut self, pos: &Position, alpha: i32, beta: i32) -> (i32, u64) {
+        self.nodes = 0;
+        self.aborted = false;
+        self.node_limit = u64::MAX;
+        self.time = None;
+        self.keys.clear();
+        self.keys.push(pos.key());
+        let value = self.quiescence(pos, alpha, beta, 0, NodeType::Pv, 0);
+        (value, self.nodes)
+    }
+
     fn info(&self, depth: i32, score: i32, bound: Bound, pv: &[Move], time_ms: u64) -> Info {
         Info {
             depth,

@@ -1,6 +1,7 @@
 pub mod evaluation;
 pub mod instrument;
 pub mod movegen;
+pub mod quiescence;
 pub mod search;
 
 /// Middlegame position used by the benches (Kiwipete, chessprogramming wiki).

@@ -473,10 +473,11 @@ fn run_step(layout: &Layout, step: &Step, resume: bool) -> Result<f64, String> {
         args.push("--resume".into());
     }
     // Outputs a step rewrites from scratch (matches, traces, fits) are removed first.
-    if !resumable && args[0] != "regress" {
-        if let Some(i) = args.iter().position(|a| a == "--out") {
-            let _ = std::fs::remove_file(&args[i + 1]);
-        }
+    if !resumable
+        && args[0] != "regress"
+        && let Some(i) = args.iter().position(|a| a == "--out")
+    {
+        let _ = std::fs::remove_file(&args[i + 1]);
     }
     let start = Instant::now();
     let status = Command::new(exe)

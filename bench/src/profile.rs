@@ -1,0 +1,157 @@
+//! `cutlab profile`: where a variant's search spends its time. The search runs under pprof's
+//! sampling profiler (SIGPROF at `--frequency` Hz) over the suite's positions; the samples are
+//! written as a flamegraph SVG and, optionally, as a pprof protobuf for `go tool pprof`.
+
+use std::{collections::HashMap, path::PathBuf};
+
+use clap::Args;
+use cutlab_search::{Limits, Search};
+use pprof::protos::Message as _;
+
+/// Options of `cutlab profile`.
+#[derive(Args, Debug)]
+pub struct ProfileArgs {
+    /// EPD or FEN file (default: the built-in suite).
+    #[arg(long)]
+    suite: Option<PathBuf>,
+    /// Skip malformed suite lines instead of stopping.
+    #[arg(long)]
+    skip_invalid: bool,
+    /// Only the first N positions (0: all).
+    #[arg(long, default_value_t = 20)]
+    positions: usize,
+    /// Variant (preset name or TOML file).
+    #[arg(long, default_value = cutlab_search::DEFAULT_VARIANT)]
+    variant: String,
+    /// ProbCut/MPC parameter file (default: the built-in fit).
+    #[arg(long)]
+    params: Option<PathBuf>,
+    /// Confidence p of probabilistic alpha-beta (variants with `prob-ab`).
+    #[arg(long)]
+    confidence: Option<f64>,
+    /// Time per position, milliseconds.
+    #[arg(long, default_value_t = 500)]
+    time_ms: u64,
+    /// Transposition table, MiB.
+    #[arg(long, default_value_t = 16)]
+    hash_mb: usize,
+    /// Samples per second.
+    #[arg(long, default_value_t = 997)]
+    frequency: i32,
+    /// Flamegraph to write (SVG).
+    #[arg(long)]
+    flamegraph: PathBuf,
+    /// pprof protobuf to write (`go tool pprof -http=: FILE`).
+    #[arg(long)]
+    pprof: Option<PathBuf>,
+}
+
+/// Runs `cutlab profile`.
+///
+/// # Errors
+/// A bad variant or suite, a profiler that cannot start, or a file that cannot be written.
+pub fn run(args: &ProfileArgs) -> Result<(), String> {
+    let config = crate::resolve_config(&args.variant, args.params.as_deref(), args.confidence)?;
+    let suite = crate::load_suite(args.suite.as_deref(), args.skip_invalid)?;
+    let take = if args.positions == 0 {
+        suite.positions.len()
+    } else {
+        args.positions
+    };
+    let positions = &suite.positions[..take.min(suite.positions.len())];
+    let mut search = Search::new(config, args.hash_mb);
+    let bar = crate::progress::bar(positions.len() as u64, "positions");
+    let guard = pprof::ProfilerGuardBuilder::default()
+        .frequency(args.frequency)
+        .blocklist(&["libc", "libgcc", "pthread", "vdso"])
+        .build()
+        .map_err(|e| format!("profiler: {e}"))?;
+    let mut nodes = 0;
+    for p in positions {
+        search.clear();
+        let result = search.go(
+            &p.position(),
+            &[],
+            &Limits::movetime(args.time_ms),
+            &mut |_| {},
+        );
+        nodes += result.nodes;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let report = guard
+        .report()
+        .build()
+        .map_err(|e| format!("profiler report: {e}"))?;
+    let file = std::fs::File::create(&args.flamegraph)
+        .map_err(|e| format!("{}: {e}", args.flamegraph.display()))?;
+    report
+        .flamegraph(file)
+        .map_err(|e| format!("{}: {e}", args.flamegraph.display()))?;
+    if let Some(path) = &args.pprof {
+        let profile = report.pprof().map_err(|e| format!("pprof: {e}"))?;
+        let mut bytes = Vec::new();
+        profile
+            .encode(&mut bytes)
+            .map_err(|e| format!("pprof encoding: {e}"))?;
+        std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    // Self time: the innermost frame of each sample.
+    let mut own: HashMap<String, isize> = HashMap::new();
+    let mut total = 0;
+    for (frames, count) in &report.data {
+        total += count;
+        let name = frames
+            .frames
+            .first()
+            .and_then(|f| f.first())
+            .map_or_else(|| "?".to_string(), |s| s.name());
+        *own.entry(name).or_default() += count;
+    }
+    let mut top: Vec<(String, isize)> = own.into_iter().collect();
+    top.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let mut table =
+        cutlab_analysis::markdown::Table::new(&["function (self time)", ">samples", ">share"]);
+    for (name, count) in top.into_iter().take(12) {
+        #[expect(clippy::cast_precision_loss, reason = "sample counts")]
+        let share = 100.0 * count as f64 / total.max(1) as f64;
+        table.row(vec![
+            shorten(&name),
+            count.to_string(),
+            format!("{share:.1}%"),
+        ]);
+    }
+    println!(
+        "{} positions, {} ms each, variant {}: {nodes} nodes, {total} samples\n\n{}\nwrote {}{}",
+        positions.len(),
+        args.time_ms,
+        args.variant,
+        table.render(),
+        args.flamegraph.display(),
+        args.pprof
+            .as_ref()
+            .map_or(String::new(), |p| format!(" and {}", p.display()))
+    );
+    Ok(())
+}
+
+/// A symbol without its hash suffix and generic noise, for the terminal table.
+fn shorten(name: &str) -> String {
+    let name = name
+        .rsplit_once("::h")
+        .filter(|(_, hash)| hash.len() == 16 && hash.chars().all(|c| c.is_ascii_hexdigit()))
+        .map_or(name, |(head, _)| head);
+    if name.chars().count() > 80 {
+        let tail: String = name
+            .chars()
+            .rev()
+            .take(77)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        format!("...{tail}")
+    } else {
+        name.to_string()
+    }
+}
