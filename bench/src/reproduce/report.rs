@@ -101,6 +101,33 @@ fn sweep(
     Ok(Some(lines.join("\n") + "\n"))
 }
 
+/// Thresholds of the matches named `<prefix><t>.csv`, in increasing order.
+fn thresholds(layout: &Layout, prefix: &str) -> Vec<f64> {
+    let mut found: Vec<f64> = std::fs::read_dir(layout.file("matches"))
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter_map(|e| {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    name.strip_prefix(prefix)?
+                        .strip_suffix(".csv")?
+                        .parse()
+                        .ok()
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    found.sort_by(f64::total_cmp);
+    found
+}
+
+/// The paper's score at threshold `t`, where it played one.
+fn paper_score(table: &[(f64, f64)], t: f64) -> Option<f64> {
+    table
+        .iter()
+        .find(|(x, _)| (x - t).abs() < 1e-9)
+        .map(|&(_, p)| p)
+}
+
 fn figure(out: &mut String, layout: &Layout, file: &str, caption: &str) {
     if layout.file(file).is_file() {
         let _ = writeln!(out, "![{caption}]({file})\n");
@@ -191,9 +218,15 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     }
 
     // Tables 2 and 3.
-    let t2: Vec<(String, String, Option<f64>)> = PAPER_TABLE2
-        .iter()
-        .map(|&(t, p)| (format!("{t}"), format!("table2-tend-{t}"), Some(p)))
+    let t2: Vec<(String, String, Option<f64>)> = thresholds(layout, "table2-tend-")
+        .into_iter()
+        .map(|t| {
+            (
+                format!("{t}"),
+                format!("table2-tend-{t}"),
+                paper_score(&PAPER_TABLE2, t),
+            )
+        })
         .collect();
     if let Some(table) = sweep(layout, "t_end", &t2)? {
         let _ = writeln!(
@@ -203,24 +236,33 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
         );
         let _ = writeln!(summary, "Table 2, MPC vs nmp by t_end:\n{table}");
     }
-    let t3: Vec<(String, String, Option<f64>)> = PAPER_TABLE3
-        .iter()
-        .map(|&(t, p)| {
-            let shared = t == 1.0 && !layout.file("matches/table3-tmid-1.csv").is_file();
-            let file = if shared {
+    let mut t_mid = thresholds(layout, "table3-tmid-");
+    let shared = !t_mid.contains(&1.0) && layout.file("matches/table2-tend-1.csv").is_file();
+    if shared {
+        t_mid.push(1.0);
+        t_mid.sort_by(f64::total_cmp);
+    }
+    let t3: Vec<(String, String, Option<f64>)> = t_mid
+        .into_iter()
+        .map(|t| {
+            let file = if shared && t == 1.0 {
                 "table2-tend-1".to_string()
             } else {
                 format!("table3-tmid-{t}")
             };
-            (format!("{t}"), file, Some(p))
+            (format!("{t}"), file, paper_score(&PAPER_TABLE3, t))
         })
         .collect();
     if let Some(table) = sweep(layout, "t_mid", &t3)? {
         let _ = writeln!(
             out,
             "## Table 3: middlegame threshold\n\nMPC (middlegame t = t_mid, endgame t = 1.0) \
-             against null move alone (`matches/table3-*.csv`; t_mid = 1.0 is Table 2's t_end = \
-             1.0 match).\n\n{table}"
+             against null move alone (`matches/table3-*.csv`{}).\n\n{table}",
+            if shared {
+                "; t_mid = 1.0 is Table 2's t_end = 1.0 match"
+            } else {
+                ""
+            }
         );
         let _ = writeln!(summary, "Table 3, MPC vs nmp by t_mid:\n{table}");
     }
@@ -274,7 +316,6 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
         );
         plot::regret_cdf(&layout.file("regret-cdf.svg"), &regret_rows, &variants)?;
         figure(&mut out, layout, "regret-cdf.svg", "regret CDF per variant");
-        let _ = writeln!(summary, "Oracle regret:\n{table}");
     }
 
     // Cut decisions.

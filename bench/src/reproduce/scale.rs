@@ -84,8 +84,8 @@ impl Scale {
     /// Under a minute: every step runs, the numbers mean nothing.
     pub const SMOKE: Scale = Scale {
         name: "smoke",
-        positions: 6,
-        regress_depth: 6,
+        positions: 10,
+        regress_depth: 7,
         own_fit: false,
         depth_time_ms: 40,
         oracle_positions: 3,
