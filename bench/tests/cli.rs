@@ -1,5 +1,5 @@
-//! The `cutlab` binary driven as a user or a GUI would: a UCI session over stdin/stdout, and
-//! the bench signature.
+//! The `cutlab` binary driven as a user or a GUI would: a UCI session over stdin/stdout, the
+//! bench signature, and the experiments, `reproduce` and `profile` end to end.
 
 use std::{
     io::{BufRead, BufReader, Write},
@@ -402,4 +402,104 @@ fn a_failing_external_engine_loses_and_the_match_goes_on() {
     assert!(report.contains("Games: 4, Wins: 4, Losses: 0"), "{report}");
     assert!(!report.contains("illegal moves: 0"), "{report}");
     assert!(!report.contains("engine failures: 0"), "{report}");
+}
+
+#[test]
+fn reproduce_writes_the_report_and_resumes_without_rerunning() {
+    let dir = temp_dir("reproduce");
+    let out = dir.join("run");
+    let run = |extra: &[&str]| {
+        Command::new(EXE)
+            .args([
+                "reproduce",
+                "--smoke",
+                "--engine",
+                "none",
+                "--positions",
+                "6",
+            ])
+            .arg("--out")
+            .arg(&out)
+            .args(extra)
+            .output()
+            .expect("cutlab runs")
+    };
+    let first = run(&[]);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    for section in [
+        "## Table 1",
+        "## Sections 3-4",
+        "## Table 2",
+        "## Table 3",
+        "## Ours: oracle regret",
+        "## Ours: false cuts",
+        "## Configuration",
+    ] {
+        assert!(report.contains(section), "{section} missing:\n{report}");
+    }
+    assert!(
+        !report.contains("## Table 4"),
+        "no external engine was given"
+    );
+    for file in [
+        "depth.svg",
+        "regret-cdf.svg",
+        "cuts-by-depth.svg",
+        "manifest.toml",
+    ] {
+        assert!(out.join(file).is_file(), "{file} missing");
+    }
+    let depth_rows = std::fs::read_to_string(out.join("depth.csv")).unwrap();
+    assert_eq!(
+        depth_rows.lines().count(),
+        1 + 6 * 7,
+        "6 positions x 7 variants"
+    );
+
+    let again = run(&[]);
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--resume"));
+    let resumed = run(&["--resume"]);
+    assert!(resumed.status.success());
+    let log = String::from_utf8_lossy(&resumed.stderr);
+    let steps = log.lines().filter(|l| l.starts_with('[')).count();
+    assert!(steps > 10, "{log}");
+    assert_eq!(log.matches("done earlier").count(), steps, "{log}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn profile_writes_a_flamegraph_and_a_pprof_profile() {
+    let dir = temp_dir("profile");
+    let (svg, pb) = (dir.join("flame.svg"), dir.join("profile.pb"));
+    let out = Command::new(EXE)
+        .args([
+            "profile",
+            "--variant",
+            "nmp",
+            "--positions",
+            "1",
+            "--time-ms",
+            "300",
+        ])
+        .arg("--flamegraph")
+        .arg(&svg)
+        .arg("--pprof")
+        .arg(&pb)
+        .output()
+        .expect("cutlab runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    assert!(std::fs::metadata(&pb).unwrap().len() > 0);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("function (self time)"));
+    std::fs::remove_dir_all(&dir).ok();
 }
