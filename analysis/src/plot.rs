@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use plotters::prelude::*;
+use plotters::{coord::types::RangedCoordf64, prelude::*};
 
 use crate::{
     regression::LineFit,
@@ -17,6 +17,31 @@ pub struct ScatterPanel<'a> {
     pub points: &'a [(f64, f64)],
     /// The fitted line, drawn across the x range.
     pub fit: Option<LineFit>,
+}
+
+type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+type PlotError = DrawingAreaErrorKind<<SVGBackend<'static> as DrawingBackend>::ErrorType>;
+
+/// A titled chart with labelled axes and a light grid on `area`.
+fn axes<'a, 'b>(
+    area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    (title, title_size): (&str, u32),
+    (x_label, y_label): (&str, &str),
+    (x, y): (std::ops::Range<f64>, std::ops::Range<f64>),
+) -> Result<Chart<'a, 'b>, PlotError> {
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, ("sans-serif", title_size))
+        .margin(10)
+        .x_label_area_size(36)
+        .y_label_area_size(52)
+        .build_cartesian_2d(x, y)?;
+    chart
+        .configure_mesh()
+        .x_desc(x_label)
+        .y_desc(y_label)
+        .light_line_style(WHITE)
+        .draw()?;
+    Ok(chart)
 }
 
 /// Scatter plots of v' (x) against v (y) with fitted lines, panels in a grid (Jiang and
@@ -47,20 +72,13 @@ pub fn scatter_panels(
             .flat_map(|&(x, y)| [x.abs(), y.abs()])
             .fold(100.0_f64, f64::max)
             .min(1500.0);
-        let mut chart = ChartBuilder::on(&area)
-            .caption(&panel.title, ("sans-serif", 16))
-            .margin(8)
-            .x_label_area_size(32)
-            .y_label_area_size(44)
-            .build_cartesian_2d(-extent..extent, -extent..extent)
-            .map_err(|e| err(&e))?;
-        chart
-            .configure_mesh()
-            .x_desc(x_label)
-            .y_desc(y_label)
-            .light_line_style(WHITE)
-            .draw()
-            .map_err(|e| err(&e))?;
+        let mut chart = axes(
+            &area,
+            (&panel.title, 16),
+            (x_label, y_label),
+            (-extent..extent, -extent..extent),
+        )
+        .map_err(|e| err(&e))?;
         chart
             .draw_series(
                 panel
@@ -114,20 +132,13 @@ pub fn line_chart(
     };
     let root = SVGBackend::new(path, (760, 480)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 18))
-        .margin(12)
-        .x_label_area_size(36)
-        .y_label_area_size(52)
-        .build_cartesian_2d(x_min..x_max, y_range)
-        .map_err(|e| err(&e))?;
-    chart
-        .configure_mesh()
-        .x_desc(x_label)
-        .y_desc(y_label)
-        .light_line_style(WHITE)
-        .draw()
-        .map_err(|e| err(&e))?;
+    let mut chart = axes(
+        &root,
+        (title, 18),
+        (x_label, y_label),
+        (x_min..x_max, y_range),
+    )
+    .map_err(|e| err(&e))?;
     for (i, s) in series.iter().enumerate() {
         let colour = Palette99::pick(i).to_rgba();
         chart

@@ -215,11 +215,13 @@ pub fn matches(label: &str, entries: &[(String, MatchSummary)]) -> Table {
         let elo = if m.pentanomial.pairs() < 2 {
             "-".to_string()
         } else if s.elo.is_finite() && s.elo_error.is_finite() {
+            // Whole Elo; adding 0.0 turns -0 into 0.
+            let round = |x: f64| x.round() + 0.0;
             format!(
-                "{:+.0} [{:+.0}, {:+.0}]",
-                s.elo,
-                s.elo - s.elo_error,
-                s.elo + s.elo_error
+                "{:+} [{:+}, {:+}]",
+                round(s.elo),
+                round(s.elo - s.elo_error),
+                round(s.elo + s.elo_error)
             )
         } else {
             "-".to_string()

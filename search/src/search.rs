@@ -343,12 +343,7 @@ impl<O: Observer> Search<O> {
     /// `beta`, at or above proves it at or above (used to verify cut decisions).
     pub fn search_window(&mut self, pos: &Position, alpha: i32, beta: i32, depth: i32) -> i32 {
         self.tt.new_search();
-        self.nodes = 0;
-        self.aborted = false;
-        self.node_limit = u64::MAX;
-        self.time = None;
-        self.keys.clear();
-        self.keys.push(pos.key());
+        self.start_unlimited(pos);
         let mut value = 0;
         for d in 1..=depth.max(1) {
             value = self.search(pos, alpha, beta, d, 0, NodeType::Pv, 0);
@@ -359,14 +354,19 @@ impl<O: Observer> Search<O> {
     /// The quiescence value of `pos` in the window (`alpha`, `beta`), and the nodes it took
     /// (benchmarks of the capture search alone).
     pub fn quiescence_value(&mut self, pos: &Position, alpha: i32, beta: i32) -> (i32, u64) {
+        self.start_unlimited(pos);
+        let value = self.quiescence(pos, alpha, beta, 0, NodeType::Pv, 0);
+        (value, self.nodes)
+    }
+
+    /// Resets the node count and the path for a search of `pos` without node or time limit.
+    fn start_unlimited(&mut self, pos: &Position) {
         self.nodes = 0;
         self.aborted = false;
         self.node_limit = u64::MAX;
         self.time = None;
         self.keys.clear();
         self.keys.push(pos.key());
-        let value = self.quiescence(pos, alpha, beta, 0, NodeType::Pv, 0);
-        (value, self.nodes)
     }
 
     fn info(&self, depth: i32, score: i32, bound: Bound, pv: &[Move], time_ms: u64) -> Info {
