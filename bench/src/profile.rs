@@ -96,16 +96,17 @@ pub fn run(args: &ProfileArgs) -> Result<(), String> {
             .map_err(|e| format!("pprof encoding: {e}"))?;
         std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    // Self time: the innermost frame of each sample.
+    // Self time: the innermost function of each sample that is the engine's or shakmaty's
+    // (inlined standard-library helpers such as slice indexing are charged to their caller).
     let mut own: HashMap<String, isize> = HashMap::new();
     let mut total = 0;
     for (frames, count) in &report.data {
         total += count;
-        let name = frames
-            .frames
-            .first()
-            .and_then(|f| f.first())
-            .map_or_else(|| "?".to_string(), |s| s.name());
+        let symbols = || frames.frames.iter().flatten().map(pprof::Symbol::name);
+        let name = symbols()
+            .find(|n| n.contains("cutlab") || n.contains("shakmaty"))
+            .or_else(|| symbols().next())
+            .unwrap_or_else(|| "?".to_string());
         *own.entry(name).or_default() += count;
     }
     let mut top: Vec<(String, isize)> = own.into_iter().collect();
