@@ -21,11 +21,11 @@ use scale::Scale;
 /// Options of `cutlab reproduce`.
 #[derive(Args, Debug, Serialize)]
 pub struct ReproduceArgs {
-    /// About ten minutes on 2 cores (the default scale).
+    /// About 8 minutes on 2 cores (the default scale).
     #[arg(long, conflicts_with_all = ["full", "smoke"])]
     quick: bool,
     /// The paper's scale: its position count, 30 s per position, 64-game matches at its time
-    /// controls (days of CPU time).
+    /// controls (weeks on 2 cores; --games and --tc cut it down).
     #[arg(long, conflicts_with = "smoke")]
     full: bool,
     /// Under a minute: every step on a handful of positions (CI and the notebooks' test data).
