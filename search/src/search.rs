@@ -507,6 +507,35 @@ impl<O: Observer> Search<O> {
         }
     }
 
+    /// Step 1 of a full-width node (main and probabilistic search): counts it, resets its PV
+    /// and the grandchildren's killers, tracks seldepth, reports the entry; returns its id.
+    fn begin_node(
+        &mut self,
+        pos: &Position,
+        parent_id: u64,
+        ply: u32,
+        depth: i32,
+        window: [i32; 2],
+        node_type: NodeType,
+    ) -> u64 {
+        self.nodes += 1;
+        let node_id = self.nodes;
+        let ply_index = ply as usize;
+        self.pv_len[ply_index] = 0;
+        self.seldepth = self.seldepth.max(ply);
+        self.frames[ply_index + 2].killers = [PackedMove::NONE; 2];
+        self.enter(
+            pos,
+            [node_id, parent_id],
+            ply,
+            depth,
+            window,
+            node_type,
+            false,
+        );
+        node_id
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         let child_len = self.pv_len[ply + 1];
         self.pv[ply][0] = PackedMove::new(m);
@@ -545,24 +574,11 @@ impl<O: Observer> Search<O> {
         let root = ply == 0;
 
         // Step 1. Initialise node
-        self.nodes += 1;
-        let node_id = self.nodes;
-        self.pv_len[ply_index] = 0;
-        self.seldepth = self.seldepth.max(ply);
+        let node_id = self.begin_node(pos, parent_id, ply, depth, [alpha, beta], node_type);
         self.frames[ply_index].node_id = node_id;
         let verify = root || self.frames[ply_index - 1].verify_children;
         self.frames[ply_index].verify_children = verify;
-        self.frames[ply_index + 2].killers = [PackedMove::NONE; 2];
         let in_check = pos.in_check();
-        self.enter(
-            pos,
-            [node_id, parent_id],
-            ply,
-            depth,
-            [alpha, beta],
-            node_type,
-            false,
-        );
         let leave =
             |this: &mut Self, value: i32, bound: Bound, best: Option<Move>, cut_by, index| {
                 if O::NODE_EVENTS {
@@ -1115,21 +1131,8 @@ impl<O: Observer> Search<O> {
         let p = params.confidence;
 
         // Step 1. Initialise node
-        self.nodes += 1;
-        let node_id = self.nodes;
-        self.pv_len[ply_index] = 0;
-        self.seldepth = self.seldepth.max(ply);
-        self.frames[ply_index + 2].killers = [PackedMove::NONE; 2];
+        let node_id = self.begin_node(pos, parent_id, ply, depth, [alpha, beta], node_type);
         let in_check = pos.in_check();
-        self.enter(
-            pos,
-            [node_id, parent_id],
-            ply,
-            depth,
-            [alpha, beta],
-            node_type,
-            false,
-        );
         let leave = |this: &mut Self, dist: Dist, best: Option<Move>, cut: bool| {
             if O::NODE_EVENTS {
                 let value = dist.value_at(p);
