@@ -15,12 +15,9 @@ pub struct BenchArgs {
     /// Depth of every search (the default takes about 3-4 s on one core).
     #[arg(long, default_value_t = 9)]
     depth: i32,
-    /// Confidence p of probabilistic alpha-beta (variants with `prob-ab`).
-    #[arg(long)]
-    confidence: Option<f64>,
-    /// ProbCut/MPC parameter file written by `cutlab fit` (default: the built-in fit).
-    #[arg(long)]
-    params: Option<std::path::PathBuf>,
+    /// Models and confidence.
+    #[command(flatten)]
+    models: crate::options::ModelOptions,
     /// Variant (preset name or TOML file).
     #[arg(long, default_value = DEFAULT_VARIANT)]
     variant: String,
@@ -46,7 +43,7 @@ pub enum BenchObserver {
 
 /// Runs the bench and prints one line per position and the summary line.
 pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
-    let config = crate::resolve_config(&args.variant, args.params.as_deref(), args.confidence)?;
+    let config = args.models.config(&args.variant)?;
     match args.observer {
         BenchObserver::Noop => bench_with(args, config, NoopObserver).map(drop),
         BenchObserver::Counters => {

@@ -18,22 +18,18 @@ use serde::Serialize;
 /// Options of `cutlab depth`.
 #[derive(Args, Debug, Serialize)]
 pub struct DepthArgs {
-    /// EPD or FEN file (default: the built-in suite).
-    #[arg(long)]
-    suite: Option<PathBuf>,
-    /// Skip malformed suite lines instead of stopping.
-    #[arg(long)]
-    skip_invalid: bool,
+    /// Positions.
+    #[command(flatten)]
+    #[serde(flatten)]
+    suite: crate::options::SuiteOptions,
+    /// Models and confidence.
+    #[command(flatten)]
+    #[serde(flatten)]
+    models: crate::options::ModelOptions,
     /// Variants to compare, comma-separated; the first is the reference of the paired
     /// differences.
     #[arg(long, default_value = "nmp,nmp+probcut,nmp+mpc")]
     variants: String,
-    /// Confidence p of probabilistic alpha-beta (variants with `prob-ab`).
-    #[arg(long)]
-    confidence: Option<f64>,
-    /// ProbCut/MPC parameter file (default: the built-in fit).
-    #[arg(long)]
-    params: Option<PathBuf>,
     /// Time per search, milliseconds.
     #[arg(long, conflicts_with = "depth")]
     time_ms: Option<u64>,
@@ -105,14 +101,14 @@ pub fn run(args: &DepthArgs) -> Result<(), String> {
         .collect();
     let configs: Vec<SearchConfig> = variants
         .iter()
-        .map(|v| crate::resolve_config(v, args.params.as_deref(), args.confidence))
+        .map(|v| args.models.config(v))
         .collect::<Result<_, _>>()?;
     let (limits, time_limit) = match (args.time_ms, args.depth) {
         (_, Some(d)) => (Limits::depth(d), None),
         (Some(ms), None) => (Limits::movetime(ms), Some(ms)),
         (None, None) => (Limits::movetime(1000), Some(1000)),
     };
-    let suite = crate::load_suite(args.suite.as_deref(), args.skip_invalid)?;
+    let suite = args.suite.load()?;
     let positions = crate::shard(&suite.positions, args.shard.as_deref())?;
     let mut rows: Vec<DepthRow> = crate::results::resume_rows(&args.out, args.resume)?;
     let done: HashSet<(String, String)> = rows

@@ -8,6 +8,7 @@ mod fit;
 mod generate;
 mod matches;
 mod merge;
+mod options;
 mod oracle;
 mod parallel;
 mod positions;

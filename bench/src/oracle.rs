@@ -22,21 +22,17 @@ use crate::uci_client::UciEngine;
 /// Options of `cutlab oracle`.
 #[derive(Args, Debug, Serialize)]
 pub struct OracleArgs {
-    /// EPD or FEN file (default: the built-in suite).
-    #[arg(long)]
-    suite: Option<PathBuf>,
-    /// Skip malformed suite lines instead of stopping.
-    #[arg(long)]
-    skip_invalid: bool,
+    /// Positions.
+    #[command(flatten)]
+    #[serde(flatten)]
+    suite: crate::options::SuiteOptions,
+    /// Models and confidence.
+    #[command(flatten)]
+    #[serde(flatten)]
+    models: crate::options::ModelOptions,
     /// Variants that choose moves, comma-separated.
     #[arg(long, default_value = "nmp,nmp+probcut,nmp+mpc")]
     variants: String,
-    /// Confidence p of probabilistic alpha-beta (variants with `prob-ab`).
-    #[arg(long)]
-    confidence: Option<f64>,
-    /// ProbCut/MPC parameter file (default: the built-in fit).
-    #[arg(long)]
-    params: Option<PathBuf>,
     /// Time per chosen move, milliseconds.
     #[arg(long, default_value_t = 1000, conflicts_with = "depth")]
     time_ms: u64,
@@ -212,9 +208,9 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
         .collect();
     let configs: Vec<SearchConfig> = variants
         .iter()
-        .map(|v| crate::resolve_config(v, args.params.as_deref(), args.confidence))
+        .map(|v| args.models.config(v))
         .collect::<Result<_, _>>()?;
-    let suite = crate::load_suite(args.suite.as_deref(), args.skip_invalid)?;
+    let suite = args.suite.load()?;
     let positions = crate::shard(&suite.positions, args.shard.as_deref())?;
     let mut rows: Vec<RegretRow> = crate::results::resume_rows(&args.out, args.resume)?;
 

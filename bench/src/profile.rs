@@ -11,24 +11,18 @@ use pprof::protos::Message as _;
 /// Options of `cutlab profile`.
 #[derive(Args, Debug)]
 pub struct ProfileArgs {
-    /// EPD or FEN file (default: the built-in suite).
-    #[arg(long)]
-    suite: Option<PathBuf>,
-    /// Skip malformed suite lines instead of stopping.
-    #[arg(long)]
-    skip_invalid: bool,
+    /// Positions.
+    #[command(flatten)]
+    suite: crate::options::SuiteOptions,
+    /// Models and confidence.
+    #[command(flatten)]
+    models: crate::options::ModelOptions,
     /// Only the first N positions (0: all).
     #[arg(long, default_value_t = 20)]
     positions: usize,
     /// Variant (preset name or TOML file).
     #[arg(long, default_value = cutlab_search::DEFAULT_VARIANT)]
     variant: String,
-    /// ProbCut/MPC parameter file (default: the built-in fit).
-    #[arg(long)]
-    params: Option<PathBuf>,
-    /// Confidence p of probabilistic alpha-beta (variants with `prob-ab`).
-    #[arg(long)]
-    confidence: Option<f64>,
     /// Time per position, milliseconds.
     #[arg(long, default_value_t = 500)]
     time_ms: u64,
@@ -51,8 +45,8 @@ pub struct ProfileArgs {
 /// # Errors
 /// A bad variant or suite, a profiler that cannot start, or a file that cannot be written.
 pub fn run(args: &ProfileArgs) -> Result<(), String> {
-    let config = crate::resolve_config(&args.variant, args.params.as_deref(), args.confidence)?;
-    let suite = crate::load_suite(args.suite.as_deref(), args.skip_invalid)?;
+    let config = args.models.config(&args.variant)?;
+    let suite = args.suite.load()?;
     let take = if args.positions == 0 {
         suite.positions.len()
     } else {

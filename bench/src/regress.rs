@@ -20,12 +20,10 @@ use crate::progress;
 /// Options of `cutlab regress`.
 #[derive(Args, Debug, Serialize)]
 pub struct RegressArgs {
-    /// EPD or FEN file (default: the built-in suite).
-    #[arg(long)]
-    suite: Option<PathBuf>,
-    /// Skip malformed suite lines instead of stopping.
-    #[arg(long)]
-    skip_invalid: bool,
+    /// Positions.
+    #[command(flatten)]
+    #[serde(flatten)]
+    suite: crate::options::SuiteOptions,
     /// Depths to record: a range `1..10` or a list `3,4,8`.
     #[arg(long, default_value = "1..10")]
     depths: String,
@@ -109,7 +107,7 @@ fn search_position(search: &mut Search, p: &SuitePosition, depths: &[i32]) -> Ve
 pub fn run(args: &RegressArgs) -> Result<(), String> {
     let depths = parse_depths(&args.depths)?;
     let config = SearchConfig::resolve(&args.variant).map_err(|e| e.to_string())?;
-    let suite: Suite = crate::load_suite(args.suite.as_deref(), args.skip_invalid)?;
+    let suite: Suite = args.suite.load()?;
     let positions = crate::shard(&suite.positions, args.shard.as_deref())?;
     let done = done_positions(&args.out)?;
     let todo: Vec<&SuitePosition> = positions

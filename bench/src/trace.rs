@@ -18,18 +18,14 @@ pub struct TraceArgs {
     /// One position as FEN.
     #[arg(long, conflicts_with = "suite", required_unless_present = "suite")]
     fen: Option<String>,
-    /// An EPD or FEN file.
-    #[arg(long)]
-    suite: Option<PathBuf>,
-    /// Skip malformed suite lines (and report how many) instead of stopping.
-    #[arg(long)]
-    skip_invalid: bool,
-    /// Confidence p of probabilistic alpha-beta (variants with `prob-ab`).
-    #[arg(long)]
-    confidence: Option<f64>,
-    /// ProbCut/MPC parameter file written by `cutlab fit` (default: the built-in fit).
-    #[arg(long)]
-    params: Option<std::path::PathBuf>,
+    /// Positions.
+    #[command(flatten)]
+    #[serde(flatten)]
+    suite: crate::options::SuiteOptions,
+    /// Models and confidence.
+    #[command(flatten)]
+    #[serde(flatten)]
+    models: crate::options::ModelOptions,
     /// Variant (preset name or TOML file).
     #[arg(long, default_value = cutlab_search::DEFAULT_VARIANT)]
     variant: String,
@@ -84,19 +80,12 @@ fn check_fraction(name: &str, value: f64) -> Result<(), String> {
 pub fn run(args: &TraceArgs) -> Result<(), String> {
     check_fraction("--sample", args.sample)?;
     check_fraction("--verify-cuts", args.verify_cuts)?;
-    let config = crate::resolve_config(&args.variant, args.params.as_deref(), args.confidence)?;
-    let suite: Suite = match (&args.fen, &args.suite) {
-        (Some(fen), _) => cutlab_suites::from_fen(fen),
-        (None, Some(path)) => cutlab_suites::load(path, args.skip_invalid),
-        (None, None) => unreachable!("clap requires one of --fen and --suite"),
-    }
-    .map_err(|e| e.to_string())?;
-    if suite.skipped > 0 {
-        eprintln!(
-            "skipped {} malformed lines of {}",
-            suite.skipped, suite.source
-        );
-    }
+    let config = args.models.config(&args.variant)?;
+    // clap requires one of --fen and --suite.
+    let suite: Suite = match &args.fen {
+        Some(fen) => cutlab_suites::from_fen(fen).map_err(|e| e.to_string())?,
+        None => args.suite.load()?,
+    };
     let limits = match (args.depth, args.time_ms) {
         (Some(d), _) => Limits::depth(d),
         (None, Some(ms)) => Limits::movetime(ms),

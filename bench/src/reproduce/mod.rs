@@ -31,12 +31,10 @@ pub struct ReproduceArgs {
     /// Under a minute: every step on a handful of positions (CI and the notebooks' test data).
     #[arg(long)]
     smoke: bool,
-    /// EPD or FEN file (default: the built-in suite).
-    #[arg(long)]
-    suite: Option<PathBuf>,
-    /// Skip malformed suite lines instead of stopping.
-    #[arg(long)]
-    skip_invalid: bool,
+    /// Positions.
+    #[command(flatten)]
+    #[serde(flatten)]
+    suite: crate::options::SuiteOptions,
     /// Directory for the report, the CSVs, the figures and the logs.
     #[arg(long, default_value = "results")]
     out: PathBuf,
@@ -543,7 +541,7 @@ pub fn run(args: &ReproduceArgs) -> Result<(), String> {
         let d = layout.file(sub);
         std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
     }
-    let suite = crate::load_suite(args.suite.as_deref(), args.skip_invalid)?;
+    let suite = args.suite.load()?;
     let positions = sample(&suite, args.positions.unwrap_or(scale.positions), args.seed);
     if positions.is_empty() {
         return Err(format!("{}: no positions", suite.source));
