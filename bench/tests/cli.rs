@@ -268,11 +268,7 @@ fn regret_is_zero_when_the_variant_is_the_oracle() {
     let suite = dir.join("suite.epd");
     std::fs::write(&suite, SMALL_SUITE).unwrap();
     let variant = dir.join("exact.toml");
-    std::fs::write(
-        &variant,
-        "name = \"exact\"\nlmr = false\ntt_cutoffs = false\n",
-    )
-    .unwrap();
+    std::fs::write(&variant, "name = \"exact\"\ntt_cutoffs = false\n").unwrap();
     let out = dir.join("regret.csv");
     let status = Command::new(EXE)
         .args([

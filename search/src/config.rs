@@ -8,8 +8,13 @@ use std::{fmt, path::Path};
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    fit_params::FitParams, mpc::MpcParams, multicut::MultiCutParams, null_move::NullMoveParams,
-    prob_ab::ProbAbParams, probcut::ProbCutParams, sf_probcut::SfProbCutParams,
+    fit_params::FitParams,
+    prob_ab::ProbAbParams,
+    pruning::{
+        mpc::MpcParams, multicut::MultiCutParams, null_move::NullMoveParams,
+        probcut::ProbCutParams, sf_probcut::SfProbCutParams,
+    },
+    search::{AspirationParams, lmr::LmrParams},
 };
 
 /// Everything that changes the shape of the search tree.
@@ -18,8 +23,16 @@ use crate::{
 pub struct SearchConfig {
     /// The variant name this configuration was built from.
     pub name: String,
-    /// Late move reductions (the 2003 Crafty baseline had none).
-    pub lmr: bool,
+    /// Late move reductions, when on (the 2003 Crafty baseline had none).
+    #[serde(default)]
+    pub lmr: Option<LmrParams>,
+    /// Aspiration windows of iterative deepening.
+    #[serde(default)]
+    pub aspiration: AspirationParams,
+    /// Cap of the history bonus depth² of a quiet move that cuts off (and of the malus of the
+    /// quiet moves tried before it).
+    #[serde(default = "default_history_bonus_max")]
+    pub history_bonus_max: i32,
     /// Cut off on transposition-table bounds. Off only for soundness tests: with it off a
     /// search of depth d returns exactly the depth-d minimax value.
     #[serde(default = "yes")]
@@ -127,13 +140,19 @@ fn yes() -> bool {
     true
 }
 
+const fn default_history_bonus_max() -> i32 {
+    1200
+}
+
 impl SearchConfig {
     /// Plain alpha-beta: no forward pruning, no reductions.
     #[must_use]
     pub fn plain() -> SearchConfig {
         SearchConfig {
             name: "plain".to_string(),
-            lmr: false,
+            lmr: None,
+            aspiration: AspirationParams::default(),
+            history_bonus_max: default_history_bonus_max(),
             tt_cutoffs: true,
             null_move: None,
             probcut: None,
@@ -163,7 +182,7 @@ impl SearchConfig {
                 "nmp-adaptive" => Some(NullMoveParams::adaptive()),
                 "nmp-verified" => Some(NullMoveParams::verified()),
                 "lmr" => {
-                    config.lmr = true;
+                    config.lmr = Some(LmrParams::default());
                     None
                 }
                 "multicut" | "multicut-all" | "multicut-tt" if config.multicut.is_some() => {
@@ -348,7 +367,7 @@ mod tests {
     #[test]
     fn presets_compose() {
         let c = SearchConfig::preset("nmp+lmr").unwrap();
-        assert!(c.lmr);
+        assert!(c.lmr.is_some());
         assert_eq!(c.null_move, Some(NullMoveParams::fixed(2)));
         assert!(SearchConfig::preset("plain").unwrap().null_move.is_none());
         assert!(SearchConfig::preset("nmp+nmp-r3").is_err());

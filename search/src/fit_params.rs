@@ -6,7 +6,7 @@ use std::{path::Path, sync::LazyLock};
 use cutlab_instrument::Stage;
 use serde::{Deserialize, Serialize};
 
-use crate::probcut::LinearModel;
+use crate::pruning::probcut::LinearModel;
 
 /// The fit of one depth pair in one stage: v(deep) = a·v'(shallow) + b + e.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -87,7 +87,7 @@ mod tests {
 
     #[test]
     fn built_in_parameters_cover_the_paper_pairs() {
-        for (s, d) in crate::mpc::PAPER_PAIRS {
+        for (s, d) in crate::pruning::mpc::PAPER_PAIRS {
             for stage in [Stage::Middlegame, Stage::Endgame] {
                 let m = DEFAULT.model(s, d, stage).expect("fitted");
                 assert!(

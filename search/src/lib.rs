@@ -1,23 +1,24 @@
 //! The cutlab engine: a position wrapper over shakmaty, evaluation, move ordering, a
 //! transposition table and an alpha-beta search whose forward-pruning methods are switched on
 //! by a [`SearchConfig`].
+//!
+//! Layout: [`search`] is the engine (iterative deepening, the node function as numbered steps,
+//! quiescence, LMR); [`pruning`] holds one file per forward-pruning method, each called by one
+//! step; [`prob_ab`] replaces the node function with probabilistic alpha-beta; [`config`] says
+//! which of them are on. Below them: [`position`], [`eval`], [`movepick`], [`see`], [`tt`].
 
 pub mod config;
 pub mod eval;
 pub mod fit_params;
 pub mod limits;
 pub mod movepick;
-pub mod mpc;
-pub mod multicut;
-pub mod null_move;
 mod pesto;
 pub mod position;
 pub mod prob_ab;
-pub mod probcut;
+pub mod pruning;
 pub mod score;
 pub mod search;
 pub mod see;
-pub mod sf_probcut;
 pub mod tt;
 pub mod verify;
 

@@ -104,7 +104,7 @@ fn mpc_uses_its_depth_pairs() {
     assert!(
         pairs
             .iter()
-            .all(|p| cutlab_search::mpc::PAPER_PAIRS.contains(p)),
+            .all(|p| cutlab_search::pruning::mpc::PAPER_PAIRS.contains(p)),
         "{pairs:?}"
     );
     assert!(pairs.len() >= 2, "{pairs:?}");

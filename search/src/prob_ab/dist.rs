@@ -1,52 +1,11 @@
-//! Probabilistic alpha-beta (the 2013 blog post "Probabilistic alpha beta search", seed 003;
-//! this is its first implementation): every frontier node returns a distribution around its
-//! quiescence score, inner nodes combine their children's distributions, and a confidence
-//! parameter p sets the cut-offs.
+//! Discrete distributions of a node's value, and Equation 1 of the seed: for independent
+//! children, the value of a max node has the CDF F(x) = Π F_i(x). In negamax form every node is
+//! a max node over its negated children, so only the product and negation are needed.
 //!
-//! Equation 1 of the seed: for independent children, the value of a max node has the CDF
-//! F(x) = Π F_i(x) (and a min node 1 - Π (1 - F_i(x))). In negamax form every node is a max
-//! node over its negated children, so only the product and negation are needed.
-//!
-//! Representation: a discrete distribution on integer centipawns (sorted support, CDF at each
-//! point). Chosen over (mean, σ) with Clark's moment matching because the product of CDFs is
-//! then exact (the max of normals is not normal, and Clark's formulas need pairwise
-//! correlations we do not have), and because a point mass is exact: with σ = 0 every
-//! distribution is a single point and the search is plain alpha-beta on the same tree. Leaves
-//! are discretised into `points` equal-probability quantiles of N(q, σ²) (q = quiescence score);
-//! a node keeps at most `max_support` points, merged at equal-probability quantiles.
-//!
-//! Cut-offs: a node fails high when P(V ≥ β) ≥ p, i.e. when its p-value (the largest x with
-//! P(V ≥ x) ≥ p) reaches β; alpha is raised to the best child's p-value. High p ("Karpov")
-//! values a move by its pessimistic quantile, low p ("Tal") by its optimistic one.
-
-use serde::{Deserialize, Serialize};
-
-/// Parameters of probabilistic alpha-beta.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ProbAbParams {
-    /// Confidence p in (0, 1).
-    pub confidence: f64,
-    /// σ of a frontier node's distribution around its quiescence score, centipawns. Default
-    /// 50: the residual σ of cutlab's (1,2) middlegame fit on its own suite (`cutlab fit
-    /// samples.csv --pairs 1:2`), the spread between a shallow score and one ply deeper.
-    pub sigma: f64,
-    /// Equal-probability points per leaf distribution.
-    pub points: usize,
-    /// Maximum support points kept per node.
-    pub max_support: usize,
-}
-
-impl Default for ProbAbParams {
-    fn default() -> Self {
-        ProbAbParams {
-            confidence: 0.5,
-            sigma: 50.0,
-            points: 16,
-            max_support: 48,
-        }
-    }
-}
+//! A distribution is a sorted support on integer centipawns with the CDF at each point. Chosen
+//! over (mean, σ) with Clark's moment matching because the product of CDFs is then exact (the
+//! max of normals is not normal, and Clark's formulas need pairwise correlations we do not
+//! have), and because a point mass is exact: with σ = 0 every distribution is a single point.
 
 /// A discrete distribution of a node's value (side to move's view).
 #[derive(Clone, Debug, PartialEq)]

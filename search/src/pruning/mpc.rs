@@ -19,10 +19,14 @@
 //! of depth d' is preceded by searches of depth 1 .. d'-1, which fill the transposition table
 //! with move ordering for it.
 
-use cutlab_instrument::Stage;
+use cutlab_instrument::{Method, Observer, Stage};
 use serde::{Deserialize, Serialize};
 
-use crate::probcut::CutTry;
+use super::probcut::CutTry;
+use crate::{
+    position::Position,
+    search::{Exit, Node, Search},
+};
 
 /// The tests at one check height of one stage.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -97,6 +101,22 @@ impl MpcParams {
             .iter_mut()
             .flat_map(|h| h.tries.iter_mut())
             .for_each(|c| c.threshold = t);
+    }
+}
+
+impl<O: Observer> Search<O> {
+    /// Step 6: the Multi-ProbCut tests of the node's stage and height, in order (not at the
+    /// root, not inside another ProbCut or MPC shallow search).
+    pub(crate) fn try_mpc(&mut self, pos: &Position, node: &Node) -> Option<Exit> {
+        let params = self.config.mpc.as_ref()?;
+        if node.is_root() || self.in_probcut > 0 {
+            return None;
+        }
+        let iid = params.iid;
+        let tries = params.tries(pos.stage(), node.depth).to_vec();
+        tries
+            .iter()
+            .find_map(|cut_try| self.probcut_test(pos, node, cut_try, Method::Mpc, iid))
     }
 }
 

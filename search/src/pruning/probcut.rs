@@ -15,8 +15,14 @@
 //! Parameters differ per game stage (middlegame, endgame), as in the paper's Crafty version.
 //! The test runs in front of null-move pruning, as Jiang and Buro placed it.
 
-use cutlab_instrument::Stage;
+use cutlab_instrument::{Bound, CutOutcome, Method, NodeType, Observer, Stage};
 use serde::{Deserialize, Serialize};
+
+use crate::{
+    position::Position,
+    score::{MATE_BOUND, is_mate},
+    search::{Exit, Node, Probe, Search},
+};
 
 /// The linear model v = a·v' + b + e with error standard deviation σ (centipawns).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -103,6 +109,106 @@ impl ProbCutParams {
                 model: model(Stage::Endgame),
             },
         }
+    }
+}
+
+impl<O: Observer> Search<O> {
+    /// Step 6: single-pair ProbCut at the check height (not at the root, not inside another
+    /// ProbCut or MPC shallow search).
+    pub(crate) fn try_probcut(&mut self, pos: &Position, node: &Node) -> Option<Exit> {
+        let params = self.config.probcut.as_ref()?;
+        if node.is_root() || self.in_probcut > 0 || node.depth != params.check_height {
+            return None;
+        }
+        let cut_try = *params.for_stage(pos.stage());
+        self.probcut_test(pos, node, &cut_try, Method::ProbCut, false)
+    }
+
+    /// One ProbCut try at `node`, high then low (Jiang and Buro, figures 2 and 3), shared with
+    /// Multi-ProbCut. A bound beyond every score (an infinite threshold) skips the shallow
+    /// search, so such a test leaves the tree unchanged.
+    pub(crate) fn probcut_test(
+        &mut self,
+        pos: &Position,
+        node: &Node,
+        cut_try: &CutTry,
+        method: Method,
+        iid: bool,
+    ) -> Option<Exit> {
+        let (t, d) = (cut_try.threshold, cut_try.shallow_depth);
+        // Is v >= beta likely? AlphaBeta(bound - 1, bound, S) >= bound
+        let high = cut_try.model.high_bound(t, node.beta);
+        if !is_mate(node.beta) && high.abs() < MATE_BOUND {
+            let (value, nodes) = self.shallow_search(pos, node, [high - 1, high], d, iid);
+            if self.aborted {
+                return Some(Exit::aborted());
+            }
+            let cut = value >= high;
+            let outcome = if cut {
+                CutOutcome::CutHigh
+            } else {
+                CutOutcome::NoCut
+            };
+            let probe = Probe {
+                shallow_depth: d,
+                bound: high,
+                value,
+                nodes,
+            };
+            self.record_test(pos, node, method, probe, outcome);
+            if cut {
+                return Some(Exit::cut(method, node.beta, Bound::Lower));
+            }
+        }
+        // Is v <= alpha likely? AlphaBeta(bound, bound + 1, S) <= bound
+        let low = cut_try.model.low_bound(t, node.alpha);
+        if !is_mate(node.alpha) && low.abs() < MATE_BOUND {
+            let (value, nodes) = self.shallow_search(pos, node, [low, low + 1], d, iid);
+            if self.aborted {
+                return Some(Exit::aborted());
+            }
+            let cut = value <= low;
+            let outcome = if cut {
+                CutOutcome::CutLow
+            } else {
+                CutOutcome::NoCut
+            };
+            let probe = Probe {
+                shallow_depth: d,
+                bound: low,
+                value,
+                nodes,
+            };
+            self.record_test(pos, node, method, probe, outcome);
+            if cut {
+                return Some(Exit::cut(method, node.alpha, Bound::Upper));
+            }
+        }
+        None
+    }
+
+    /// A null-window search of `node`'s position at a shallow depth, with no ProbCut inside;
+    /// with `iid`, preceded by the shallower depths. Returns the value and the nodes spent.
+    fn shallow_search(
+        &mut self,
+        pos: &Position,
+        node: &Node,
+        [alpha, beta]: [i32; 2],
+        depth: i32,
+        iid: bool,
+    ) -> (i32, u64) {
+        let before = self.nodes;
+        self.in_probcut += 1;
+        self.in_test += 1;
+        let first = if iid { 1 } else { depth };
+        let mut value = 0;
+        let node_type: NodeType = node.node_type;
+        for d in first..=depth {
+            value = self.search(pos, alpha, beta, d, node.ply, node_type, node.id);
+        }
+        self.in_test -= 1;
+        self.in_probcut -= 1;
+        (value, self.nodes - before)
     }
 }
 

@@ -17,7 +17,15 @@
 //! null-move cuts, and if the reduced search does not confirm the fail high the node is
 //! searched again at full depth).
 
+use cutlab_instrument::{Bound, CutOutcome, Method, Observer};
 use serde::{Deserialize, Serialize};
+use shakmaty::Position as _;
+
+use crate::{
+    position::Position,
+    score::is_mate,
+    search::{Exit, Node, Probe, Search},
+};
 
 /// How much shallower the null-move search is (besides the move itself).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -104,6 +112,85 @@ impl NullMoveParams {
                 if depth > limit { 3 } else { 2 }
             }
         }
+    }
+}
+
+impl<O: Observer> Search<O> {
+    /// Step 7: tries the null move at `node`. A standard fail high cuts; a verified one
+    /// reduces `node.depth` by one and marks the node as verifying.
+    pub(crate) fn try_null_move(&mut self, pos: &Position, node: &mut Node) -> Option<Exit> {
+        let params = self.config.null_move?;
+        if node.is_pv()
+            || node.in_check
+            || node.depth < params.min_depth
+            || node.static_eval < node.beta
+            || is_mate(node.beta)
+            || self.after_null_move()
+            || !pos.has_non_pawn_material(pos.turn())
+            || pos.weighted_material(pos.turn()) <= params.endgame_material_off
+        {
+            return None;
+        }
+        let null_pos = pos.play_null()?;
+        let pieces_each = pos.chess().board().occupied().count() >= 6
+            && pos.weighted_material(pos.turn()) >= 9
+            && pos.weighted_material(!pos.turn()) >= 9;
+        let r = params.r(node.depth, pieces_each);
+        let before = self.nodes;
+        // The null move is marked in the key list so that no second one follows it.
+        self.keys.push(crate::search::NULL_KEY);
+        self.in_test += 1;
+        let value = -self.search(
+            &null_pos,
+            -node.beta,
+            -node.beta + 1,
+            node.depth - 1 - r,
+            node.ply + 1,
+            node.node_type.child(1),
+            node.id,
+        );
+        self.in_test -= 1;
+        self.keys.pop();
+        if self.aborted {
+            return Some(Exit::aborted());
+        }
+        let fail_high = value >= node.beta;
+        let verified = params.verified && self.frames[node.ply_index()].verify_children;
+        let outcome = if fail_high && !verified {
+            CutOutcome::CutHigh
+        } else {
+            CutOutcome::NoCut
+        };
+        let probe = Probe {
+            shallow_depth: (node.depth - 1 - r).max(0),
+            bound: node.beta,
+            value,
+            nodes: self.nodes - before,
+        };
+        self.record_test(pos, node, Method::NullMove, probe, outcome);
+        if outcome.is_cut() {
+            let value = if is_mate(value) { node.beta } else { value };
+            return Some(Exit::cut(Method::NullMove, value, Bound::Lower));
+        }
+        if fail_high && verified {
+            // Tabibi and Netanyahu: depth--, verify = FALSE; the subtree uses standard cuts.
+            node.depth -= 1;
+            node.verifying = true;
+            self.frames[node.ply_index()].verify_children = false;
+        }
+        None
+    }
+
+    /// After the move loop of a verifying node: when the reduced search did not confirm the
+    /// null move's fail high (`best_value < beta`, a zugzwang suspect), restores the depth and
+    /// returns true: the node is searched again at full depth.
+    pub(crate) fn null_move_unconfirmed(&mut self, node: &mut Node, best_value: i32) -> bool {
+        if !node.verifying || best_value >= node.beta {
+            return false;
+        }
+        node.depth += 1;
+        node.verifying = false;
+        true
     }
 }
 

@@ -1,0 +1,17 @@
+//! The forward-pruning methods, one file each: the source's pseudo-code above the code that
+//! runs it, the serde parameter struct, the hook the node function calls
+//! (`try_<method>(&node) -> Option<Exit>`), its cut-test events, and its unit tests.
+//!
+//! | step | method | file | source |
+//! |---|---|---|---|
+//! | 6 | ProbCut | [`probcut`] | Buro 1995; Jiang and Buro 2003, figure 2 |
+//! | 6 | Multi-ProbCut | [`mpc`] | Buro 1997; Jiang and Buro 2003, figure 3 |
+//! | 7 | null move (R = 2, 3, adaptive, verified) | [`null_move`] | Jiang and Buro 2003 §2.2; Heinz 1999; Tabibi and Netanyahu 2002 |
+//! | 8 | Stockfish ProbCut | [`sf_probcut`] | Stockfish 15.1 `search.cpp` |
+//! | 9 | Multi-Cut (CUT, ALL, TT-triggered) | [`multicut`] | Björnsson and Marsland 1998; Winands et al. 2003; Eiríksson 2011 |
+
+pub mod mpc;
+pub mod multicut;
+pub mod null_move;
+pub mod probcut;
+pub mod sf_probcut;

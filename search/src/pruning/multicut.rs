@@ -1,0 +1,173 @@
+//! Multi-Cut (Björnsson and Marsland 1998, 2001): at an expected CUT node, search the first M
+//! moves to a reduced depth with a null window at beta; if C of them fail high, the node is
+//! assumed to fail high and returns beta. Otherwise the normal search goes on, reusing the
+//! transposition-table entries the reduced searches left.
+//!
+//! ```text
+//! if (depth >= R && cut) {
+//!     int c = 0;
+//!     for (first M moves) {
+//!         score = -zwSearch(1 - beta, depth - 1 - R, !cut);
+//!         if (score >= beta && ++c == C) return beta;   // mc-prune
+//!     }
+//! }
+//! ```
+//!
+//! Two variants: Winands et al. (2003, "Enhanced forward pruning") also apply the test at
+//! expected ALL nodes, with their own M and C; Eiríksson (2011) applies it only when the
+//! transposition table holds a lower bound at or above beta whose draft is too shallow to cut
+//! by itself.
+
+use cutlab_instrument::{Bound, CutOutcome, Method, NodeType, Observer};
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    movepick::{MovePicker, PickerKind},
+    position::Position,
+    score::{INFINITE, is_mate},
+    search::{Exit, Node, Probe, Search},
+};
+
+/// Where Multi-Cut is tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Trigger {
+    /// At expected CUT nodes (Björnsson and Marsland).
+    CutNodes,
+    /// At expected CUT nodes and, with `all_m` and `all_c`, at expected ALL nodes (Winands).
+    CutAndAllNodes,
+    /// At non-PV nodes whose TT entry is a lower bound >= beta with too shallow a draft
+    /// (Eiríksson).
+    TtLowerBound,
+}
+
+/// Parameters of Multi-Cut.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MultiCutParams {
+    /// Moves searched at most, M.
+    pub m: usize,
+    /// Fail highs needed to cut, C (C > M disables the cut).
+    pub c: usize,
+    /// Depth reduction of the test searches, R (they search depth - 1 - R).
+    pub r: i32,
+    /// Minimum depth for a test.
+    pub min_depth: i32,
+    /// M at expected ALL nodes (Winands).
+    pub all_m: usize,
+    /// C at expected ALL nodes (Winands).
+    pub all_c: usize,
+    /// Where the test is tried.
+    pub trigger: Trigger,
+}
+
+impl MultiCutParams {
+    /// Björnsson and Marsland's defaults: M = 6, C = 3, R = 2, at expected CUT nodes.
+    #[must_use]
+    pub const fn cut_nodes() -> MultiCutParams {
+        MultiCutParams {
+            m: 6,
+            c: 3,
+            r: 2,
+            min_depth: 4,
+            all_m: 10,
+            all_c: 3,
+            trigger: Trigger::CutNodes,
+        }
+    }
+
+    /// Winands et al.: also at ALL nodes (M = 10, C = 3 there).
+    #[must_use]
+    pub const fn all_nodes() -> MultiCutParams {
+        MultiCutParams {
+            trigger: Trigger::CutAndAllNodes,
+            ..MultiCutParams::cut_nodes()
+        }
+    }
+
+    /// Eiríksson: only on a shallow TT lower bound at or above beta.
+    #[must_use]
+    pub const fn tt_triggered() -> MultiCutParams {
+        MultiCutParams {
+            trigger: Trigger::TtLowerBound,
+            ..MultiCutParams::cut_nodes()
+        }
+    }
+}
+
+impl<O: Observer> Search<O> {
+    /// Step 9: Multi-Cut at a non-PV node not in check, where its trigger holds.
+    pub(crate) fn try_multicut(&mut self, pos: &Position, node: &Node) -> Option<Exit> {
+        let params = self.config.multicut?;
+        if node.is_pv() || node.in_check || node.depth < params.min_depth || is_mate(node.beta) {
+            return None;
+        }
+        let shallow_tt_bound = node.tt.is_some_and(|h| {
+            matches!(h.bound, Bound::Lower | Bound::Exact)
+                && h.score >= node.beta
+                && h.depth < node.depth
+        });
+        let (m, c, method) = match (params.trigger, node.node_type) {
+            (Trigger::CutNodes, NodeType::Cut) => (params.m, params.c, Method::MultiCut),
+            (Trigger::CutAndAllNodes, NodeType::Cut) => (params.m, params.c, Method::MultiCutAll),
+            (Trigger::CutAndAllNodes, NodeType::All) => {
+                (params.all_m, params.all_c, Method::MultiCutAll)
+            }
+            (Trigger::TtLowerBound, _) if shallow_tt_bound => {
+                (params.m, params.c, Method::MultiCutTt)
+            }
+            _ => return None,
+        };
+        if c > m || c == 0 {
+            return None;
+        }
+        let before = self.nodes;
+        let shallow_depth = node.depth - 1 - params.r;
+        let killers = self.frames[node.ply_index()].killers;
+        let mut picker = MovePicker::new(node.tt_move, killers, PickerKind::All);
+        let (mut tried, mut fail_highs, mut best) = (0, 0, -INFINITE);
+        while tried < m
+            && let Some((mv, _)) = picker.next(pos, &self.history)
+        {
+            let child = pos.play(mv);
+            self.keys.push(child.key());
+            self.in_test += 1;
+            let value = -self.search(
+                &child,
+                -node.beta,
+                -node.beta + 1,
+                shallow_depth,
+                node.ply + 1,
+                node.node_type.child(tried),
+                node.id,
+            );
+            self.in_test -= 1;
+            self.keys.pop();
+            if self.aborted {
+                return Some(Exit::aborted());
+            }
+            best = best.max(value);
+            tried += 1;
+            if value >= node.beta {
+                fail_highs += 1;
+                if fail_highs == c {
+                    break;
+                }
+            }
+        }
+        let cut = fail_highs >= c;
+        let outcome = if cut {
+            CutOutcome::CutHigh
+        } else {
+            CutOutcome::NoCut
+        };
+        let probe = Probe {
+            shallow_depth,
+            bound: node.beta,
+            value: best,
+            nodes: self.nodes - before,
+        };
+        self.record_test(pos, node, method, probe, outcome);
+        cut.then(|| Exit::cut(method, node.beta, Bound::Lower))
+    }
+}

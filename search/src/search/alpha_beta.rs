@@ -1,0 +1,347 @@
+//! The node function of the principal-variation search (fail-soft negascout).
+//!
+//! One node runs these steps, numbered as in the code (Stockfish's `search.cpp` order, with
+//! cutlab's forward-pruning methods in their own slots). Each step is a few lines that call one
+//! hook; a hook that decides the node returns the [`Exit`] to leave with.
+//!
+//! 1. Initialise node (count it, tell the observer)
+//! 2. Draw and abort (repetition, fifty moves, insufficient material, ply limit, stop)
+//! 3. Mate distance pruning
+//! 4. Transposition-table probe (cut-off at non-PV nodes)
+//! 5. Static evaluation
+//! 6. ProbCut and Multi-ProbCut ([`crate::pruning::probcut`], [`crate::pruning::mpc`])
+//! 7. Null-move pruning ([`crate::pruning::null_move`])
+//! 8. Stockfish-style ProbCut ([`crate::pruning::sf_probcut`])
+//! 9. Multi-Cut, at CUT nodes, also at ALL nodes, or TT-triggered
+//!    ([`crate::pruning::multicut`])
+//! 10. Move loop: check extension, late move reduction ([`super::lmr`]), PVS, new best move
+//! 11. Mate and stalemate
+//! 12. Killers and history of the quiet moves
+//! 13. Transposition-table store
+
+use cutlab_instrument::{Bound, NodeType, Observer};
+use shakmaty::Move;
+
+use super::{Exit, MAX_PLY, Node, Search};
+use crate::{
+    eval::evaluate,
+    movepick::{MovePicker, PickerKind, is_tactical},
+    position::Position,
+    score::{DRAW, INFINITE, MATE},
+    tt::PackedMove,
+};
+
+/// What the move loop found.
+struct MoveLoop {
+    best_value: i32,
+    best_move: Option<Move>,
+    /// Moves searched (0: no legal move).
+    searched: usize,
+    /// Index of the move that failed high.
+    cut_index: Option<u32>,
+    /// Quiet moves searched before the best one (they lose history on a cut).
+    quiets_tried: Vec<Move>,
+}
+
+impl<O: Observer> Search<O> {
+    /// The principal-variation search of one node. `ply` is the distance from the root;
+    /// `node_type` the expected (Knuth-Moore) type; `parent_id` the parent's node id.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the node's window, depth and identity"
+    )]
+    pub(crate) fn search(
+        &mut self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: u32,
+        node_type: NodeType,
+        parent_id: u64,
+    ) -> i32 {
+        if depth <= 0 && !pos.in_check() {
+            return self.quiescence(pos, alpha, beta, ply, node_type, parent_id);
+        }
+        debug_assert!(node_type == NodeType::Pv || beta == alpha + 1);
+
+        // Step 1. Initialise node
+        let mut node = self.begin_node(pos, parent_id, ply, depth.max(1), [alpha, beta], node_type);
+        let verify = node.is_root() || self.frames[node.ply_index() - 1].verify_children;
+        self.frames[node.ply_index()].verify_children = verify;
+
+        // Step 2. Draw and abort
+        if let Some(exit) = self.draw_or_abort(pos, &node) {
+            return self.leave(&node, exit);
+        }
+
+        // Step 3. Mate distance pruning: no line can be better than mating now, or worse than
+        // being mated now.
+        if let Some(exit) = mate_distance(&mut node) {
+            return self.leave(&node, exit);
+        }
+
+        // Step 4. Transposition-table probe: a deep enough bound on the right side of the
+        // window decides a non-PV node.
+        if let Some(exit) = self.probe_tt(pos, &mut node) {
+            return self.leave(&node, exit);
+        }
+
+        // Step 5. Static evaluation (from the TT entry when there is one)
+        node.static_eval = if node.in_check {
+            -INFINITE
+        } else {
+            node.tt.map_or_else(|| evaluate(pos), |h| h.eval)
+        };
+        self.frames[node.ply_index()].static_eval = node.static_eval;
+
+        // Step 6. ProbCut and Multi-ProbCut: a shallow search predicts the deep value outside
+        // the window.
+        if let Some(exit) = self.try_probcut(pos, &node) {
+            return self.leave(&node, exit);
+        }
+        if let Some(exit) = self.try_mpc(pos, &node) {
+            return self.leave(&node, exit);
+        }
+
+        // Step 7. Null-move pruning: a free move for the opponent that still fails high
+        // suggests this node fails high too.
+        if let Some(exit) = self.try_null_move(pos, &mut node) {
+            return self.leave(&node, exit);
+        }
+
+        // Step 8. Stockfish-style ProbCut: a good capture that beats beta by a margin in a
+        // reduced search suggests the node fails high.
+        if let Some(exit) = self.try_sf_probcut(pos, &node) {
+            return self.leave(&node, exit);
+        }
+
+        // Step 9. Multi-Cut: C of the first M moves failing high in reduced searches suggest
+        // the node fails high.
+        if let Some(exit) = self.try_multicut(pos, &node) {
+            return self.leave(&node, exit);
+        }
+
+        // Step 10. Move loop
+        let moves = match self.search_moves(pos, &mut node) {
+            Ok(moves) => moves,
+            Err(exit) => return self.leave(&node, exit),
+        };
+
+        // Step 11. Mate and stalemate
+        if moves.searched == 0 {
+            let value = if node.in_check {
+                -MATE + i32::try_from(ply).unwrap_or(0)
+            } else {
+                DRAW
+            };
+            return self.leave(&node, Exit::exact(value));
+        }
+
+        // Step 12. A quiet move that cut off becomes a killer and gains history; the quiet
+        // moves tried before it lose history.
+        if moves.best_value >= node.beta
+            && let Some(m) = moves.best_move
+            && !is_tactical(m)
+        {
+            self.reward_quiet(pos, &node, m, &moves.quiets_tried);
+        }
+
+        // Step 13. Transposition-table store
+        let bound = if moves.best_value >= node.beta {
+            Bound::Lower
+        } else if moves.best_value > node.alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            pos.key(),
+            ply,
+            moves.best_move.map_or(PackedMove::NONE, PackedMove::new),
+            moves.best_value,
+            node.static_eval,
+            node.depth,
+            bound,
+        );
+        let exit = Exit {
+            cut_move_index: moves.cut_index,
+            ..Exit::bounded(moves.best_value, bound).with_move(moves.best_move)
+        };
+        self.leave(&node, exit)
+    }
+
+    /// Step 2: a stopped search, a drawn position, or the ply limit.
+    fn draw_or_abort(&mut self, pos: &Position, node: &Node) -> Option<Exit> {
+        if self.should_stop() {
+            return Some(Exit::aborted());
+        }
+        if node.is_root() {
+            return None;
+        }
+        if self.is_draw(pos, node.in_check) {
+            return Some(Exit::exact(DRAW));
+        }
+        if node.ply >= MAX_PLY {
+            return Some(Exit::exact(if node.in_check {
+                DRAW
+            } else {
+                evaluate(pos)
+            }));
+        }
+        None
+    }
+
+    /// Step 4: probes the TT, keeps what it found in `node`, and cuts a non-PV node on a deep
+    /// enough bound.
+    fn probe_tt(&mut self, pos: &Position, node: &mut Node) -> Option<Exit> {
+        let hit = self.tt.probe(pos.key(), node.ply);
+        node.tt = hit;
+        node.tt_move = hit.and_then(|h| h.mv.unpack(pos));
+        let h = hit?;
+        let decides = match h.bound {
+            Bound::Exact => true,
+            Bound::Lower => h.score >= node.beta,
+            Bound::Upper => h.score <= node.alpha,
+        };
+        (self.config.tt_cutoffs && !node.is_pv() && h.depth >= node.depth && decides)
+            .then(|| Exit::bounded(h.score, h.bound).with_move(node.tt_move))
+    }
+
+    /// Step 10: searches the moves in order, the first with the full window and the rest with
+    /// a null window (re-searched when they beat alpha), reduced by LMR when late and quiet.
+    /// `Err` when the search was stopped.
+    fn search_moves(&mut self, pos: &Position, node: &mut Node) -> Result<MoveLoop, Exit> {
+        let killers = self.frames[node.ply_index()].killers;
+        loop {
+            let mut picker = MovePicker::new(node.tt_move, killers, PickerKind::All);
+            let mut alpha = node.alpha;
+            let mut moves = MoveLoop {
+                best_value: -INFINITE,
+                best_move: None,
+                searched: 0,
+                cut_index: None,
+                quiets_tried: Vec::new(),
+            };
+            while let Some((m, _)) = picker.next(pos, &self.history) {
+                let child = pos.play(m);
+                let gives_check = child.in_check();
+                let tactical = is_tactical(m);
+                // Check extension: a move that gives check is searched one ply deeper.
+                let extension = i32::from(gives_check && node.ply < 2 * MAX_PLY / 3);
+                let new_depth = node.depth - 1 + extension;
+                let index = moves.searched;
+                self.keys.push(child.key());
+                let value = if index == 0 {
+                    let child_type = node.node_type.child(0);
+                    -self.search(
+                        &child,
+                        -node.beta,
+                        -alpha,
+                        new_depth,
+                        node.ply + 1,
+                        child_type,
+                        node.id,
+                    )
+                } else {
+                    let quiet_late = !tactical
+                        && !node.in_check
+                        && !gives_check
+                        && !killers.iter().any(|k| k.is(m));
+                    let reduction = if quiet_late {
+                        self.lmr
+                            .reduction(node.depth, index, node.is_pv(), new_depth)
+                    } else {
+                        0
+                    };
+                    self.zero_window_child(&child, node, alpha, new_depth, reduction, index)
+                };
+                self.keys.pop();
+                if self.aborted {
+                    return Err(Exit::aborted());
+                }
+                moves.searched += 1;
+                if value > moves.best_value {
+                    moves.best_value = value;
+                    if value > alpha {
+                        moves.best_move = Some(m);
+                        if node.is_pv() {
+                            self.update_pv(node.ply_index(), m);
+                        }
+                        if value >= node.beta {
+                            moves.cut_index = Some(u32::try_from(index).unwrap_or(u32::MAX));
+                            break;
+                        }
+                        alpha = value;
+                    }
+                }
+                if !tactical {
+                    moves.quiets_tried.push(m);
+                }
+            }
+            // Verified null move: the reduced search did not confirm the null move's fail
+            // high (a zugzwang suspect), so the node is searched again at full depth.
+            if self.null_move_unconfirmed(node, moves.best_value) {
+                continue;
+            }
+            return Ok(moves);
+        }
+    }
+
+    /// A later move: a null-window search, reduced by `reduction`; again at full depth when a
+    /// reduced search beats alpha; and with the full window at a PV node when it lands inside.
+    fn zero_window_child(
+        &mut self,
+        child: &Position,
+        node: &Node,
+        alpha: i32,
+        new_depth: i32,
+        reduction: i32,
+        index: usize,
+    ) -> i32 {
+        let (ply, id) = (node.ply + 1, node.id);
+        let child_type = node.node_type.child(index);
+        let mut value = -self.search(
+            child,
+            -alpha - 1,
+            -alpha,
+            new_depth - reduction,
+            ply,
+            child_type,
+            id,
+        );
+        if reduction > 0 && value > alpha {
+            value = -self.search(child, -alpha - 1, -alpha, new_depth, ply, child_type, id);
+        }
+        if node.is_pv() && value > alpha && value < node.beta {
+            value = -self.search(child, -node.beta, -alpha, new_depth, ply, NodeType::Pv, id);
+        }
+        value
+    }
+
+    /// Step 12: `best` becomes the first killer and gains history; `tried` lose history.
+    fn reward_quiet(&mut self, pos: &Position, node: &Node, best: Move, tried: &[Move]) {
+        let frame = &mut self.frames[node.ply_index()];
+        if !frame.killers[0].is(best) {
+            frame.killers[1] = frame.killers[0];
+            frame.killers[0] = PackedMove::new(best);
+        }
+        let bonus = (node.depth * node.depth).min(self.config.history_bonus_max);
+        self.history.update(pos.turn(), best, bonus);
+        for &q in tried {
+            self.history.update(pos.turn(), q, -bonus);
+        }
+    }
+}
+
+/// Step 3: narrows the window to the mate scores reachable from this ply; a window that
+/// closes decides the node.
+fn mate_distance(node: &mut Node) -> Option<Exit> {
+    if node.is_root() {
+        return None;
+    }
+    let ply = i32::try_from(node.ply).unwrap_or(0);
+    node.alpha = node.alpha.max(-MATE + ply);
+    node.beta = node.beta.min(MATE - ply - 1);
+    (node.alpha >= node.beta).then(|| Exit::exact(node.alpha))
+}

@@ -1,0 +1,113 @@
+//! Late move reductions: quiet moves late in the move order are searched shallower first,
+//! and again at full depth only if they beat alpha.
+//!
+//! ```text
+//! if (depth >= 3 && moves_searched >= 3 && quiet && !in_check && !gives_check && !killer)
+//!     R = 0.75 + ln(depth) * ln(moves_searched) / 2.25;   // Ethereal's table
+//!     if (PvNode) R -= 1;
+//!     value = -search(-alpha - 1, -alpha, newDepth - clamp(R, 0, newDepth - 1));
+//!     if (value > alpha && R > 0)
+//!         value = -search(-alpha - 1, -alpha, newDepth);
+//! ```
+//!
+//! The 2003 Crafty baseline of Jiang and Buro had no LMR; presets switch it on with `lmr`.
+
+use serde::{Deserialize, Serialize};
+
+/// Parameters of late move reductions.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LmrParams {
+    /// Least remaining depth at which moves are reduced.
+    pub min_depth: i32,
+    /// Least index (0-based) in the move order of a reduced move.
+    pub min_move_index: usize,
+    /// Constant term of the table, plies (Ethereal: 0.75).
+    pub base: f64,
+    /// Divisor of ln(depth)·ln(index) (Ethereal: 2.25).
+    pub divisor: f64,
+    /// Plies less at PV nodes.
+    pub pv_less: i32,
+}
+
+impl Default for LmrParams {
+    fn default() -> Self {
+        LmrParams {
+            min_depth: 3,
+            min_move_index: 3,
+            base: 0.75,
+            divisor: 2.25,
+            pv_less: 1,
+        }
+    }
+}
+
+/// Depths and move indices beyond the table use its last row and column.
+const TABLE_SIZE: usize = 64;
+
+/// The reductions of [`LmrParams`] precomputed by depth and move index.
+#[derive(Clone, Debug)]
+pub(crate) struct LmrTable {
+    params: Option<LmrParams>,
+    table: Box<[[i32; TABLE_SIZE]; TABLE_SIZE]>,
+}
+
+impl LmrTable {
+    /// The table for `params` (all zero when LMR is off).
+    pub fn new(params: Option<&LmrParams>) -> LmrTable {
+        let mut table = Box::new([[0; TABLE_SIZE]; TABLE_SIZE]);
+        if let Some(p) = params {
+            for (depth, row) in table.iter_mut().enumerate().skip(1) {
+                for (index, r) in row.iter_mut().enumerate().skip(1) {
+                    #[expect(
+                        clippy::cast_precision_loss,
+                        clippy::cast_possible_truncation,
+                        reason = "small integers; the table truncates toward zero"
+                    )]
+                    {
+                        *r =
+                            (p.base + (depth as f64).ln() * (index as f64).ln() / p.divisor) as i32;
+                    }
+                }
+            }
+        }
+        LmrTable {
+            params: params.copied(),
+            table,
+        }
+    }
+
+    /// Whether the table was built for `params`.
+    pub fn is_for(&self, params: Option<&LmrParams>) -> bool {
+        self.params.as_ref() == params
+    }
+
+    /// The reduction of a quiet, non-checking, non-killer move number `index` (0-based) at a
+    /// node of `depth` not in check, whose child would search `new_depth`.
+    pub fn reduction(&self, depth: i32, index: usize, pv_node: bool, new_depth: i32) -> i32 {
+        let Some(p) = &self.params else { return 0 };
+        if depth < p.min_depth || index < p.min_move_index {
+            return 0;
+        }
+        let d = usize::try_from(depth).unwrap_or(0).min(TABLE_SIZE - 1);
+        let r = self.table[d][index.min(TABLE_SIZE - 1)];
+        (r - if pv_node { p.pv_less } else { 0 }).clamp(0, new_depth - 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reductions_follow_the_table() {
+        let lmr = LmrTable::new(Some(&LmrParams::default()));
+        assert_eq!(lmr.reduction(2, 10, false, 1), 0, "too shallow");
+        assert_eq!(lmr.reduction(8, 2, false, 7), 0, "too early in the order");
+        // 0.75 + ln 8 ln 10 / 2.25 = 3.94 -> 3; one less at PV nodes; never below depth 1.
+        assert_eq!(lmr.reduction(8, 10, false, 7), 3);
+        assert_eq!(lmr.reduction(8, 10, true, 7), 2);
+        assert_eq!(lmr.reduction(8, 10, false, 3), 2);
+        assert_eq!(LmrTable::new(None).reduction(8, 10, false, 7), 0);
+    }
+}

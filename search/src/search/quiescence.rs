@@ -1,0 +1,152 @@
+//! Quiescence search: captures and promotions until the position is quiet.
+//!
+//! 1. Initialise node
+//! 2. Stop, insufficient material, ply limit
+//! 3. Transposition-table probe (any stored draft is deep enough here)
+//! 4. Stand pat: the side to move may decline every capture (not when in check)
+//! 5. Captures and queen promotions in MVV-LVA order, losing captures (SEE < 0) skipped; all
+//!    evasions when in check
+//! 6. Mated when in check with no evasion
+//! 7. Transposition-table store at draft 0
+
+use cutlab_instrument::{Bound, NodeType, Observer};
+
+use super::{Exit, MAX_PLY, Node, Search};
+use crate::{
+    eval::evaluate,
+    movepick::{MovePicker, PickerKind},
+    position::Position,
+    score::{DRAW, INFINITE, MATE},
+    tt::PackedMove,
+};
+
+impl<O: Observer> Search<O> {
+    /// The quiescence value of `pos` in the window (`alpha`, `beta`), fail-soft.
+    pub(crate) fn quiescence(
+        &mut self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        ply: u32,
+        node_type: NodeType,
+        parent_id: u64,
+    ) -> i32 {
+        // Step 1. Initialise node
+        self.nodes += 1;
+        let ply_index = ply as usize;
+        self.pv_len[ply_index.min(MAX_PLY as usize)] = 0;
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.in_check();
+        let stand_pat = if in_check { -INFINITE } else { evaluate(pos) };
+        let node = Node {
+            id: self.nodes,
+            ply,
+            depth: 0,
+            alpha,
+            beta,
+            node_type,
+            in_check,
+            static_eval: stand_pat,
+            tt: None,
+            tt_move: None,
+            verifying: false,
+        };
+        self.enter(pos, &node, parent_id, true);
+
+        // Step 2. Stop, draw, ply limit
+        if self.should_stop() {
+            return self.leave(&node, Exit::aborted());
+        }
+        if pos.insufficient_material() {
+            return self.leave(&node, Exit::exact(DRAW));
+        }
+        if ply >= MAX_PLY {
+            let value = if in_check { DRAW } else { stand_pat };
+            return self.leave(&node, Exit::exact(value));
+        }
+
+        // Step 3. Transposition-table probe: any stored result is deep enough here.
+        let hit = self.tt.probe(pos.key(), ply);
+        if let Some(h) = hit
+            && self.config.tt_cutoffs
+            && node_type != NodeType::Pv
+            && match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+            }
+        {
+            return self.leave(&node, Exit::bounded(h.score, h.bound));
+        }
+
+        // Step 4. Stand pat
+        let mut alpha = alpha;
+        let mut best_value = stand_pat;
+        if !in_check {
+            if stand_pat >= beta {
+                return self.leave(&node, Exit::bounded(stand_pat, Bound::Lower));
+            }
+            alpha = alpha.max(stand_pat);
+        }
+
+        // Step 5. Captures and promotions (all evasions in check)
+        let tt_move = hit.and_then(|h| h.mv.unpack(pos));
+        let kind = if in_check {
+            PickerKind::All
+        } else {
+            PickerKind::Tactical
+        };
+        let mut picker = MovePicker::new(tt_move, [PackedMove::NONE; 2], kind);
+        let mut best_move = None;
+        let mut searched = 0_u32;
+        let mut cut_index = None;
+        while let Some((m, losing)) = picker.next(pos, &self.history) {
+            // Losing captures cannot raise a quiet position's value: skip them.
+            if !in_check && losing {
+                continue;
+            }
+            let child = pos.play(m);
+            let child_type = node_type.child(searched as usize);
+            let value = -self.quiescence(&child, -beta, -alpha, ply + 1, child_type, node.id);
+            if self.aborted {
+                return self.leave(&node, Exit::aborted());
+            }
+            searched += 1;
+            if value > best_value {
+                best_value = value;
+                if value > alpha {
+                    best_move = Some(m);
+                    if value >= beta {
+                        cut_index = Some(searched - 1);
+                        break;
+                    }
+                    alpha = value;
+                }
+            }
+        }
+
+        // Step 6. Mated: in check with no evasion
+        if in_check && searched == 0 {
+            let mated = -MATE + i32::try_from(ply).unwrap_or(0);
+            return self.leave(&node, Exit::exact(mated));
+        }
+
+        // Step 7. Transposition-table store
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if best_value > node.alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_move = best_move.map_or(PackedMove::NONE, PackedMove::new);
+        let eval = if in_check { 0 } else { stand_pat };
+        self.tt
+            .store(pos.key(), ply, stored_move, best_value, eval, 0, bound);
+        let exit = Exit {
+            cut_move_index: cut_index,
+            ..Exit::bounded(best_value, bound)
+        };
+        self.leave(&node, exit.with_move(best_move))
+    }
+}
