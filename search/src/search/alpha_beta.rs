@@ -345,3 +345,20 @@ fn mate_distance(node: &mut Node) -> Option<Exit> {
     node.beta = node.beta.min(MATE - ply - 1);
     (node.alpha >= node.beta).then(|| Exit::exact(node.alpha))
 }
+
+#[cfg(test)]
+mod tests {
+    use cutlab_instrument::NodeType;
+
+    use super::MAX_PLY;
+    use crate::{Position, Search, SearchConfig, eval::evaluate, score::INFINITE};
+
+    #[test]
+    fn a_node_at_the_ply_limit_returns_its_evaluation() {
+        let mut search = Search::new(SearchConfig::preset("nmp+lmr").unwrap(), 1);
+        let pos = Position::startpos();
+        search.keys.push(pos.key());
+        let value = search.search(&pos, -INFINITE, INFINITE, 3, MAX_PLY, NodeType::Pv, 0);
+        assert_eq!(value, evaluate(&pos));
+    }
+}

@@ -115,7 +115,8 @@ pub struct Search<O: Observer = NoopObserver> {
     pub observer: O,
     pub(crate) stop: Arc<AtomicBool>,
     pub(crate) history: History,
-    /// Per-ply state.
+    /// Per-ply state, with two spare frames past [`MAX_PLY`] for the grandchildren's killers
+    /// that `begin_node` clears.
     pub(crate) frames: Vec<Frame>,
     pub(crate) pv: Vec<[PackedMove; MAX_PLY as usize + 1]>,
     pub(crate) pv_len: Vec<usize>,
@@ -154,7 +155,7 @@ impl<O: Observer> Search<O> {
             observer,
             stop: Arc::new(AtomicBool::new(false)),
             history: History::default(),
-            frames: vec![Frame::default(); MAX_PLY as usize + 2],
+            frames: vec![Frame::default(); MAX_PLY as usize + 3],
             pv: vec![[PackedMove::NONE; MAX_PLY as usize + 1]; MAX_PLY as usize + 1],
             pv_len: vec![0; MAX_PLY as usize + 1],
             keys: Vec::with_capacity(1024),
