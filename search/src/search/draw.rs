@@ -14,6 +14,11 @@ impl<O: Observer> Search<O> {
     /// game path or the search path. A null move ends the scan: nothing repeats across it.
     pub(crate) fn is_repetition(&self, pos: &Position) -> bool {
         let last = self.keys.len() - 1;
+        if self.keys[last] == NULL_KEY {
+            // The position the null move reached: the side to move passed, so nothing before
+            // the null move is the same game position.
+            return false;
+        }
         let reach = usize::try_from(pos.halfmoves())
             .unwrap_or(usize::MAX)
             .min(last);
@@ -41,5 +46,24 @@ impl<O: Observer> Search<O> {
     /// Whether the position was reached by a null move (no second null move follows one).
     pub(crate) fn after_null_move(&self) -> bool {
         self.keys.last() == Some(&NULL_KEY)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NULL_KEY;
+    use crate::{Position, Search, SearchConfig};
+
+    #[test]
+    fn nothing_repeats_across_a_null_move() {
+        let mut search = Search::new(SearchConfig::plain(), 1);
+        let pos = Position::from_fen("4k3/8/8/8/8/8/4P3/4K2R w - - 10 40").unwrap();
+        // Two plies before the null move the game stood at the same key: after the null move
+        // the position is not a repetition of it.
+        search.keys = vec![1, pos.key(), 2, NULL_KEY];
+        assert!(!search.is_repetition(&pos));
+        // The same path without the null move is one.
+        search.keys = vec![1, pos.key(), 2, pos.key()];
+        assert!(search.is_repetition(&pos));
     }
 }
