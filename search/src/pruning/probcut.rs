@@ -189,6 +189,10 @@ impl<O: Observer> Search<O> {
 
     /// A null-window search of `node`'s position at a shallow depth, with no ProbCut inside;
     /// with `iid`, preceded by the shallower depths. Returns the value and the nodes spent.
+    ///
+    /// It runs at the node's own ply, so it saves and restores the node's frame (killers,
+    /// static evaluation, null-move verification) and leaves its PV empty: the node goes on
+    /// as if the test had not run.
     fn shallow_search(
         &mut self,
         pos: &Position,
@@ -198,6 +202,7 @@ impl<O: Observer> Search<O> {
         iid: bool,
     ) -> (i32, u64) {
         let before = self.nodes;
+        let frame = self.frames[node.ply_index()];
         self.in_probcut += 1;
         self.in_test += 1;
         let first = if iid { 1 } else { depth };
@@ -208,6 +213,8 @@ impl<O: Observer> Search<O> {
         }
         self.in_test -= 1;
         self.in_probcut -= 1;
+        self.frames[node.ply_index()] = frame;
+        self.pv_len[node.ply_index()] = 0;
         (value, self.nodes - before)
     }
 }
@@ -215,6 +222,48 @@ impl<O: Observer> Search<O> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{SearchConfig, search::Frame, tt::PackedMove};
+
+    #[test]
+    fn a_shallow_search_leaves_the_node_as_it_found_it() {
+        let mut search = Search::new(SearchConfig::preset("nmp").unwrap(), 1);
+        let pos = Position::startpos();
+        search.keys.push(pos.key());
+        let frame = Frame {
+            killers: [PackedMove::NONE; 2],
+            static_eval: 17,
+            verify_children: true,
+        };
+        search.frames[1] = frame;
+        let node = Node {
+            id: 1,
+            ply: 1,
+            depth: 8,
+            alpha: -1001,
+            beta: -1000,
+            node_type: NodeType::Cut,
+            in_check: false,
+            static_eval: 17,
+            tt: None,
+            tt_move: None,
+            verifying: false,
+        };
+        // sigma 0: the bound is beta itself, far below the start position's value, so the
+        // shallow search fails high on a quiet move (a killer at this ply).
+        let cut_try = CutTry {
+            shallow_depth: 3,
+            threshold: 1.0,
+            model: LinearModel {
+                a: 1.0,
+                b: 0.0,
+                sigma: 0.0,
+            },
+        };
+        let exit = search.probcut_test(&pos, &node, &cut_try, Method::ProbCut, false);
+        assert!(exit.is_some_and(|e| e.cut_by == Some(Method::ProbCut)));
+        assert_eq!(search.frames[1], frame);
+        assert_eq!(search.pv_len[1], 0);
+    }
 
     #[test]
     fn bounds_follow_the_paper_formula() {
