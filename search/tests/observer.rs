@@ -14,6 +14,8 @@ struct Recorder {
     open: Vec<u64>,
     /// (child type, parent type, child is the parent's first child)
     edges: Vec<(NodeType, NodeType, bool)>,
+    /// Roots of shallow searches at their node's own ply (ProbCut, MPC): (type, null window)
+    same_ply: Vec<(NodeType, bool)>,
     children_seen: std::collections::HashMap<u64, u32>,
 }
 
@@ -33,9 +35,13 @@ impl Observer for Recorder {
                 .rev()
                 .find(|p| p.node_id == e.parent_id)
                 .unwrap();
-            let seen = self.children_seen.entry(e.parent_id).or_default();
-            self.edges.push((e.node_type, parent.node_type, *seen == 0));
-            *seen += 1;
+            if parent.ply == e.ply {
+                self.same_ply.push((e.node_type, e.beta == e.alpha + 1));
+            } else {
+                let seen = self.children_seen.entry(e.parent_id).or_default();
+                self.edges.push((e.node_type, parent.node_type, *seen == 0));
+                *seen += 1;
+            }
         }
         assert_eq!(e.node_id, self.entered.len() as u64 + 1, "ids count nodes");
         self.open.push(e.node_id);
@@ -69,11 +75,11 @@ const FENS: [&str; 3] = [
 
 #[test]
 fn events_form_a_tree_with_knuth_moore_types() {
-    for fen in FENS {
+    for (fen, variant) in FENS.iter().zip(["nmp+lmr", "nmp+probcut", "nmp+mpc"]) {
         let pos = Position::from_fen(fen).unwrap();
-        let config = SearchConfig::preset("nmp+lmr").unwrap();
+        let config = SearchConfig::preset(variant).unwrap();
         let mut search = Search::with_observer(config, 4, Recorder::default());
-        let result = search.go(&pos, &[], &Limits::depth(6), &mut |_| {});
+        let result = search.go(&pos, &[], &Limits::depth(9), &mut |_| {});
         let r = &search.observer;
         assert_eq!(
             r.entered.len() as u64,
@@ -83,6 +89,16 @@ fn events_form_a_tree_with_knuth_moore_types() {
         assert_eq!(r.left, result.nodes, "one leave per node");
         assert!(r.open.is_empty());
         assert!(r.tests > 0, "null move was tried");
+        // A shallow search is a null-window search of an expected CUT or ALL node.
+        assert!(
+            r.same_ply
+                .iter()
+                .all(|&(t, null_window)| t != NodeType::Pv && null_window),
+            "{variant}"
+        );
+        if variant != "nmp+lmr" {
+            assert!(!r.same_ply.is_empty(), "{variant} ran shallow searches");
+        }
         for &(child, parent, first) in &r.edges {
             match parent {
                 NodeType::Cut => assert_eq!(child, NodeType::All),

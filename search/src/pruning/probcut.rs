@@ -139,7 +139,8 @@ impl<O: Observer> Search<O> {
         // Is v >= beta likely? AlphaBeta(bound - 1, bound, S) >= bound
         let high = cut_try.model.high_bound(t, node.beta);
         if !is_mate(node.beta) && high.abs() < MATE_BOUND {
-            let (value, nodes) = self.shallow_search(pos, node, [high - 1, high], d, iid);
+            let window = [high - 1, high];
+            let (value, nodes) = self.shallow_search(pos, node, window, NodeType::Cut, d, iid);
             if self.aborted {
                 return Some(Exit::aborted());
             }
@@ -163,7 +164,8 @@ impl<O: Observer> Search<O> {
         // Is v <= alpha likely? AlphaBeta(bound, bound + 1, S) <= bound
         let low = cut_try.model.low_bound(t, node.alpha);
         if !is_mate(node.alpha) && low.abs() < MATE_BOUND {
-            let (value, nodes) = self.shallow_search(pos, node, [low, low + 1], d, iid);
+            let window = [low, low + 1];
+            let (value, nodes) = self.shallow_search(pos, node, window, NodeType::All, d, iid);
             if self.aborted {
                 return Some(Exit::aborted());
             }
@@ -190,14 +192,17 @@ impl<O: Observer> Search<O> {
     /// A null-window search of `node`'s position at a shallow depth, with no ProbCut inside;
     /// with `iid`, preceded by the shallower depths. Returns the value and the nodes spent.
     ///
-    /// It runs at the node's own ply, so it saves and restores the node's frame (killers,
-    /// static evaluation, null-move verification) and leaves its PV empty: the node goes on
-    /// as if the test had not run.
+    /// It is a null-window search of a non-PV node whatever the node's own type: an expected
+    /// CUT node for the high test (is v >= bound?), an expected ALL node for the low one. It
+    /// runs at the node's own ply, so it saves and restores the node's frame (killers, static
+    /// evaluation, null-move verification) and leaves its PV empty: the node goes on as if the
+    /// test had not run.
     fn shallow_search(
         &mut self,
         pos: &Position,
         node: &Node,
         [alpha, beta]: [i32; 2],
+        node_type: NodeType,
         depth: i32,
         iid: bool,
     ) -> (i32, u64) {
@@ -207,7 +212,6 @@ impl<O: Observer> Search<O> {
         self.in_test += 1;
         let first = if iid { 1 } else { depth };
         let mut value = 0;
-        let node_type: NodeType = node.node_type;
         for d in first..=depth {
             value = self.search(pos, alpha, beta, d, node.ply, node_type, node.id);
         }
