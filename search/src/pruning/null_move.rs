@@ -182,21 +182,54 @@ impl<O: Observer> Search<O> {
     }
 
     /// After the move loop of a verifying node: when the reduced search did not confirm the
-    /// null move's fail high (`best_value < beta`, a zugzwang suspect), restores the depth and
-    /// returns true: the node is searched again at full depth.
+    /// null move's fail high (`best_value < beta`, a zugzwang suspect), restores the depth,
+    /// switches verification back on for the subtree (Tabibi and Netanyahu: `depth++;
+    /// fail_high = FALSE; verify = TRUE; goto research`) and returns true: the node is
+    /// searched again at full depth.
     pub(crate) fn null_move_unconfirmed(&mut self, node: &mut Node, best_value: i32) -> bool {
         if !node.verifying || best_value >= node.beta {
             return false;
         }
         node.depth += 1;
         node.verifying = false;
+        self.frames[node.ply_index()].verify_children = true;
         true
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use cutlab_instrument::NodeType;
+
     use super::*;
+    use crate::SearchConfig;
+
+    #[test]
+    fn an_unconfirmed_fail_high_is_searched_again_verifying() {
+        let mut search = Search::new(SearchConfig::preset("nmp-verified").unwrap(), 1);
+        let mut node = Node {
+            id: 1,
+            ply: 3,
+            depth: 5,
+            alpha: 9,
+            beta: 10,
+            node_type: NodeType::Cut,
+            in_check: false,
+            static_eval: 50,
+            tt: None,
+            tt_move: None,
+            verifying: true,
+        };
+        // The verified fail high switched verification off for the subtree.
+        search.frames[3].verify_children = false;
+        assert!(
+            !search.null_move_unconfirmed(&mut node.clone(), 10),
+            "confirmed"
+        );
+        assert!(search.null_move_unconfirmed(&mut node, 9));
+        assert_eq!((node.depth, node.verifying), (6, false));
+        assert!(search.frames[3].verify_children, "the re-search verifies");
+    }
 
     #[test]
     fn adaptive_reduction_follows_heinz() {
