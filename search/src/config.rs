@@ -69,7 +69,10 @@ pub const DEFAULT_VARIANT: &str = "nmp+lmr";
 /// The preset parts a variant name may join with `+`.
 pub const PRESET_PARTS: [(&str, &str); 13] = [
     ("plain", "no forward pruning, no reductions"),
-    ("nmp", "null-move pruning, R = 2"),
+    (
+        "nmp",
+        "null-move pruning, R = 2 (Crafty 18.15 as Jiang and Buro describe it)",
+    ),
     ("nmp-r3", "null-move pruning, R = 3"),
     (
         "nmp-adaptive",

@@ -188,3 +188,47 @@ fn multicut_returns_beta_where_several_moves_refute() {
         assert_eq!(value, Some(t.beta), "a Multi-Cut node returns beta");
     }
 }
+
+/// Static evaluations of the nodes, and the null-move tests with their node's evaluation.
+#[derive(Default)]
+struct NullMoveLog {
+    evals: std::collections::HashMap<u64, i32>,
+    /// (static eval, beta) of every null-move test.
+    tests: Vec<(i32, i32)>,
+}
+
+impl Observer for NullMoveLog {
+    fn enter_node(&mut self, event: &cutlab_instrument::NodeEvent) {
+        if let Some(eval) = event.static_eval {
+            self.evals.insert(event.node_id, eval);
+        }
+    }
+
+    fn cut_test(&mut self, event: &CutTestEvent, _fen: &dyn Fn() -> String) {
+        if event.method == Method::NullMove {
+            self.tests.push((self.evals[&event.node_id], event.beta));
+        }
+    }
+}
+
+fn null_move_tests(config: SearchConfig) -> Vec<(i32, i32)> {
+    let pos = Position::from_fen(FENS[0]).unwrap();
+    let mut search = Search::with_observer(config, 8, NullMoveLog::default());
+    search.go(&pos, &[], &Limits::depth(7), &mut |_| {});
+    search.observer.tests
+}
+
+#[test]
+fn paper_null_move_has_no_static_eval_gate() {
+    // Jiang and Buro's null move (Crafty 18.15) tries the null move whatever the evaluation.
+    for preset in ["nmp", "nmp-r3", "nmp-adaptive", "nmp-verified"] {
+        let tests = null_move_tests(SearchConfig::preset(preset).unwrap());
+        assert!(tests.iter().any(|&(eval, beta)| eval < beta), "{preset}");
+    }
+    // The modern gate, when asked for, tries it only at or above beta.
+    let mut gated = SearchConfig::preset("nmp").unwrap();
+    gated.null_move.as_mut().unwrap().eval_above_beta = true;
+    let tests = null_move_tests(gated);
+    assert!(!tests.is_empty());
+    assert!(tests.iter().all(|&(eval, beta)| eval >= beta));
+}

@@ -17,6 +17,16 @@
 //! expected ALL nodes, with their own M and C; Eiríksson (2011) applies it only when the
 //! transposition table holds a lower bound at or above beta whose draft is too shallow to cut
 //! by itself.
+//!
+//! Deviations from the sources, each a choice written down here:
+//! - `min_depth` 4 instead of the pseudo-code's `depth >= R` (2): below it the test searches
+//!   would be quiescence searches (depth - 1 - R <= 0), which say little about a move.
+//! - The test searches are PVS null-window searches of this engine, with its null move; the
+//!   pseudo-code's `zwSearch` has no other pruning.
+//! - The TT trigger (Eiríksson) counts an entry of any shallower draft, quiescence entries
+//!   (draft 0) included; a stricter trigger would ask for a draft >= 1.
+//! - A node cut by Multi-Cut returns beta (fail hard), as in the pseudo-code, although the rest
+//!   of the search is fail-soft; nothing is stored in the TT for it.
 
 use cutlab_instrument::{Bound, CutOutcome, Method, NodeType, Observer};
 use serde::{Deserialize, Serialize};

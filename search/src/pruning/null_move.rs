@@ -16,6 +16,18 @@
 //! and a fail-high reduces the depth by one instead of cutting; the subtree below uses standard
 //! null-move cuts, and if the reduced search does not confirm the fail high the node is
 //! searched again at full depth).
+//!
+//! Deviations from the sources, each a choice written down here:
+//! - Not at PV nodes: the null-window test runs where the window is null already (Crafty
+//!   18.15 tried it at every node; PVS makes non-PV nodes the place for it).
+//! - `min_depth` 2: no null move at depth 1 (Tabibi and Netanyahu: `!verify || depth > 1`;
+//!   Crafty went straight to quiescence).
+//! - A fail high by a mate score returns beta, not the unproven mate.
+//! - `eval_above_beta`: the modern gate `static_eval >= beta` (Stockfish, Ethereal) that the
+//!   2003 sources did not have; off in every preset that names a paper, a parameter for the
+//!   stacks that want it.
+//! - The late-endgame guard is "the side to move has a piece" plus an optional material
+//!   threshold, standing in for Crafty's own endgame switch.
 
 use cutlab_instrument::{Bound, CutOutcome, Method, Observer};
 use serde::{Deserialize, Serialize};
@@ -59,6 +71,10 @@ pub struct NullMoveParams {
     /// No null move when the side to move's weighted material (Q=9 R=5 B=N=3) is at most
     /// this (late endgames, where zugzwang is common). 0 keeps only the "has a piece" guard.
     pub endgame_material_off: u32,
+    /// Try the null move only when the static evaluation is at least beta (a modern gate the
+    /// 2003 sources did not have).
+    #[serde(default)]
+    pub eval_above_beta: bool,
 }
 
 impl NullMoveParams {
@@ -70,6 +86,7 @@ impl NullMoveParams {
             verified: false,
             min_depth: 2,
             endgame_material_off: 0,
+            eval_above_beta: false,
         }
     }
 
@@ -123,7 +140,7 @@ impl<O: Observer> Search<O> {
         if node.is_pv()
             || node.in_check
             || node.depth < params.min_depth
-            || node.static_eval < node.beta
+            || (params.eval_above_beta && node.static_eval < node.beta)
             || is_mate(node.beta)
             || self.after_null_move()
             || !pos.has_non_pawn_material(pos.turn())

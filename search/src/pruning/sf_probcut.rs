@@ -1,14 +1,14 @@
-//! Stockfish-style ProbCut (Stockfish 15.1, `search.cpp`, step 9 "ProbCut"): if a good capture
-//! beats beta by a margin in a reduced search, the node will likely fail high too.
+//! Stockfish-style ProbCut (Stockfish 15.1, `search.cpp`, step 10 "ProbCut"): if a good
+//! capture beats beta by a margin in a reduced search, the node will likely fail high too.
 //!
 //! ```text
-//! probCutBeta = beta + 191;
+//! probCutBeta = beta + 191 - 54 * improving;
 //! if (!PvNode && depth > 4 && abs(beta) < VALUE_TB_WIN_IN_MAX_PLY
 //!     && !(ttDepth >= depth - 3 && ttValue < probCutBeta)) {
 //!     for (move in TT move and captures with SEE >= probCutBeta - staticEval) {
 //!         value = -qsearch(-probCutBeta, -probCutBeta + 1);          // preliminary check
 //!         if (value >= probCutBeta)
-//!             value = -search(-probCutBeta, -probCutBeta + 1, depth - 4);
+//!             value = -search(-probCutBeta, -probCutBeta + 1, depth - 4, !cutNode);
 //!         if (value >= probCutBeta) {
 //!             tt.save(LOWER, value, depth - 3, move);
 //!             return value;
@@ -16,6 +16,16 @@
 //!     }
 //! }
 //! ```
+//!
+//! Deviations from the source, each a choice written down here:
+//! - No `improving` term: the margin is 191 at every node (Stockfish subtracts 54 when the
+//!   static evaluation improved over two plies; cutlab keeps no such history yet).
+//! - Step 12 of Stockfish 15.1, the small ProbCut in check (return beta + 417 on a deep TT
+//!   capture lower bound), is not part of this method.
+//! - Captures are ordered by MVV-LVA, not by Stockfish's capture history, and the SEE threshold
+//!   filters them in our picker rather than inside Stockfish's move picker.
+//! - The child of a CUT node is searched as an expected ALL node and vice versa, as
+//!   `!cutNode` does; the TT entry stored on a cut has draft depth - reduction + 1 (depth - 3).
 
 use cutlab_instrument::{Bound, CutOutcome, Method, Observer};
 use serde::{Deserialize, Serialize};
