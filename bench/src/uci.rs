@@ -16,6 +16,7 @@ use cutlab_search::{
     DEFAULT_VARIANT, Limits, Position, Search, SearchConfig, position::uci, score::uci_score,
     search::Info,
 };
+use shakmaty::Position as _;
 
 const DEFAULT_HASH_MIB: usize = 16;
 const MAX_HASH_MIB: usize = 65_536;
@@ -130,9 +131,12 @@ impl Engine {
     fn position(&mut self, args: &[&str]) {
         self.finish();
         match parse_position(args) {
-            Ok((root, game)) => {
-                self.root = root;
-                self.game = game;
+            Ok(parsed) => {
+                if let Some(message) = &parsed.error {
+                    error(message);
+                }
+                self.root = parsed.root;
+                self.game = parsed.game;
             }
             Err(message) => error(&message),
         }
@@ -193,43 +197,75 @@ impl Engine {
         }
     }
 
+    /// Starts a search; whatever happens, exactly one `bestmove` answers it.
     fn go(&mut self, args: &[&str]) {
         self.finish();
-        let mut limits = match parse_go(args) {
-            Ok(limits) => limits,
-            Err(message) => return error(&message),
-        };
+        let (mut limits, errors) = parse_go(args);
+        for message in &errors {
+            error(message);
+        }
+        if !errors.is_empty() && !limits.is_limited() {
+            // A malformed `go` still gets its one answer, from a quick search.
+            error("go: searching to depth 1 instead");
+            limits.depth = Some(1);
+        }
         limits.move_overhead_ms = self.move_overhead_ms;
         self.infinite = limits.infinite;
+        let root = self.root.clone();
+        let search = self.idle();
+        let (config, hash_mib) = (search.config.clone(), search.tt.size_mib());
         let Some(mut search) = self.search.take() else {
-            return error("engine busy");
+            return answer_without_search(&root, "engine busy");
         };
         self.stop = search.stop_flag();
         self.stop.store(false, Ordering::Relaxed);
         let stop = Arc::clone(&self.stop);
-        let root = self.root.clone();
         let game = self.game.clone();
+        let thread_root = root.clone();
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(64 << 20)
             .spawn(move || {
-                let result = search.go(&root, &game, &limits, &mut |info| say(&info_line(info)));
+                let root = thread_root;
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    search.go(&root, &game, &limits, &mut |info| say(&info_line(info)))
+                }));
                 // `go infinite` must not answer before `stop`.
                 while limits.infinite && !stop.load(Ordering::Relaxed) {
                     std::thread::sleep(std::time::Duration::from_millis(2));
                 }
-                let best = result.best_move.map_or_else(|| "0000".to_string(), uci);
-                match result.pv.get(1) {
-                    Some(&ponder) => say(&format!("bestmove {best} ponder {}", uci(ponder))),
-                    None => say(&format!("bestmove {best}")),
+                match outcome {
+                    Ok(result) => {
+                        let best = result.best_move.map_or_else(|| "0000".to_string(), uci);
+                        match result.pv.get(1) {
+                            Some(&ponder) => {
+                                say(&format!("bestmove {best} ponder {}", uci(ponder)));
+                            }
+                            None => say(&format!("bestmove {best}")),
+                        }
+                        search
+                    }
+                    Err(_) => {
+                        answer_without_search(&root, "the search failed; starting afresh");
+                        Search::new(config, hash_mib)
+                    }
                 }
-                search
             });
         match spawned {
             Ok(handle) => self.worker = Some(handle),
-            Err(e) => error(&format!("cannot start the search thread: {e}")),
+            Err(e) => answer_without_search(&root, &format!("cannot start the search: {e}")),
         }
     }
+}
+
+/// Reports `message` and answers with the first legal move (or `0000` when there is none).
+fn answer_without_search(root: &Position, message: &str) {
+    error(message);
+    let first = root.chess().legal_moves().first().copied();
+    say(&format!(
+        "bestmove {}",
+        first.map_or_else(|| "0000".to_string(), uci)
+    ));
 }
 
 fn info_line(info: &Info) -> String {
@@ -258,8 +294,20 @@ fn info_line(info: &Info) -> String {
     line
 }
 
-/// Parses `position startpos|fen <fen> [moves ...]` into the root and the game's earlier keys.
-fn parse_position(args: &[&str]) -> Result<(Position, Vec<u64>), String> {
+/// A parsed `position` command.
+#[derive(Debug)]
+struct ParsedPosition {
+    /// The position after the legal prefix of the move list.
+    root: Position,
+    /// Keys of the positions before `root`, oldest first.
+    game: Vec<u64>,
+    /// What was wrong with the move list, if anything (the moves from there were dropped).
+    error: Option<String>,
+}
+
+/// Parses `position startpos|fen <fen> [moves ...]`. A bad setup is an error; a bad move keeps
+/// the legal prefix of the list and reports the rest.
+fn parse_position(args: &[&str]) -> Result<ParsedPosition, String> {
     let moves_at = args
         .iter()
         .position(|&w| w == "moves")
@@ -274,44 +322,97 @@ fn parse_position(args: &[&str]) -> Result<(Position, Vec<u64>), String> {
     };
     let mut game = Vec::new();
     for (i, text) in moves.iter().skip(1).enumerate() {
-        let m = pos
-            .parse_uci(text)
-            .map_err(|e| format!("position moves: move {} {e}", i + 1))?;
-        game.push(pos.key());
-        pos = pos.play(m);
+        match pos.parse_uci(text) {
+            Ok(m) => {
+                game.push(pos.key());
+                pos = pos.play(m);
+            }
+            Err(e) => {
+                let kept = i;
+                return Ok(ParsedPosition {
+                    root: pos,
+                    game,
+                    error: Some(format!(
+                        "position moves: move {} {e}; keeping the {kept} moves before it",
+                        i + 1
+                    )),
+                });
+            }
+        }
     }
-    Ok((pos, game))
+    Ok(ParsedPosition {
+        root: pos,
+        game,
+        error: None,
+    })
 }
 
-/// Parses the arguments of `go`.
-fn parse_go(args: &[&str]) -> Result<Limits, String> {
+/// Parses the arguments of `go`: the limits it understood and an error per word it did not
+/// (the search goes on without them). Numbers saturate: a negative one is 0, one too large
+/// for its field is the field's maximum.
+fn parse_go(args: &[&str]) -> (Limits, Vec<String>) {
     let mut limits = Limits::default();
-    let mut words = args.iter();
+    let mut errors = Vec::new();
+    let mut words = args.iter().peekable();
     while let Some(&word) = words.next() {
         let mut number = || -> Result<u64, String> {
             let value = words
-                .next()
-                .ok_or_else(|| format!("go {word} needs a value"))?;
-            value
-                .parse::<i64>()
-                .map(|v| u64::try_from(v.max(0)).unwrap_or(0))
-                .map_err(|_| format!("go {word}: '{value}' is not a number"))
+                .next_if(|v| v.parse::<f64>().is_ok() || v.bytes().all(|b| b.is_ascii_digit()))
+                .ok_or_else(|| format!("go {word} needs a number"))?;
+            saturating_u64(value).ok_or_else(|| format!("go {word}: '{value}' is not a number"))
         };
-        match word {
-            "depth" => limits.depth = Some(i32::try_from(number()?).unwrap_or(i32::MAX)),
-            "nodes" => limits.nodes = Some(number()?),
-            "movetime" => limits.movetime_ms = Some(number()?),
-            "wtime" => limits.wtime_ms = Some(number()?),
-            "btime" => limits.btime_ms = Some(number()?),
-            "winc" => limits.winc_ms = Some(number()?),
-            "binc" => limits.binc_ms = Some(number()?),
-            "movestogo" => limits.movestogo = Some(u32::try_from(number()?).unwrap_or(u32::MAX)),
-            "mate" => limits.depth = Some(i32::try_from(number()? * 2).unwrap_or(i32::MAX)),
-            "infinite" | "ponder" => limits.infinite = true,
-            other => return Err(format!("go: unknown parameter '{other}'")),
+        let parsed = match word {
+            "depth" => number().map(|n| limits.depth = Some(saturate(n))),
+            "nodes" => number().map(|n| limits.nodes = Some(n)),
+            "movetime" => number().map(|n| limits.movetime_ms = Some(n)),
+            "wtime" => number().map(|n| limits.wtime_ms = Some(n)),
+            "btime" => number().map(|n| limits.btime_ms = Some(n)),
+            "winc" => number().map(|n| limits.winc_ms = Some(n)),
+            "binc" => number().map(|n| limits.binc_ms = Some(n)),
+            "movestogo" => number().map(|n| limits.movestogo = Some(saturate(n))),
+            "mate" => number().map(|n| limits.depth = Some(saturate(n.saturating_mul(2)))),
+            "infinite" | "ponder" => {
+                limits.infinite = true;
+                Ok(())
+            }
+            other => Err(format!("go: unknown parameter '{other}'")),
+        };
+        if let Err(message) = parsed {
+            errors.push(message);
         }
     }
-    Ok(limits)
+    (limits, errors)
+}
+
+/// A whole number of any size as u64: negative is 0, too large is `u64::MAX`; `None` when the
+/// text is not an integer.
+fn saturating_u64(text: &str) -> Option<u64> {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if text.starts_with('-') {
+        return Some(0);
+    }
+    Some(digits.parse::<u64>().unwrap_or(u64::MAX))
+}
+
+/// `n` in a narrower integer type, saturating.
+fn saturate<T: TryFrom<u64> + Bounded>(n: u64) -> T {
+    T::try_from(n).unwrap_or(T::MAX)
+}
+
+/// The largest value of an integer type.
+trait Bounded {
+    const MAX: Self;
+}
+
+impl Bounded for i32 {
+    const MAX: i32 = i32::MAX;
+}
+
+impl Bounded for u32 {
+    const MAX: u32 = u32::MAX;
 }
 
 #[cfg(test)]
@@ -320,19 +421,30 @@ mod tests {
 
     #[test]
     fn position_with_moves_keeps_the_game_keys() {
-        let (pos, game) = parse_position(&["startpos", "moves", "e2e4", "e7e5"]).unwrap();
-        assert_eq!(game.len(), 2);
-        assert_eq!(game[0], Position::startpos().key());
+        let parsed = parse_position(&["startpos", "moves", "e2e4", "e7e5"]).unwrap();
+        assert_eq!(parsed.game.len(), 2);
+        assert_eq!(parsed.game[0], Position::startpos().key());
         assert!(
-            pos.fen()
+            parsed
+                .root
+                .fen()
                 .starts_with("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w")
         );
+        assert!(parsed.error.is_none());
     }
 
     #[test]
-    fn bad_positions_are_errors_naming_the_problem() {
-        let err = parse_position(&["startpos", "moves", "e2e4", "e2e4"]).unwrap_err();
-        assert!(err.contains("move 2") && err.contains("e2e4"), "{err}");
+    fn a_bad_move_keeps_the_legal_prefix_and_names_the_problem() {
+        let parsed = parse_position(&["startpos", "moves", "e2e4", "zzzz", "e7e5"]).unwrap();
+        let err = parsed.error.unwrap();
+        assert!(err.contains("move 2") && err.contains("zzzz"), "{err}");
+        assert_eq!(parsed.game.len(), 1);
+        assert!(
+            parsed
+                .root
+                .fen()
+                .starts_with("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b")
+        );
         assert!(parse_position(&["fen", "xx"]).unwrap_err().contains("FEN"));
         assert!(parse_position(&[]).is_err());
     }
@@ -349,11 +461,21 @@ mod tests {
             "movestogo",
             "5",
         ])
-        .unwrap();
+        .0;
         assert_eq!(limits.wtime_ms, Some(1000));
         assert_eq!(limits.movestogo, Some(5));
-        assert!(parse_go(&["depth"]).is_err());
-        assert!(parse_go(&["depth", "x"]).is_err());
-        assert!(parse_go(&["sideways"]).is_err());
+        assert_eq!(parse_go(&["depth"]).1.len(), 1);
+        assert_eq!(
+            parse_go(&["depth", "x"]).1.len(),
+            2,
+            "x is not a number nor a parameter"
+        );
+        assert_eq!(parse_go(&["sideways"]).1.len(), 1);
+        // Huge and negative numbers saturate; what is understood is kept beside an error.
+        let (limits, errors) = parse_go(&["depth", "99999999999999999999", "wtime", "-5"]);
+        assert_eq!((limits.depth, limits.wtime_ms), (Some(i32::MAX), Some(0)));
+        assert!(errors.is_empty());
+        let (limits, errors) = parse_go(&["sideways", "nodes", "100"]);
+        assert_eq!((limits.nodes, errors.len()), (Some(100), 1));
     }
 }

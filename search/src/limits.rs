@@ -49,6 +49,18 @@ impl Limits {
         }
     }
 
+    /// Whether anything ends the search besides `stop` (a depth, nodes, a time or a clock), or
+    /// it is `infinite` and waits for `stop` by design.
+    #[must_use]
+    pub fn is_limited(&self) -> bool {
+        self.depth.is_some()
+            || self.nodes.is_some()
+            || self.movetime_ms.is_some()
+            || self.wtime_ms.is_some()
+            || self.btime_ms.is_some()
+            || self.infinite
+    }
+
     /// Search a fixed number of nodes only.
     #[must_use]
     pub fn nodes(nodes: u64) -> Limits {

@@ -25,7 +25,7 @@ impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PositionError::BadFen(why) => write!(f, "malformed FEN: {why}"),
-            PositionError::IllegalPosition(why) => write!(f, "illegal position: {why}"),
+            PositionError::IllegalPosition(why) => f.write_str(why),
             PositionError::BadMove(m) => write!(f, "malformed move '{m}'"),
             PositionError::IllegalMove(m) => write!(f, "illegal move '{m}'"),
         }
