@@ -104,10 +104,10 @@ mod tests {
         let lmr = LmrTable::new(Some(&LmrParams::default()));
         assert_eq!(lmr.reduction(2, 10, false, 1), 0, "too shallow");
         assert_eq!(lmr.reduction(8, 2, false, 7), 0, "too early in the order");
-        // 0.75 + ln 8 ln 10 / 2.25 = 3.94 -> 3; one less at PV nodes; never below depth 1.
-        assert_eq!(lmr.reduction(8, 10, false, 7), 3);
-        assert_eq!(lmr.reduction(8, 10, true, 7), 2);
-        assert_eq!(lmr.reduction(8, 10, false, 3), 2);
+        // 0.75 + ln 20 ln 20 / 2.25 = 4.74 -> 4; one less at PV nodes; never below depth 1.
+        assert_eq!(lmr.reduction(20, 20, false, 19), 4);
+        assert_eq!(lmr.reduction(20, 20, true, 19), 3);
+        assert_eq!(lmr.reduction(20, 20, false, 3), 2);
         assert_eq!(LmrTable::new(None).reduction(8, 10, false, 7), 0);
     }
 }
