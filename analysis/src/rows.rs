@@ -155,6 +155,9 @@ pub struct CutTestRow {
     pub outcome: String,
     /// Nodes the test searched.
     pub test_nodes: u64,
+    /// Index of the test among its method's tests at the node (0: the node's first).
+    #[serde(default)]
+    pub test_index: u32,
 }
 
 /// One row of `<stem>.verify.csv` of `cutlab trace --verify-cuts`: a sampled cut re-searched

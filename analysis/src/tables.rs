@@ -265,37 +265,49 @@ pub fn false_cuts(rows: &[VerifyRow]) -> Table {
     t
 }
 
-/// Tests and cuts per method and `key` (remaining depth, node type): tries, cuts, cut rate
-/// with a 95% Wilson interval, and the mean nodes a test cost.
+/// Tests and cuts per method and `key` (remaining depth, node type): nodes where the method
+/// was tried, tests, cuts, the cut rate per node tried with a 95% Wilson interval (it compares
+/// across methods; the rate per test does not, as methods run different numbers of tests per
+/// node), and the mean nodes a test cost.
 fn cut_counts<K: Ord + ToString>(
     rows: &[CutTestRow],
     key_name: &str,
     key: impl Fn(&CutTestRow) -> K,
 ) -> Table {
-    let mut cells: BTreeMap<(&str, K), (u64, u64, u64)> = BTreeMap::new();
+    #[derive(Default)]
+    struct Cell {
+        nodes_tried: u64,
+        tests: u64,
+        cuts: u64,
+        test_nodes: u64,
+    }
+    let mut cells: BTreeMap<(&str, K), Cell> = BTreeMap::new();
     for r in rows {
         let c = cells.entry((r.method.as_str(), key(r))).or_default();
-        c.0 += 1;
-        c.1 += u64::from(r.outcome != "no-cut");
-        c.2 += r.test_nodes;
+        c.nodes_tried += u64::from(r.test_index == 0);
+        c.tests += 1;
+        c.cuts += u64::from(r.outcome != "no-cut");
+        c.test_nodes += r.test_nodes;
     }
     let mut t = Table::new(&[
         "method",
         key_name,
+        ">nodes tried",
         ">tests",
         ">cuts",
-        ">cut rate [95% CI]",
+        ">cuts per node [95% CI]",
         ">mean test nodes",
     ]);
-    for ((method, k), (tries, cuts, nodes)) in cells {
+    for ((method, k), c) in cells {
         #[expect(clippy::cast_precision_loss, reason = "counts")]
-        let mean_nodes = nodes as f64 / tries as f64;
+        let mean_nodes = c.test_nodes as f64 / c.tests as f64;
         t.row(vec![
             method.to_string(),
             k.to_string(),
-            tries.to_string(),
-            cuts.to_string(),
-            percent(wilson(cuts, tries, 0.95)),
+            c.nodes_tried.to_string(),
+            c.tests.to_string(),
+            c.cuts.to_string(),
+            percent(wilson(c.cuts, c.nodes_tried.max(c.cuts), 0.95)),
             format!("{mean_nodes:.1}"),
         ]);
     }

@@ -13,6 +13,8 @@ use crate::{CutTestEvent, Method, NodeType, Observer};
 pub struct Tally {
     /// Tests tried.
     pub tries: u64,
+    /// Nodes at which the method was tried (one or more tests).
+    pub nodes_tried: u64,
     /// Tests that cut.
     pub cuts: u64,
     /// Nodes searched by the tests.
@@ -58,6 +60,7 @@ impl Observer for Counters {
         let cell =
             &mut self.cells[cell_index(event.method, event.depth, type_key(event.node_type))];
         cell.tries += 1;
+        cell.nodes_tried += u64::from(event.test_index == 0);
         cell.cuts += u64::from(event.outcome.is_cut());
         cell.nodes += event.nodes;
     }
@@ -84,6 +87,7 @@ impl Counters {
         for (m, _, _, t) in self.cells() {
             let total = totals.entry(m).or_default();
             total.tries += t.tries;
+            total.nodes_tried += t.nodes_tried;
             total.cuts += t.cuts;
             total.nodes += t.nodes;
         }
@@ -94,30 +98,33 @@ impl Counters {
     pub fn merge(&mut self, other: &Counters) {
         for (cell, t) in self.cells.iter_mut().zip(&other.cells) {
             cell.tries += t.tries;
+            cell.nodes_tried += t.nodes_tried;
             cell.cuts += t.cuts;
             cell.nodes += t.nodes;
         }
     }
 
-    /// A summary table: one line per method with totals, then per depth and node type.
+    /// A summary table: one line per method with totals, then per depth and node type. The
+    /// cut rate is per node tried (`cuts / nodes`), which compares across methods; tests per
+    /// node and nodes per test show what a try costs.
     #[must_use]
     pub fn summary(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "{:<14} {:>6} {:>4} {:>10} {:>10} {:>7} {:>12} {:>10}",
-            "method", "depth", "type", "tries", "cuts", "cut%", "test_nodes", "nodes/try"
+            "{:<14} {:>6} {:>4} {:>10} {:>10} {:>10} {:>7} {:>12} {:>10}",
+            "method", "depth", "type", "nodes", "tests", "cuts", "cut%", "test_nodes", "nodes/test"
         );
         let line = |out: &mut String, m: &str, d: &str, ty: &str, t: Tally| {
             #[expect(clippy::cast_precision_loss, reason = "ratios for display")]
             let (rate, per) = (
-                100.0 * t.cuts as f64 / t.tries.max(1) as f64,
+                100.0 * t.cuts as f64 / t.nodes_tried.max(1) as f64,
                 t.nodes as f64 / t.tries.max(1) as f64,
             );
             let _ = writeln!(
                 out,
-                "{m:<14} {d:>6} {ty:>4} {:>10} {:>10} {rate:>6.1}% {:>12} {per:>10.1}",
-                t.tries, t.cuts, t.nodes
+                "{m:<14} {d:>6} {ty:>4} {:>10} {:>10} {:>10} {rate:>6.1}% {:>12} {per:>10.1}",
+                t.nodes_tried, t.tries, t.cuts, t.nodes
             );
         };
         for (m, total) in self.by_method() {
@@ -158,6 +165,7 @@ mod tests {
                 CutOutcome::NoCut
             },
             nodes: 10,
+            test_index: 0,
         }
     }
 
@@ -168,8 +176,17 @@ mod tests {
         c.cut_test(&test_event(Method::NullMove, 5, NodeType::Cut, true), &fen);
         c.cut_test(&test_event(Method::NullMove, 5, NodeType::Cut, false), &fen);
         c.cut_test(&test_event(Method::NullMove, 6, NodeType::All, true), &fen);
+        let second = CutTestEvent {
+            test_index: 1,
+            ..test_event(Method::NullMove, 6, NodeType::All, false)
+        };
+        c.cut_test(&second, &fen);
         let total = c.by_method()[&Method::NullMove];
-        assert_eq!((total.tries, total.cuts, total.nodes), (3, 2, 30));
+        assert_eq!((total.tries, total.cuts, total.nodes), (4, 2, 40));
+        assert_eq!(
+            total.nodes_tried, 3,
+            "the second test at a node is not a new node"
+        );
         let cells: Vec<_> = c.cells().collect();
         assert_eq!(cells.len(), 2);
         assert_eq!(cells[0].3.tries, 2);

@@ -100,6 +100,7 @@ pub struct TestRow {
     shallow_value_cp: i32,
     outcome: &'static str,
     test_nodes: u64,
+    test_index: u32,
 }
 
 enum Batch {
@@ -292,6 +293,7 @@ impl Observer for CsvSink {
             shallow_value_cp: e.shallow_value,
             outcome: e.outcome.name(),
             test_nodes: e.nodes,
+            test_index: e.test_index,
         });
     }
 

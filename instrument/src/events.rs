@@ -240,6 +240,11 @@ pub struct CutTestEvent {
     pub outcome: CutOutcome,
     /// Nodes searched by the test itself.
     pub nodes: u64,
+    /// Index of this test among the tests of `method` at this node, from 0. A method may run
+    /// several tests at a node (ProbCut a high and a low one, Stockfish ProbCut one per
+    /// capture), so tests do not compare across methods; the tests with index 0 count the
+    /// nodes where the method was tried, and cuts per such node do.
+    pub test_index: u32,
 }
 
 /// A node is left.

@@ -86,6 +86,20 @@ fn probcut_cuts_when_the_shallow_search_is_far_above_beta() {
         result.cuts.cuts[Method::ProbCut.index()] as usize,
         tests.iter().filter(|t| t.outcome.is_cut()).count()
     );
+    // Per-node denominator: a node with a high and a low test counts once.
+    let nodes: std::collections::BTreeSet<u64> = tests.iter().map(|t| t.node_id).collect();
+    let tried = result.cuts.nodes_tried[Method::ProbCut.index()];
+    assert_eq!(tried as usize, nodes.len());
+    assert!(tried < result.cuts.tries[Method::ProbCut.index()]);
+    assert_eq!(
+        tests.iter().filter(|t| t.test_index == 0).count(),
+        nodes.len()
+    );
+    assert!(
+        tests
+            .iter()
+            .any(|t| t.test_index == 1 && t.outcome != CutOutcome::CutHigh)
+    );
 }
 
 #[test]

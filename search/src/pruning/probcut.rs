@@ -237,6 +237,7 @@ mod tests {
             killers: [PackedMove::NONE; 2],
             static_eval: 17,
             verify_children: true,
+            tests: [0; Method::COUNT],
         };
         search.frames[1] = frame;
         let node = Node {

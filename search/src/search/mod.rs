@@ -42,13 +42,19 @@ const MAX_DEPTH: i32 = 100;
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
 
-/// Tries and cuts per forward-pruning method in one search.
+/// Tests and cuts per forward-pruning method in one search.
+///
+/// A method may run several tests at one node (ProbCut a high and a low test per depth pair,
+/// Stockfish ProbCut one per capture), so rates per test do not compare across methods; the
+/// rate per node (`cuts / nodes_tried`: a node is cut at most once) does.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CutCounts {
     /// Tests tried, by [`Method::index`].
     pub tries: [u64; Method::COUNT],
     /// Tests that cut, by [`Method::index`].
     pub cuts: [u64; Method::COUNT],
+    /// Nodes at which the method ran one or more tests, by [`Method::index`].
+    pub nodes_tried: [u64; Method::COUNT],
 }
 
 /// What a finished search found.
@@ -103,6 +109,8 @@ pub(crate) struct Frame {
     /// Verified null move: whether the children of this ply still verify (Tabibi and
     /// Netanyahu: after a verified fail high the subtree uses standard null-move cuts).
     pub verify_children: bool,
+    /// Tests each method has run at the node of this ply, by [`Method::index`].
+    pub tests: [u32; Method::COUNT],
 }
 
 /// A search engine: its TT, ordering tables and configuration; generic over the observer.

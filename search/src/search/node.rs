@@ -140,6 +140,7 @@ impl<O: Observer> Search<O> {
         self.pv_len[ply_index] = 0;
         self.seldepth = self.seldepth.max(ply);
         self.frames[ply_index + 2].killers = [PackedMove::NONE; 2];
+        self.frames[ply_index].tests = [0; Method::COUNT];
         let node = Node {
             id: self.nodes,
             ply,
@@ -203,7 +204,10 @@ impl<O: Observer> Search<O> {
         outcome: CutOutcome,
     ) {
         let i = method.index();
+        let test_index = self.frames[node.ply_index()].tests[i];
+        self.frames[node.ply_index()].tests[i] += 1;
         self.cuts.tries[i] += 1;
+        self.cuts.nodes_tried[i] += u64::from(test_index == 0);
         if outcome.is_cut() {
             self.cuts.cuts[i] += 1;
         }
@@ -221,6 +225,7 @@ impl<O: Observer> Search<O> {
                 shallow_value: probe.value,
                 outcome,
                 nodes: probe.nodes,
+                test_index,
             };
             self.observer.cut_test(&event, &|| pos.fen());
         }
