@@ -178,6 +178,9 @@ impl Engine {
                         new.confidence = old.confidence;
                     }
                     search.config = config;
+                    // A new variant starts with fresh tables (prob-ab keeps spreads where
+                    // the others keep evaluations).
+                    search.clear();
                 }
                 Err(e) => error(&e.to_string()),
             },

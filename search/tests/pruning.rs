@@ -246,3 +246,57 @@ fn paper_null_move_has_no_static_eval_gate() {
     assert!(!tests.is_empty());
     assert!(tests.iter().all(|&(eval, beta)| eval >= beta));
 }
+
+/// Entry windows, probabilistic cut tests and exits, by node.
+#[derive(Default)]
+struct ProbLog {
+    windows: std::collections::HashMap<u64, (i32, i32)>,
+    tests: Vec<CutTestEvent>,
+    exits: std::collections::HashMap<u64, (i32, cutlab_instrument::Bound)>,
+}
+
+impl Observer for ProbLog {
+    fn enter_node(&mut self, e: &cutlab_instrument::NodeEvent) {
+        self.windows.insert(e.node_id, (e.alpha, e.beta));
+    }
+
+    fn cut_test(&mut self, e: &CutTestEvent, _fen: &dyn Fn() -> String) {
+        self.tests.push(e.clone());
+    }
+
+    fn leave_node(&mut self, e: &cutlab_instrument::NodeExitEvent) {
+        self.exits.insert(e.node_id, (e.value, e.bound));
+    }
+}
+
+#[test]
+fn probabilistic_tests_record_tries_windows_and_bounds() {
+    use cutlab_instrument::Bound;
+    let pos = Position::from_fen(FENS[0]).unwrap();
+    let config = SearchConfig::preset("prob-ab").unwrap();
+    let mut search = Search::with_observer(config, 8, ProbLog::default());
+    let result = search.go(&pos, &[], &Limits::depth(5), &mut |_| {});
+    let log = &search.observer;
+    let i = Method::ProbAb.index();
+    assert!(log.tests.iter().all(|t| t.method == Method::ProbAb));
+    let cuts = log.tests.iter().filter(|t| t.outcome.is_cut()).count();
+    assert!(
+        cuts > 0 && cuts < log.tests.len(),
+        "tries are more than cuts"
+    );
+    assert_eq!(result.cuts.tries[i] as usize, log.tests.len());
+    assert_eq!(result.cuts.cuts[i] as usize, cuts);
+    for t in &log.tests {
+        let (alpha, beta) = log.windows[&t.node_id];
+        // The window the node was given (mate-distance narrowing aside), not a raised alpha.
+        if alpha.abs() < 20_000 && beta.abs() < 20_000 {
+            assert_eq!((t.alpha, t.beta), (alpha, beta));
+        }
+        let (value, bound) = log.exits[&t.node_id];
+        match t.outcome {
+            CutOutcome::CutHigh => assert_eq!(bound, Bound::Lower),
+            _ if value <= t.alpha => assert_eq!(bound, Bound::Upper, "a fail low is a bound"),
+            _ => assert_eq!(bound, Bound::Exact),
+        }
+    }
+}

@@ -161,3 +161,26 @@ fn probabilistic_alpha_beta_with_zero_sigma_is_alpha_beta() {
         }
     }
 }
+
+#[test]
+fn probabilistic_alpha_beta_with_zero_sigma_searches_the_alpha_beta_tree() {
+    // σ = 0 makes every distribution a point: the same tree node for node as the PVS search
+    // with the same reductions and no forward pruning (TT, ordering, aspiration included).
+    for (base, prob) in [("plain", "prob-ab"), ("lmr", "prob-ab+lmr")] {
+        for (fen, _) in POSITIONS {
+            let pos = Position::from_fen(fen).unwrap();
+            let mut config = SearchConfig::preset(prob).unwrap();
+            config.prob_ab.as_mut().unwrap().sigma = 0.0;
+            let expected = Search::new(SearchConfig::preset(base).unwrap(), 4).go(
+                &pos,
+                &[],
+                &Limits::depth(6),
+                &mut |_| {},
+            );
+            let got = Search::new(config, 4).go(&pos, &[], &Limits::depth(6), &mut |_| {});
+            assert_eq!(got.nodes, expected.nodes, "{prob} {fen}");
+            assert_eq!(got.score, expected.score, "{prob} {fen}");
+            assert_eq!(got.best_move, expected.best_move, "{prob} {fen}");
+        }
+    }
+}

@@ -90,6 +90,50 @@ impl Dist {
         Dist::from_masses(pairs)
     }
 
+    /// The discretised normal of spread `sigma` whose value at confidence `p` is `value`
+    /// (what the transposition table keeps of a distribution; a point when `sigma` is 0).
+    #[must_use]
+    pub fn with_value_at(value: i32, p: f64, sigma: f64, points: usize) -> Dist {
+        let shifted = Dist::normal(value, sigma, points);
+        let offset = value - shifted.value_at(p);
+        Dist {
+            xs: shifted.xs.iter().map(|x| x + offset).collect(),
+            cdf: shifted.cdf,
+        }
+    }
+
+    /// The largest distance of a support point from the median (0 for a point).
+    #[must_use]
+    pub fn reach(&self) -> i32 {
+        let median = self.value_at(0.5);
+        self.xs
+            .iter()
+            .map(|x| (x - median).abs())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Standard deviation, centipawns.
+    #[must_use]
+    pub fn std_dev(&self) -> f64 {
+        let masses: Vec<(f64, f64)> = self
+            .xs
+            .iter()
+            .zip(&self.cdf)
+            .scan(0.0, |below, (&x, &c)| {
+                let mass = c - *below;
+                *below = c;
+                Some((f64::from(x), mass))
+            })
+            .collect();
+        let mean: f64 = masses.iter().map(|(x, m)| x * m).sum();
+        masses
+            .iter()
+            .map(|(x, m)| m * (x - mean) * (x - mean))
+            .sum::<f64>()
+            .sqrt()
+    }
+
     /// From (value, mass) pairs in increasing value order (equal values merge).
     fn from_masses(pairs: impl Iterator<Item = (i32, f64)>) -> Dist {
         let mut xs: Vec<i32> = Vec::new();

@@ -3,25 +3,59 @@
 //! quiescence score, inner nodes combine their children's distributions, and a confidence
 //! parameter p sets the cut-offs.
 //!
-//! The distributions and Equation 1 are in [`Dist`]. Leaves are discretised into `points`
-//! equal-probability quantiles of N(q, σ²) (q = quiescence score); a node keeps at most
-//! `max_support` points, merged at equal-probability quantiles.
+//! ```text
+//! Quiesce(node)  -> N(q, sigma^2)                       // q: the quiescence score
+//! Search(node):
+//!     F = none
+//!     for child in moves:
+//!         F_child = -Search(child)
+//!         F = F * F_child                                // Equation 1: CDF of the max
+//!         if P_F(V >= beta) >= p: cut                    // confidence cut-off
+//!     return F
+//! ```
 //!
-//! Cut-offs: a node fails high when P(V ≥ β) ≥ p, i.e. when its p-value (the largest x with
-//! P(V ≥ x) ≥ p) reaches β; alpha is raised to the best child's p-value. High p ("Karpov")
-//! values a move by its pessimistic quantile, low p ("Tal") by its optimistic one.
+//! The distributions and Equation 1 are in [`Dist`]. Leaves are discretised into `points`
+//! equal-probability quantiles of N(q, σ²); a node keeps at most `max_support` points, merged
+//! at equal-probability quantiles.
+//!
+//! Values and windows: a node's value is its combined distribution's p-value (the largest x
+//! with P(V ≥ x) ≥ p). It raises alpha, and reaching beta is the seed's cut-off P(V ≥ β) ≥ p.
+//! The best move is the child whose *own* distribution has the best p-value; a child can
+//! raise the combined value without being best (a wide distribution lifts the maximum).
+//! High p ("Karpov") values a move by its pessimistic quantile, low p ("Tal") by its
+//! optimistic one.
+//!
+//! The search is the PVS node function with distributions: the same steps (draws, mate
+//! distance, TT, move ordering with TT move, killers and history, check extension, LMR when
+//! configured, null-window searches of later moves with a re-search inside the window) and
+//! the same iterative deepening with aspiration windows at the root. With σ = 0 every
+//! distribution is a point and it searches exactly the alpha-beta tree (a test holds it to
+//! that, node for node).
+//!
+//! Choices the seed leaves open, written down here:
+//! - The transposition table keeps a node's p-value (with its bound) and the standard
+//!   deviation of its distribution in the evaluation slot; a TT cut-off returns the discretised
+//!   normal with that spread and that p-value.
+//! - A frontier's quiescence search runs in the node's window widened by the farthest point
+//!   of N(0, σ²)'s discretisation, so a score outside it puts the whole distribution outside
+//!   the window (fail-soft, as elsewhere).
+//! - A cut-off or a null-window search leaves a child's distribution partial (fewer moves
+//!   combined), as a fail-soft bound is partial in alpha-beta.
+//! - Children are treated as independent (Equation 1), although siblings share most of their
+//!   subtrees.
 
 mod dist;
 
 use cutlab_instrument::{Bound, CutOutcome, Method, NodeType, Observer};
 use serde::{Deserialize, Serialize};
 
+use shakmaty::Move;
+
 use crate::{
-    eval::evaluate,
     movepick::{MovePicker, PickerKind, is_tactical},
     position::Position,
     score::{DRAW, INFINITE, MATE, is_mate},
-    search::{Exit, MAX_PLY, Probe, Search},
+    search::{Exit, MAX_PLY, Node, Probe, Search, alpha_beta::mate_distance},
     tt::PackedMove,
 };
 
@@ -54,34 +88,72 @@ impl Default for ProbAbParams {
     }
 }
 
-impl<O: Observer> Search<O> {
-    /// One iteration of probabilistic alpha-beta; the root's value at the confidence.
-    pub(crate) fn prob_root(
-        &mut self,
-        root: &Position,
-        depth: i32,
-        params: &ProbAbParams,
-    ) -> Option<i32> {
-        let dist = self.prob_search(
-            root,
-            [-INFINITE, INFINITE],
-            depth,
-            0,
-            NodeType::Pv,
-            0,
-            params,
-        );
-        (!self.aborted).then(|| dist.value_at(params.confidence))
-    }
+/// What the move loop of a probabilistic node found.
+#[derive(Debug)]
+struct ProbMoves {
+    /// The children's distributions combined by Equation 1 (`None`: no legal move).
+    combined: Option<Dist>,
+    /// The best child's own value at the confidence.
+    best_value: i32,
+    /// That child's move, when its value beat alpha.
+    best_move: Option<Move>,
+    /// Moves searched.
+    searched: usize,
+    /// Index of the move whose addition made P(V >= beta) >= p.
+    cut_index: Option<u32>,
+    /// Quiet moves searched before the cut.
+    quiets_tried: Vec<Move>,
+}
 
-    /// A node of probabilistic alpha-beta: returns the distribution of the node's value;
-    /// frontier nodes are N(quiescence score, σ²); a node fails high as soon as the combined
-    /// distribution of its children gives P(V >= beta) >= p.
+impl Default for ProbMoves {
+    fn default() -> Self {
+        ProbMoves {
+            combined: None,
+            best_value: -INFINITE,
+            best_move: None,
+            searched: 0,
+            cut_index: None,
+            quiets_tried: Vec::new(),
+        }
+    }
+}
+
+impl ProbMoves {
+    /// Adds the distribution of a searched child, `mine` (from this node's side). Returns
+    /// whether the child is the new best move (its own value at the confidence is the best so
+    /// far and beats `alpha`) and the node's value: the combined distribution's at the
+    /// confidence. A child can raise the node's value without being the best move.
+    fn add(&mut self, m: Move, mine: Dist, alpha: i32, params: &ProbAbParams) -> (bool, i32) {
+        let p = params.confidence;
+        self.searched += 1;
+        let value = mine.value_at(p);
+        let combined = match self.combined.take() {
+            Some(d) => d.max(&mine).compress(params.max_support),
+            None => mine,
+        };
+        let node_value = combined.value_at(p);
+        self.combined = Some(combined);
+        let mut new_best = false;
+        if value > self.best_value {
+            self.best_value = value;
+            if value > alpha {
+                self.best_move = Some(m);
+                new_best = true;
+            }
+        }
+        (new_best, node_value)
+    }
+}
+
+impl<O: Observer> Search<O> {
+    /// A node of probabilistic alpha-beta: the distribution of its value. It mirrors the PVS
+    /// node function step by step (no forward pruning), so that with σ = 0, where every
+    /// distribution is a point, it searches exactly the alpha-beta tree.
     #[expect(
         clippy::too_many_arguments,
         reason = "the node's window, depth and identity"
     )]
-    fn prob_search(
+    pub(crate) fn prob_search(
         &mut self,
         pos: &Position,
         [alpha, beta]: [i32; 2],
@@ -91,114 +163,265 @@ impl<O: Observer> Search<O> {
         parent_id: u64,
         params: &ProbAbParams,
     ) -> Dist {
-        // Frontier: the quiescence score (full window: exact) with the fitted spread.
         if depth <= 0 && !pos.in_check() {
-            let q = self.quiescence(pos, -INFINITE, INFINITE, ply, node_type, parent_id);
-            return if is_mate(q) {
-                Dist::point(q)
-            } else {
-                Dist::normal(q, params.sigma, params.points)
-            };
+            return self.prob_frontier(pos, [alpha, beta], ply, node_type, parent_id, params);
         }
         let p = params.confidence;
 
         // Step 1. Initialise node
-        let node = self.begin_node(pos, parent_id, ply, depth.max(1), [alpha, beta], node_type);
-        let leave = |this: &mut Self, dist: Dist, best_move, cut: bool| {
-            let exit = if cut {
-                Exit::cut(Method::ProbAb, dist.value_at(p), Bound::Lower)
-            } else {
-                Exit::exact(dist.value_at(p))
-            };
-            this.leave(&node, exit.with_move(best_move));
-            dist
-        };
+        let mut node = self.begin_node(pos, parent_id, ply, depth.max(1), [alpha, beta], node_type);
 
         // Step 2. Draw and abort
-        if self.should_stop() {
-            return leave(self, Dist::point(0), None, false);
+        if let Some(exit) = self.draw_or_abort(pos, &node) {
+            return Dist::point(self.leave(&node, exit));
         }
-        if !node.is_root() {
-            if self.is_draw(pos, node.in_check) {
-                return leave(self, Dist::point(DRAW), None, false);
-            }
-            if ply >= MAX_PLY {
-                let value = if node.in_check { DRAW } else { evaluate(pos) };
-                return leave(self, Dist::point(value), None, false);
-            }
+
+        // Step 3. Mate distance pruning
+        if let Some(exit) = mate_distance(&mut node) {
+            return Dist::point(self.leave(&node, exit));
+        }
+
+        // Step 4. Transposition-table probe: the stored value at the confidence and spread.
+        if let Some(exit) = self.probe_tt(pos, &mut node) {
+            let spread = node.tt.map_or(0, |h| h.eval);
+            let value = self.leave(&node, exit);
+            return Dist::with_value_at(value, p, f64::from(spread), params.points);
         }
 
         // Step 10. Move loop: combine the children's distributions (Equation 1).
-        let killers = self.frames[node.ply_index()].killers;
-        let mut picker = MovePicker::new(None, killers, PickerKind::All);
-        let mut alpha = alpha;
-        let mut combined: Option<Dist> = None;
-        let mut best_move = None;
-        let mut index = 0;
-        let mut cut = false;
-        while let Some((m, _)) = picker.next(pos, &self.history) {
-            let child = pos.play(m);
-            let extension = i32::from(child.in_check() && ply < 2 * MAX_PLY / 3);
-            self.keys.push(child.key());
-            let child_dist = self.prob_search(
-                &child,
-                [-beta, -alpha],
-                node.depth - 1 + extension,
-                ply + 1,
-                node_type.child(index),
-                node.id,
-                params,
-            );
-            self.keys.pop();
-            if self.aborted {
-                return leave(self, Dist::point(0), None, false);
-            }
-            let mine = child_dist.negate();
-            let merged = match combined.take() {
-                Some(d) => d.max(&mine).compress(params.max_support),
-                None => mine,
-            };
-            let value = merged.value_at(p);
-            combined = Some(merged);
-            index += 1;
-            if value > alpha {
-                alpha = value;
-                best_move = Some(m);
-                self.update_pv(node.ply_index(), m);
-            }
-            if value >= beta {
-                // Confidence cut-off: P(V >= beta) >= p.
-                let probe = Probe {
-                    shallow_depth: node.depth - 1,
-                    bound: beta,
-                    value,
-                    nodes: self.nodes - node.id,
-                };
-                let site = crate::search::Node { alpha, ..node };
-                self.record_test(pos, &site, Method::ProbAb, probe, CutOutcome::CutHigh);
-                if !is_tactical(m) {
-                    let frame = &mut self.frames[node.ply_index()];
-                    if !frame.killers[0].is(m) {
-                        frame.killers[1] = frame.killers[0];
-                        frame.killers[0] = PackedMove::new(m);
-                    }
-                    let bonus = (node.depth * node.depth).min(self.config.history_bonus_max);
-                    self.history.update(pos.turn(), m, bonus);
-                }
-                cut = true;
-                break;
-            }
-        }
+        let Some(moves) = self.prob_moves(pos, &node, params) else {
+            return Dist::point(self.leave(&node, Exit::aborted()));
+        };
 
         // Step 11. Mate and stalemate
-        let Some(dist) = combined else {
+        let Some(dist) = moves.combined else {
             let value = if node.in_check {
                 -MATE + i32::try_from(ply).unwrap_or(0)
             } else {
                 DRAW
             };
-            return leave(self, Dist::point(value), None, false);
+            return Dist::point(self.leave(&node, Exit::exact(value)));
         };
-        leave(self, dist, best_move, cut)
+        let value = dist.value_at(p);
+        let cut = moves.cut_index.is_some();
+        let outcome = if cut {
+            CutOutcome::CutHigh
+        } else {
+            CutOutcome::NoCut
+        };
+        let probe = Probe {
+            shallow_depth: node.depth - 1,
+            bound: node.beta,
+            value,
+            nodes: self.nodes - node.id,
+        };
+        self.record_test(pos, &node, Method::ProbAb, probe, outcome);
+
+        // Step 12. Killers and history of the quiet moves
+        if cut
+            && let Some(m) = moves.best_move
+            && !is_tactical(m)
+        {
+            self.reward_quiet(pos, &node, m, &moves.quiets_tried);
+        }
+
+        // Step 13. Transposition-table store: the value at the confidence, and the spread
+        // in the evaluation slot.
+        let bound = if cut {
+            Bound::Lower
+        } else if value > node.alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        #[expect(clippy::cast_possible_truncation, reason = "rounded centipawns")]
+        let spread = dist.std_dev().round().min(f64::from(i16::MAX)) as i32;
+        self.tt.store(
+            pos.key(),
+            ply,
+            moves.best_move.map_or(PackedMove::NONE, PackedMove::new),
+            value,
+            spread,
+            node.depth,
+            bound,
+        );
+        let exit = Exit {
+            cut_by: cut.then_some(Method::ProbAb),
+            cut_move_index: moves.cut_index,
+            ..Exit::bounded(value, bound).with_move(moves.best_move)
+        };
+        self.leave(&node, exit);
+        dist
+    }
+
+    /// Step 10: searches the moves as PVS does (first move with the window, later ones with
+    /// a null window around alpha and again with the window when they land inside it) and
+    /// combines their distributions. The node's value is the combined distribution's value at
+    /// the confidence; it raises alpha, and reaching beta (P(V >= beta) >= p) cuts. The best
+    /// move is the child whose own distribution is best at the confidence. `None` when the
+    /// search was stopped.
+    fn prob_moves(
+        &mut self,
+        pos: &Position,
+        node: &Node,
+        params: &ProbAbParams,
+    ) -> Option<ProbMoves> {
+        let killers = self.frames[node.ply_index()].killers;
+        let mut picker = MovePicker::new(node.tt_move, killers, PickerKind::All);
+        let mut alpha = node.alpha;
+        let mut moves = ProbMoves::default();
+        while let Some((m, _)) = picker.next(pos, &self.history) {
+            let child = pos.play(m);
+            let gives_check = child.in_check();
+            let tactical = is_tactical(m);
+            let extension = i32::from(gives_check && node.ply < 2 * MAX_PLY / 3);
+            let new_depth = node.depth - 1 + extension;
+            let index = moves.searched;
+            self.keys.push(child.key());
+            let mine = if index == 0 {
+                let window = [-node.beta, -alpha];
+                let child_type = node.node_type.child(0);
+                self.prob_search(
+                    &child,
+                    window,
+                    new_depth,
+                    node.ply + 1,
+                    child_type,
+                    node.id,
+                    params,
+                )
+                .negate()
+            } else {
+                let quiet_late =
+                    !tactical && !node.in_check && !gives_check && !killers.iter().any(|k| k.is(m));
+                let reduction = if quiet_late {
+                    self.lmr
+                        .reduction(node.depth, index, node.is_pv(), new_depth)
+                } else {
+                    0
+                };
+                self.prob_zero_window_child(
+                    &child,
+                    node,
+                    alpha,
+                    [new_depth, reduction],
+                    index,
+                    params,
+                )
+            };
+            self.keys.pop();
+            if self.aborted {
+                return None;
+            }
+            let (new_best, node_value) = moves.add(m, mine, node.alpha, params);
+            if new_best && node.is_pv() {
+                self.update_pv(node.ply_index(), m);
+            }
+            if node_value >= node.beta {
+                // Confidence cut-off: P(V >= beta) >= p.
+                moves.cut_index = Some(u32::try_from(index).unwrap_or(u32::MAX));
+                break;
+            }
+            alpha = alpha.max(node_value);
+            if !tactical {
+                moves.quiets_tried.push(m);
+            }
+        }
+        Some(moves)
+    }
+
+    /// A later move of a probabilistic node, as PVS searches it; the child's distribution
+    /// from this node's side.
+    fn prob_zero_window_child(
+        &mut self,
+        child: &Position,
+        node: &Node,
+        alpha: i32,
+        [new_depth, reduction]: [i32; 2],
+        index: usize,
+        params: &ProbAbParams,
+    ) -> Dist {
+        let p = params.confidence;
+        let (ply, id) = (node.ply + 1, node.id);
+        let child_type = node.node_type.child(index);
+        let null_window = [-alpha - 1, -alpha];
+        let mut mine = self
+            .prob_search(
+                child,
+                null_window,
+                new_depth - reduction,
+                ply,
+                child_type,
+                id,
+                params,
+            )
+            .negate();
+        if reduction > 0 && mine.value_at(p) > alpha {
+            mine = self
+                .prob_search(child, null_window, new_depth, ply, child_type, id, params)
+                .negate();
+        }
+        let value = mine.value_at(p);
+        if node.is_pv() && value > alpha && value < node.beta {
+            let window = [-node.beta, -alpha];
+            mine = self
+                .prob_search(child, window, new_depth, ply, NodeType::Pv, id, params)
+                .negate();
+        }
+        mine
+    }
+
+    /// A frontier node: N(q, σ²) around its quiescence score q. The quiescence window is the
+    /// node's widened by the farthest point of that distribution, so that a q outside it
+    /// puts every point outside the node's window (with σ = 0, the node's own window).
+    fn prob_frontier(
+        &mut self,
+        pos: &Position,
+        [alpha, beta]: [i32; 2],
+        ply: u32,
+        node_type: NodeType,
+        parent_id: u64,
+        params: &ProbAbParams,
+    ) -> Dist {
+        let reach = Dist::normal(0, params.sigma, params.points).reach();
+        let window = [
+            alpha.saturating_sub(reach).max(-INFINITE),
+            beta.saturating_add(reach).min(INFINITE),
+        ];
+        let q = self.quiescence(pos, window[0], window[1], ply, node_type, parent_id);
+        if is_mate(q) {
+            Dist::point(q)
+        } else {
+            Dist::normal(q, params.sigma, params.points)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Position as _, Square};
+
+    use super::*;
+
+    #[test]
+    fn the_best_move_is_the_child_best_at_the_confidence() {
+        let pos = Position::startpos();
+        let legal = pos.chess().legal_moves();
+        let by_target = |to: Square| *legal.iter().find(|m| m.to() == to).unwrap();
+        let (a, b) = (by_target(Square::E4), by_target(Square::D4));
+        let params = ProbAbParams::default();
+        let mut moves = ProbMoves::default();
+        // A: narrow around +100. B: its own median is +60, but its wide spread lifts the
+        // median of the maximum of the two above A's.
+        let (new_best, first) = moves.add(a, Dist::normal(100, 5.0, 16), -50, &params);
+        assert!(new_best);
+        let (new_best, second) = moves.add(b, Dist::normal(60, 300.0, 16), -50, &params);
+        assert!(
+            second > first,
+            "B raises the combined value ({first} -> {second})"
+        );
+        assert!(!new_best);
+        assert_eq!(moves.best_move, Some(a), "A is still the best move");
+        assert_eq!(moves.best_value, 100);
     }
 }

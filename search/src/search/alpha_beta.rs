@@ -172,7 +172,7 @@ impl<O: Observer> Search<O> {
     }
 
     /// Step 2: a stopped search, a drawn position, or the ply limit.
-    fn draw_or_abort(&mut self, pos: &Position, node: &Node) -> Option<Exit> {
+    pub(crate) fn draw_or_abort(&mut self, pos: &Position, node: &Node) -> Option<Exit> {
         if self.should_stop() {
             return Some(Exit::aborted());
         }
@@ -194,7 +194,7 @@ impl<O: Observer> Search<O> {
 
     /// Step 4: probes the TT, keeps what it found in `node`, and cuts a non-PV node on a deep
     /// enough bound.
-    fn probe_tt(&mut self, pos: &Position, node: &mut Node) -> Option<Exit> {
+    pub(crate) fn probe_tt(&mut self, pos: &Position, node: &mut Node) -> Option<Exit> {
         let hit = self.tt.probe(pos.key(), node.ply);
         node.tt = hit;
         node.tt_move = hit.and_then(|h| h.mv.unpack(pos));
@@ -320,7 +320,7 @@ impl<O: Observer> Search<O> {
     }
 
     /// Step 12: `best` becomes the first killer and gains history; `tried` lose history.
-    fn reward_quiet(&mut self, pos: &Position, node: &Node, best: Move, tried: &[Move]) {
+    pub(crate) fn reward_quiet(&mut self, pos: &Position, node: &Node, best: Move, tried: &[Move]) {
         let frame = &mut self.frames[node.ply_index()];
         if !frame.killers[0].is(best) {
             frame.killers[1] = frame.killers[0];
@@ -336,7 +336,7 @@ impl<O: Observer> Search<O> {
 
 /// Step 3: narrows the window to the mate scores reachable from this ply; a window that
 /// closes decides the node.
-fn mate_distance(node: &mut Node) -> Option<Exit> {
+pub(crate) fn mate_distance(node: &mut Node) -> Option<Exit> {
     if node.is_root() {
         return None;
     }

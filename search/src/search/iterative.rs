@@ -73,13 +73,9 @@ impl<O: Observer> Search<O> {
             pv: Vec::new(),
             cuts: CutCounts::default(),
         };
-        let prob_ab = self.config.prob_ab;
         if result.best_move.is_some() {
             for depth in 1..=max_depth {
-                let iteration = match prob_ab {
-                    Some(params) => self.prob_root(root, depth, &params),
-                    None => self.aspiration(root, depth, result.score, report),
-                };
+                let iteration = self.aspiration(root, depth, result.score, report);
                 let Some(score) = iteration else {
                     break;
                 };
@@ -186,7 +182,7 @@ impl<O: Observer> Search<O> {
             (-INFINITE, INFINITE)
         };
         loop {
-            let score = self.search(root, alpha, beta, depth, 0, NodeType::Pv, 0);
+            let score = self.root_value(root, alpha, beta, depth);
             if self.aborted {
                 return None;
             }
@@ -206,6 +202,17 @@ impl<O: Observer> Search<O> {
                 alpha = -INFINITE;
                 beta = INFINITE;
             }
+        }
+    }
+
+    /// The value of the root in the window: the node function's, or probabilistic alpha-beta's
+    /// value at its confidence.
+    fn root_value(&mut self, root: &Position, alpha: i32, beta: i32, depth: i32) -> i32 {
+        match self.config.prob_ab {
+            Some(params) => self
+                .prob_search(root, [alpha, beta], depth, 0, NodeType::Pv, 0, &params)
+                .value_at(params.confidence),
+            None => self.search(root, alpha, beta, depth, 0, NodeType::Pv, 0),
         }
     }
 

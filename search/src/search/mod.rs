@@ -11,7 +11,7 @@
 //! - the forward-pruning methods the steps call live in [`crate::pruning`], and probabilistic
 //!   alpha-beta, which replaces the node function, in [`crate::prob_ab`].
 
-mod alpha_beta;
+pub(crate) mod alpha_beta;
 mod draw;
 mod iterative;
 pub mod lmr;
