@@ -266,7 +266,10 @@ mod tests {
         };
         let exit = search.probcut_test(&pos, &node, &cut_try, Method::ProbCut, false);
         assert!(exit.is_some_and(|e| e.cut_by == Some(Method::ProbCut)));
-        assert_eq!(search.frames[1], frame);
+        // As it was, but for the count of ProbCut's tests at the node.
+        let mut expected = frame;
+        expected.tests[Method::ProbCut.index()] = 1;
+        assert_eq!(search.frames[1], expected);
         assert_eq!(search.pv_len[1], 0);
     }
 
