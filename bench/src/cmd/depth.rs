@@ -21,11 +21,11 @@ pub struct DepthArgs {
     /// Positions.
     #[command(flatten)]
     #[serde(flatten)]
-    suite: crate::options::SuiteOptions,
+    suite: crate::common::options::SuiteOptions,
     /// Models and confidence.
     #[command(flatten)]
     #[serde(flatten)]
-    models: crate::options::ModelOptions,
+    models: crate::common::options::ModelOptions,
     /// Variants to compare, comma-separated; the first is the reference of the paired
     /// differences.
     #[arg(long, default_value = "nmp,nmp+probcut,nmp+mpc")]
@@ -109,8 +109,8 @@ pub fn run(args: &DepthArgs) -> Result<(), String> {
         (None, None) => (Limits::movetime(1000), Some(1000)),
     };
     let suite = args.suite.load()?;
-    let positions = crate::shard(&suite.positions, args.shard.as_deref())?;
-    let mut rows: Vec<DepthRow> = crate::results::resume_rows(&args.out, args.resume)?;
+    let positions = crate::common::shard::shard(&suite.positions, args.shard.as_deref())?;
+    let mut rows: Vec<DepthRow> = crate::common::results::resume_rows(&args.out, args.resume)?;
     let done: HashSet<(String, String)> = rows
         .iter()
         .map(|r| (r.position.clone(), r.variant.clone()))
@@ -120,9 +120,11 @@ pub fn run(args: &DepthArgs) -> Result<(), String> {
         .flat_map(|&p| (0..variants.len()).map(move |v| (p, v)))
         .filter(|(p, v)| !done.contains(&(p.id.clone(), variants[*v].to_string())))
         .collect();
-    crate::results::write_variant_configs(&args.out, "depth", args, &variants, &configs, &suite)?;
+    crate::common::results::write_variant_configs(
+        &args.out, "depth", args, &variants, &configs, &suite,
+    )?;
     let done_count = rows.len();
-    let mut writer = crate::results::appender(&args.out)?;
+    let mut writer = crate::common::results::appender(&args.out)?;
     eprintln!(
         "depth: {} positions x {} variants, {} searches to run ({} already in {})",
         positions.len(),
@@ -131,8 +133,8 @@ pub fn run(args: &DepthArgs) -> Result<(), String> {
         done_count,
         args.out.display()
     );
-    let bar = crate::progress::bar(work.len() as u64, "searches");
-    crate::parallel::run(
+    let bar = crate::common::progress::bar(work.len() as u64, "searches");
+    crate::common::parallel::run(
         &work,
         args.threads,
         HashMap::<usize, Search>::new,

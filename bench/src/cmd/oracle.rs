@@ -17,7 +17,7 @@ use cutlab_suites::SuitePosition;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Position as _, san::San};
 
-use crate::uci_client::UciEngine;
+use crate::uci::client::UciEngine;
 
 /// Options of `cutlab oracle`.
 #[derive(Args, Debug, Serialize)]
@@ -25,11 +25,11 @@ pub struct OracleArgs {
     /// Positions.
     #[command(flatten)]
     #[serde(flatten)]
-    suite: crate::options::SuiteOptions,
+    suite: crate::common::options::SuiteOptions,
     /// Models and confidence.
     #[command(flatten)]
     #[serde(flatten)]
-    models: crate::options::ModelOptions,
+    models: crate::common::options::ModelOptions,
     /// Variants that choose moves, comma-separated.
     #[arg(long, default_value = "nmp,nmp+probcut,nmp+mpc")]
     variants: String,
@@ -211,8 +211,8 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
         .map(|v| args.models.config(v))
         .collect::<Result<_, _>>()?;
     let suite = args.suite.load()?;
-    let positions = crate::shard(&suite.positions, args.shard.as_deref())?;
-    let mut rows: Vec<RegretRow> = crate::results::resume_rows(&args.out, args.resume)?;
+    let positions = crate::common::shard::shard(&suite.positions, args.shard.as_deref())?;
+    let mut rows: Vec<RegretRow> = crate::common::results::resume_rows(&args.out, args.resume)?;
 
     // Phase 1: the oracle's scores, cached per position.
     let cache_path = args.out.with_extension("oracle.csv");
@@ -223,8 +223,9 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
         .filter(|p| !cache.contains_key(&p.id))
         .collect();
     if !missing.is_empty() {
-        let mut writer = crate::results::appender(&cache_path)?;
-        let bar = crate::progress::bar(missing.len() as u64, "positions scored by the oracle");
+        let mut writer = crate::common::results::appender(&cache_path)?;
+        let bar =
+            crate::common::progress::bar(missing.len() as u64, "positions scored by the oracle");
         // Exact full-width values: no forward pruning, no reductions, no TT cut-offs.
         let mut exact = SearchConfig::plain();
         exact.tt_cutoffs = false;
@@ -265,13 +266,15 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
         .iter()
         .map(|r| (r.position.clone(), r.variant.clone()))
         .collect();
-    crate::results::write_variant_configs(&args.out, "oracle", args, &variants, &configs, &suite)?;
-    let mut writer = crate::results::appender(&args.out)?;
+    crate::common::results::write_variant_configs(
+        &args.out, "oracle", args, &variants, &configs, &suite,
+    )?;
+    let mut writer = crate::common::results::appender(&args.out)?;
     let limits = args
         .depth
         .map_or_else(|| Limits::movetime(args.time_ms), Limits::depth);
     let total = positions.len() * variants.len() - done.len().min(positions.len() * variants.len());
-    let bar = crate::progress::bar(total as u64, "choices");
+    let bar = crate::common::progress::bar(total as u64, "choices");
     for (v, config) in configs.iter().enumerate() {
         let mut search = Search::new(config.clone(), args.hash_mb);
         for p in &positions {

@@ -15,7 +15,7 @@ use cutlab_search::{Limits, Search, SearchConfig};
 use cutlab_suites::{Suite, SuitePosition};
 use serde::Serialize;
 
-use crate::progress;
+use crate::common::progress;
 
 /// Options of `cutlab regress`.
 #[derive(Args, Debug, Serialize)]
@@ -23,7 +23,7 @@ pub struct RegressArgs {
     /// Positions.
     #[command(flatten)]
     #[serde(flatten)]
-    suite: crate::options::SuiteOptions,
+    suite: crate::common::options::SuiteOptions,
     /// Depths to record: a range `1..10` or a list `3,4,8`.
     #[arg(long, default_value = "1..10")]
     depths: String,
@@ -69,7 +69,7 @@ pub fn parse_depths(text: &str) -> Result<Vec<i32>, String> {
 
 /// Positions already in an existing output.
 fn done_positions(path: &Path) -> Result<HashSet<String>, String> {
-    if !crate::results::has_rows(path) {
+    if !crate::common::results::has_rows(path) {
         return Ok(HashSet::new());
     }
     let rows: Vec<SampleRow> = cutlab_analysis::rows::read(path)?;
@@ -108,15 +108,15 @@ pub fn run(args: &RegressArgs) -> Result<(), String> {
     let depths = parse_depths(&args.depths)?;
     let config = SearchConfig::resolve(&args.variant).map_err(|e| e.to_string())?;
     let suite: Suite = args.suite.load()?;
-    let positions = crate::shard(&suite.positions, args.shard.as_deref())?;
+    let positions = crate::common::shard::shard(&suite.positions, args.shard.as_deref())?;
     let done = done_positions(&args.out)?;
     let todo: Vec<&SuitePosition> = positions
         .iter()
         .copied()
         .filter(|p| !done.contains(&p.id))
         .collect();
-    crate::write_config(&args.out, "regress", args, &config, &suite)?;
-    let mut writer = crate::results::appender(&args.out)?;
+    crate::common::results::write_config(&args.out, "regress", args, &config, &suite)?;
+    let mut writer = crate::common::results::appender(&args.out)?;
     eprintln!(
         "regress: {} positions ({} already done), depths {:?}, variant {}",
         positions.len(),
@@ -125,7 +125,7 @@ pub fn run(args: &RegressArgs) -> Result<(), String> {
         config.name
     );
     let bar = progress::bar(todo.len() as u64, "positions");
-    crate::parallel::run(
+    crate::common::parallel::run(
         &todo,
         args.threads,
         || Search::new(config.clone(), args.hash_mb),

@@ -9,7 +9,7 @@ use cutlab_instrument::csv_sink::splitmix64;
 use cutlab_search::{Limits, Position, Search, SearchConfig};
 use shakmaty::Position as _;
 
-use crate::progress;
+use crate::common::progress;
 
 /// Options of `cutlab suite generate`.
 #[derive(Args, Debug)]

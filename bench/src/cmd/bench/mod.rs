@@ -1,13 +1,14 @@
-//! `cutlab bench` (the node-count signature) and `cutlab perft`.
+//! `cutlab bench`: the node-count signature over the built-in positions, and the speed.
+
+mod positions;
 
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use cutlab_instrument::{Counters, CsvSink, NodeFilter, NoopObserver, Observer};
 use cutlab_search::{DEFAULT_VARIANT, Limits, Position, Search, SearchConfig};
-use shakmaty::Position as _;
 
-use crate::positions::BENCH;
+use positions::BENCH;
 
 /// Options of `cutlab bench`.
 #[derive(Args)]
@@ -17,7 +18,7 @@ pub struct BenchArgs {
     depth: i32,
     /// Models and confidence.
     #[command(flatten)]
-    models: crate::options::ModelOptions,
+    models: crate::common::options::ModelOptions,
     /// Variant (preset name or TOML file).
     #[arg(long, default_value = DEFAULT_VARIANT)]
     variant: String,
@@ -42,7 +43,7 @@ pub enum BenchObserver {
 }
 
 /// Runs the bench and prints one line per position and the summary line.
-pub fn run_bench(args: &BenchArgs) -> Result<(), String> {
+pub fn run(args: &BenchArgs) -> Result<(), String> {
     let config = args.models.config(&args.variant)?;
     match args.observer {
         BenchObserver::Noop => bench_with(args, config, NoopObserver).map(drop),
@@ -85,38 +86,4 @@ fn bench_with<O: Observer>(
         .max(1);
     println!("{total} nodes {} nps", total * 1000 / ms);
     Ok(search.observer)
-}
-
-/// Options of `cutlab perft`.
-#[derive(Args)]
-pub struct PerftArgs {
-    /// Position (default: the start position).
-    #[arg(long)]
-    fen: Option<String>,
-    /// Depth in plies.
-    #[arg(long, default_value_t = 5)]
-    depth: u32,
-}
-
-/// Prints the perft count per root move and the total.
-pub fn run_perft(args: &PerftArgs) -> Result<(), String> {
-    let pos = match &args.fen {
-        Some(fen) => Position::from_fen(fen).map_err(|e| format!("--fen: {e}"))?,
-        None => Position::startpos(),
-    };
-    let start = Instant::now();
-    let mut total = 0;
-    if args.depth == 0 {
-        total = 1;
-    } else {
-        for m in pos.chess().legal_moves() {
-            let child = pos.play(m).chess().clone();
-            let n = shakmaty::perft(&child, args.depth - 1);
-            println!("{}: {n}", cutlab_search::position::uci(m));
-            total += n;
-        }
-    }
-    let ms = start.elapsed().as_millis().max(1);
-    println!("\n{total} nodes {} ms", ms);
-    Ok(())
 }

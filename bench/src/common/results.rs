@@ -67,7 +67,37 @@ pub fn write_variant_configs<A: Serialize>(
             out.with_extension("").display(),
             variant.replace(['+', '/', ':', '@'], "_")
         ));
-        crate::write_config(&path, command, args, config, suite)?;
+        write_config(&path, command, args, config, suite)?;
     }
     Ok(())
+}
+
+/// Writes `<out stem>.config.toml`: command, arguments, version, suite and search configuration.
+pub fn write_config<A: serde::Serialize>(
+    out: &std::path::Path,
+    command: &str,
+    args: &A,
+    config: &cutlab_search::SearchConfig,
+    suite: &cutlab_suites::Suite,
+) -> Result<(), String> {
+    #[derive(serde::Serialize)]
+    struct Written<'a, A> {
+        cutlab_version: &'a str,
+        command: &'a str,
+        suite_source: &'a str,
+        positions: usize,
+        args: &'a A,
+        search: &'a cutlab_search::SearchConfig,
+    }
+    let text = toml::to_string(&Written {
+        cutlab_version: env!("CARGO_PKG_VERSION"),
+        command,
+        suite_source: &suite.source,
+        positions: suite.positions.len(),
+        args,
+        search: config,
+    })
+    .map_err(|e| format!("configuration: {e}"))?;
+    let path = out.with_extension("config.toml");
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
 }

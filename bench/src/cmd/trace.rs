@@ -21,11 +21,11 @@ pub struct TraceArgs {
     /// Positions.
     #[command(flatten)]
     #[serde(flatten)]
-    suite: crate::options::SuiteOptions,
+    suite: crate::common::options::SuiteOptions,
     /// Models and confidence.
     #[command(flatten)]
     #[serde(flatten)]
-    models: crate::options::ModelOptions,
+    models: crate::common::options::ModelOptions,
     /// Variant (preset name or TOML file).
     #[arg(long, default_value = cutlab_search::DEFAULT_VARIANT)]
     variant: String,
@@ -105,11 +105,11 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
             Tee(csv, CutSampler::new(args.verify_cuts, args.seed)),
         ),
     );
-    crate::write_config(&args.out, "trace", args, &config, &suite)?;
+    crate::common::results::write_config(&args.out, "trace", args, &config, &suite)?;
     let mut search = Search::with_observer(config, args.hash_mb, observer);
 
-    let positions = crate::shard(&suite.positions, args.shard.as_deref())?;
-    let bar = crate::progress::bar(positions.len() as u64, "positions");
+    let positions = crate::common::shard::shard(&suite.positions, args.shard.as_deref())?;
+    let bar = crate::common::progress::bar(positions.len() as u64, "positions");
     let mut total_nodes = 0;
     for p in positions.iter().copied() {
         let pos = p.position();

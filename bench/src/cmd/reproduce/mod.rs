@@ -34,7 +34,7 @@ pub struct ReproduceArgs {
     /// Positions.
     #[command(flatten)]
     #[serde(flatten)]
-    suite: crate::options::SuiteOptions,
+    suite: crate::common::options::SuiteOptions,
     /// Directory for the report, the CSVs, the figures and the logs.
     #[arg(long, default_value = "results")]
     out: PathBuf,
@@ -170,7 +170,7 @@ fn find_engine(spec: &str) -> Option<String> {
 
 /// The engine's `id name`, or an error when it does not answer as a UCI engine.
 fn engine_name(command: &str) -> Result<String, String> {
-    let engine = crate::uci_client::UciEngine::start(command)?;
+    let engine = crate::uci::client::UciEngine::start(command)?;
     Ok(engine.id_name().to_string())
 }
 
@@ -245,7 +245,7 @@ fn write_epd(path: &Path, positions: &[&cutlab_suites::SuitePosition]) -> Result
 /// Writes a variant's whole configuration (models included) as TOML, so a match engine
 /// searches with the run's parameter file.
 fn variant_file(layout: &Layout, variant: &str, params: Option<&Path>) -> Result<String, String> {
-    let config = crate::resolve_config(variant, params, None)?;
+    let config = crate::common::options::resolve_config(variant, params, None)?;
     let name = format!(
         "variants/{}.toml",
         variant.replace(['+', '/', ':', '@'], "_")

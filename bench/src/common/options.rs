@@ -24,7 +24,7 @@ impl SuiteOptions {
     /// # Errors
     /// An unreadable or malformed suite (`file:line: problem`).
     pub fn load(&self) -> Result<Suite, String> {
-        crate::load_suite(self.suite.as_deref(), self.skip_invalid)
+        load_suite(self.suite.as_deref(), self.skip_invalid)
     }
 }
 
@@ -45,6 +45,45 @@ impl ModelOptions {
     /// # Errors
     /// An unknown variant, an unreadable parameter file, or a bad confidence.
     pub fn config(&self, variant: &str) -> Result<SearchConfig, String> {
-        crate::resolve_config(variant, self.params.as_deref(), self.confidence)
+        resolve_config(variant, self.params.as_deref(), self.confidence)
     }
+}
+
+/// A variant (preset or TOML file) with ProbCut models from `params` and the prob-ab
+/// confidence when given.
+pub fn resolve_config(
+    variant: &str,
+    params: Option<&std::path::Path>,
+    confidence: Option<f64>,
+) -> Result<cutlab_search::SearchConfig, String> {
+    let mut config = cutlab_search::SearchConfig::resolve(variant).map_err(|e| e.to_string())?;
+    if let Some(path) = params {
+        let fitted = cutlab_search::fit_params::FitParams::load(path)?;
+        config.apply_params(&fitted).map_err(|e| e.to_string())?;
+    }
+    // Applies to the variants that have prob-ab (a list may mix them with others).
+    if let Some(p) = confidence
+        && config.prob_ab.is_some()
+    {
+        config.set_confidence(p).map_err(|e| e.to_string())?;
+    }
+    Ok(config)
+}
+
+/// The suite at `path`, or the built-in one.
+pub fn load_suite(
+    path: Option<&std::path::Path>,
+    skip_invalid: bool,
+) -> Result<cutlab_suites::Suite, String> {
+    let suite = match path {
+        Some(p) => cutlab_suites::load(p, skip_invalid).map_err(|e| e.to_string())?,
+        None => cutlab_suites::builtin(),
+    };
+    if suite.skipped > 0 {
+        eprintln!(
+            "skipped {} malformed lines of {}",
+            suite.skipped, suite.source
+        );
+    }
+    Ok(suite)
 }

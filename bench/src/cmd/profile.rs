@@ -13,10 +13,10 @@ use pprof::protos::Message as _;
 pub struct ProfileArgs {
     /// Positions.
     #[command(flatten)]
-    suite: crate::options::SuiteOptions,
+    suite: crate::common::options::SuiteOptions,
     /// Models and confidence.
     #[command(flatten)]
-    models: crate::options::ModelOptions,
+    models: crate::common::options::ModelOptions,
     /// Only the first N positions (0: all).
     #[arg(long, default_value_t = 20)]
     positions: usize,
@@ -54,7 +54,7 @@ pub fn run(args: &ProfileArgs) -> Result<(), String> {
     };
     let positions = &suite.positions[..take.min(suite.positions.len())];
     let mut search = Search::new(config, args.hash_mb);
-    let bar = crate::progress::bar(positions.len() as u64, "positions");
+    let bar = crate::common::progress::bar(positions.len() as u64, "positions");
     let guard = pprof::ProfilerGuardBuilder::default()
         .frequency(args.frequency)
         .blocklist(&["libc", "libgcc", "pthread", "vdso"])

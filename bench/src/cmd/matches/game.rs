@@ -1,0 +1,251 @@
+//! One game of a match: rule endings, clocks, adjudication, and its PGN and CSV row.
+
+use std::{fmt::Write as _, time::Instant};
+
+use cutlab_analysis::rows::GameRow;
+use cutlab_search::Position;
+use shakmaty::{Color, Position as _, san::SanPlus};
+
+use super::players::{Control, Player};
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The side to move is mated.
+    Checkmate,
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// Neither side can mate.
+    InsufficientMaterial,
+    /// A hundred half-moves without a capture or a pawn move.
+    FiftyMoveRule,
+    /// The same position for the third time.
+    ThreefoldRepetition,
+    /// Drawn by `--maxmoves`.
+    MaxMoves,
+    /// Lost by `--resign` adjudication.
+    Resign,
+    /// Drawn by `--draw` adjudication.
+    DrawAdjudication,
+    /// The mover's engine failed or crashed.
+    EngineFailure,
+    /// The mover ran out of time.
+    TimeForfeit,
+    /// The mover played an illegal move.
+    IllegalMove,
+}
+
+impl Ending {
+    /// The text in the PGN `Termination` tag and the CSV `termination` column.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Ending::Checkmate => "checkmate",
+            Ending::Stalemate => "stalemate",
+            Ending::InsufficientMaterial => "insufficient material",
+            Ending::FiftyMoveRule => "fifty-move rule",
+            Ending::ThreefoldRepetition => "threefold repetition",
+            Ending::MaxMoves => "adjudication: max moves",
+            Ending::Resign => "adjudication: resign",
+            Ending::DrawAdjudication => "adjudication: draw",
+            Ending::EngineFailure => "engine failure",
+            Ending::TimeForfeit => "time forfeit",
+            Ending::IllegalMove => "illegal move",
+        }
+    }
+
+    /// The endings that are an engine's fault (counted in the report).
+    pub const FAULTS: [Ending; 3] = [
+        Ending::TimeForfeit,
+        Ending::IllegalMove,
+        Ending::EngineFailure,
+    ];
+}
+
+/// Adjudication rules (`--draw`, `--resign`, `--maxmoves`).
+pub struct Adjudication {
+    /// From move number, for this many moves of each side, within this score.
+    pub draw: Option<(u32, u32, i32)>,
+    /// For this many moves, at or below minus this score.
+    pub resign: Option<(u32, i32)>,
+    /// Moves of each side.
+    pub maxmoves: Option<u32>,
+}
+
+#[expect(clippy::too_many_lines, reason = "one game from opening to result")]
+#[expect(clippy::too_many_arguments, reason = "the game's setting")]
+/// Plays one game from `opening`; the first engine is `players[0]`.
+pub fn play_game(
+    players: &mut [Player; 2],
+    names: [&str; 2],
+    first_is_white: bool,
+    opening: &(String, String),
+    control: Control,
+    adjudication: &Adjudication,
+    game_no: usize,
+    pair_no: usize,
+) -> Result<GameRow, String> {
+    let (opening_id, fen) = opening;
+    let start = Position::from_fen(fen).map_err(|e| format!("opening {opening_id}: {e}"))?;
+    // players[0] is the first engine; map colours.
+    let white_index = if first_is_white { 0 } else { 1 };
+    let (base, inc) = match control {
+        Control::Clock { base_ms, inc_ms } => (base_ms, inc_ms),
+        _ => (0, 0),
+    };
+    let mut clocks = [base, base];
+    let mut game = vec![start.clone()];
+    let mut moves: Vec<String> = Vec::new();
+    let mut sans: Vec<String> = Vec::new();
+    let mut draw_run = 0;
+    let mut resign_run = [0_u32; 2];
+    let (result, termination) = loop {
+        let pos = game.last().cloned().unwrap_or_default();
+        // Rule endings.
+        if pos.chess().legal_moves().is_empty() {
+            break if pos.in_check() {
+                (
+                    if pos.turn() == Color::White {
+                        "0-1"
+                    } else {
+                        "1-0"
+                    },
+                    Ending::Checkmate,
+                )
+            } else {
+                ("1/2-1/2", Ending::Stalemate)
+            };
+        }
+        if pos.insufficient_material() {
+            break ("1/2-1/2", Ending::InsufficientMaterial);
+        }
+        if pos.halfmoves() >= 100 {
+            break ("1/2-1/2", Ending::FiftyMoveRule);
+        }
+        if game.iter().filter(|p| p.key() == pos.key()).count() >= 3 {
+            break ("1/2-1/2", Ending::ThreefoldRepetition);
+        }
+        if adjudication
+            .maxmoves
+            .is_some_and(|m| moves.len() >= 2 * m as usize)
+        {
+            break ("1/2-1/2", Ending::MaxMoves);
+        }
+        let side = if pos.turn() == Color::White { 0 } else { 1 };
+        let mover = if side == 0 {
+            white_index
+        } else {
+            1 - white_index
+        };
+        let loss = if side == 0 { "0-1" } else { "1-0" };
+        let started = Instant::now();
+        let reply = players[mover].play(&start.fen(), &moves, &game, clocks, control, inc);
+        let used = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let (text, score) = match reply {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("game {game_no}: {} failed: {e}", names[mover]);
+                break (loss, Ending::EngineFailure);
+            }
+        };
+        if let Control::Clock { .. } = control {
+            if used > clocks[side] {
+                break (loss, Ending::TimeForfeit);
+            }
+            clocks[side] = clocks[side] - used + inc;
+        }
+        let Ok(m) = pos.parse_uci(&text) else {
+            eprintln!(
+                "game {game_no}: {} played illegal move '{text}'",
+                names[mover]
+            );
+            break (loss, Ending::IllegalMove);
+        };
+        sans.push(SanPlus::from_move(pos.chess().clone(), m).to_string());
+        moves.push(text);
+        game.push(pos.play(m));
+        // Adjudication on the movers' own scores.
+        if let Some(score) = score {
+            if let Some((count, limit)) = adjudication.resign {
+                resign_run[side] = if score <= -limit {
+                    resign_run[side] + 1
+                } else {
+                    0
+                };
+                if resign_run[side] >= count {
+                    break (loss, Ending::Resign);
+                }
+            }
+            if let Some((from_move, count, limit)) = adjudication.draw {
+                let move_number = u32::try_from(moves.len() / 2).unwrap_or(u32::MAX);
+                draw_run = if move_number >= from_move && score.abs() <= limit {
+                    draw_run + 1
+                } else {
+                    0
+                };
+                if draw_run >= 2 * count {
+                    break ("1/2-1/2", Ending::DrawAdjudication);
+                }
+            }
+        }
+    };
+    let white_name = names[white_index];
+    let black_name = names[1 - white_index];
+    let first_engine_score = match (result, first_is_white) {
+        ("1/2-1/2", _) => 0.5,
+        ("1-0", true) | ("0-1", false) => 1.0,
+        _ => 0.0,
+    };
+    let mut pgn = String::new();
+    let _ = writeln!(
+        pgn,
+        "[Event \"cutlab match\"]\n[Site \"cutlab\"]\n[Round \"{pair_no}\"]"
+    );
+    let _ = writeln!(
+        pgn,
+        "[White \"{white_name}\"]\n[Black \"{black_name}\"]\n[Result \"{result}\"]"
+    );
+    let _ = writeln!(
+        pgn,
+        "[FEN \"{}\"]\n[SetUp \"1\"]\n[Opening \"{opening_id}\"]",
+        start.fen()
+    );
+    let tc = match control {
+        Control::Clock { base_ms, inc_ms } => {
+            format!("{}+{}", base_ms as f64 / 1000.0, inc_ms as f64 / 1000.0)
+        }
+        Control::Nodes(n) => format!("nodes={n}"),
+        Control::Movetime(ms) => format!("movetime={ms}ms"),
+    };
+    let _ = writeln!(
+        pgn,
+        "[TimeControl \"{tc}\"]\n[Termination \"{}\"]\n",
+        termination.name()
+    );
+    let mut number = start.chess().fullmoves().get();
+    let mut white_to_move = start.turn() == Color::White;
+    for (i, san) in sans.iter().enumerate() {
+        if white_to_move {
+            let _ = write!(pgn, "{number}. ");
+        } else if i == 0 {
+            let _ = write!(pgn, "{number}... ");
+        }
+        let _ = write!(pgn, "{san} ");
+        if !white_to_move {
+            number += 1;
+        }
+        white_to_move = !white_to_move;
+    }
+    let _ = writeln!(pgn, "{result}\n");
+    Ok(GameRow {
+        game: game_no,
+        pair: pair_no,
+        opening: opening_id.clone(),
+        white: white_name.to_string(),
+        black: black_name.to_string(),
+        result: result.to_string(),
+        termination: termination.name().to_string(),
+        plies: moves.len(),
+        first_engine_score,
+        pgn,
+    })
+}

@@ -1,0 +1,326 @@
+//! `cutlab match`: games between our variants (in process, each side its own engine and TT)
+//! and external UCI engines, in game pairs (each opening twice, colours swapped), with clocks,
+//! rule endings and optional adjudication; W/D/L, Elo with interval, LOS, pentanomial counts,
+//! normalized Elo and SPRT as fastchess reports them; PGN and per-game CSV.
+
+mod game;
+mod players;
+mod report;
+
+use std::{ops::ControlFlow, path::PathBuf};
+
+use clap::{Args, ValueEnum};
+use cutlab_analysis::{
+    elo::{Pentanomial, Sprt},
+    rows::GameRow,
+};
+
+use game::{Adjudication, play_game};
+use players::{Control, EngineSpec, Player, parse_engine};
+
+/// Options of `cutlab match`.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// An engine: `variant=NAME` or `uci=COMMAND`, then `option.NAME=VALUE` and `name=NAME`
+    /// words. Give it twice; the first engine's view is reported.
+    #[arg(long, num_args = 1.., action = clap::ArgAction::Append, required = true)]
+    engine: Vec<String>,
+    /// Openings: EPD/FEN or PGN (default: early positions of the built-in suite).
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Opening order.
+    #[arg(long, value_enum, default_value_t = OpeningOrder::Sequential)]
+    order: OpeningOrder,
+    /// Seed of the random order.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games to play (rounded up to pairs).
+    #[arg(long, conflicts_with = "rounds")]
+    games: Option<usize>,
+    /// Game pairs to play.
+    #[arg(long)]
+    rounds: Option<usize>,
+    /// Time control `SECONDS+INCREMENT`, e.g. `10+0.1`.
+    #[arg(long, conflicts_with_all = ["nodes", "movetime_ms"])]
+    tc: Option<String>,
+    /// Fixed nodes per move.
+    #[arg(long, conflicts_with = "movetime_ms")]
+    nodes: Option<u64>,
+    /// Fixed time per move, milliseconds.
+    #[arg(long)]
+    movetime_ms: Option<u64>,
+    /// Game pairs played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// `elo0=0,elo1=5,alpha=0.05,beta=0.05`: stop when the test decides.
+    #[arg(long)]
+    sprt: Option<String>,
+    /// PGN file to write.
+    #[arg(long)]
+    pgn: Option<PathBuf>,
+    /// Per-game CSV to write.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Draw adjudication `movenumber=40,movecount=8,score=10`.
+    #[arg(long)]
+    draw: Option<String>,
+    /// Resign adjudication `movecount=3,score=600`.
+    #[arg(long)]
+    resign: Option<String>,
+    /// Adjudicate a draw after this many moves (each side).
+    #[arg(long)]
+    maxmoves: Option<u32>,
+}
+
+/// The order openings are played in.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum OpeningOrder {
+    /// As in the file.
+    Sequential,
+    /// Shuffled with `--seed`.
+    Random,
+}
+
+fn parse_kv(text: &str, what: &str, keys: &[&str]) -> Result<Vec<f64>, String> {
+    let mut values = vec![f64::NAN; keys.len()];
+    for part in text.split(',') {
+        let (k, v) = part
+            .split_once('=')
+            .ok_or_else(|| format!("--{what}: '{part}' is not key=value"))?;
+        let i = keys
+            .iter()
+            .position(|&key| key == k)
+            .ok_or_else(|| format!("--{what}: unknown key '{k}'"))?;
+        values[i] = v
+            .parse()
+            .map_err(|_| format!("--{what}: '{v}' is not a number"))?;
+    }
+    if let Some(i) = values.iter().position(|v| v.is_nan()) {
+        return Err(format!("--{what}: missing {}", keys[i]));
+    }
+    Ok(values)
+}
+
+/// What every game pair of a match shares.
+struct PairSetting<'a> {
+    specs: &'a [EngineSpec; 2],
+    names: [&'a str; 2],
+    openings: &'a [(String, String)],
+    control: Control,
+    adjudication: &'a Adjudication,
+}
+
+/// A worker's two players (or why they could not start).
+fn start_players(specs: &[EngineSpec; 2]) -> Result<[Player; 2], String> {
+    Ok([Player::start(&specs[0])?, Player::start(&specs[1])?])
+}
+
+/// Plays game pair `pair` (from 0): its opening with each engine White once.
+fn play_pair(
+    setting: &PairSetting<'_>,
+    players: &mut Result<[Player; 2], String>,
+    pair: usize,
+) -> Result<[GameRow; 2], String> {
+    let players = players.as_mut().map_err(|e| e.clone())?;
+    let opening = &setting.openings[pair % setting.openings.len()];
+    let mut play = |k: usize, first_is_white: bool| {
+        // A crashed engine is restarted for the next game.
+        for (player, spec) in players.iter_mut().zip(setting.specs) {
+            if player.new_game().is_err() {
+                *player = Player::start(spec)?;
+            }
+        }
+        play_game(
+            players,
+            setting.names,
+            first_is_white,
+            opening,
+            setting.control,
+            setting.adjudication,
+            2 * pair + k + 1,
+            pair + 1,
+        )
+    };
+    Ok([play(0, true)?, play(1, false)?])
+}
+
+/// Runs the match.
+#[expect(clippy::too_many_lines, reason = "setup, pairs, outputs")]
+pub fn run(args: &MatchArgs) -> Result<(), String> {
+    // Each engine starts with its variant= or uci= word; the words after it belong to it.
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    for word in &args.engine {
+        let starts = ["variant=", "uci=", "cmd="]
+            .iter()
+            .any(|p| word.starts_with(p));
+        match groups.last_mut() {
+            Some(group) if !starts => group.push(word.clone()),
+            _ => groups.push(vec![word.clone()]),
+        }
+    }
+    let [first, second] = groups.as_slice() else {
+        return Err(format!(
+            "give exactly two engines (variant=... or uci=...), got {}",
+            groups.len()
+        ));
+    };
+    let specs: [EngineSpec; 2] = [parse_engine(first)?, parse_engine(second)?];
+    let control = match (&args.tc, args.nodes, args.movetime_ms) {
+        (Some(tc), _, _) => {
+            let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
+            let secs = |s: &str| {
+                s.parse::<f64>()
+                    .map_err(|_| format!("--tc: '{tc}' is not SECONDS+INCREMENT"))
+            };
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "ms"
+            )]
+            Control::Clock {
+                base_ms: (secs(base)? * 1000.0) as u64,
+                inc_ms: (secs(inc)? * 1000.0) as u64,
+            }
+        }
+        (None, Some(n), _) => Control::Nodes(n),
+        (None, None, Some(ms)) => Control::Movetime(ms),
+        (None, None, None) => return Err("give one of --tc, --nodes, --movetime-ms".into()),
+    };
+    let sprt = match &args.sprt {
+        Some(text) => {
+            let v = parse_kv(text, "sprt", &["elo0", "elo1", "alpha", "beta"])?;
+            Some(Sprt::new(v[0], v[1], v[2], v[3])?)
+        }
+        None => None,
+    };
+    let adjudication = Adjudication {
+        draw: match &args.draw {
+            Some(t) => {
+                let v = parse_kv(t, "draw", &["movenumber", "movecount", "score"])?;
+                #[expect(
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    reason = "small"
+                )]
+                Some((v[0] as u32, v[1] as u32, v[2] as i32))
+            }
+            None => None,
+        },
+        resign: match &args.resign {
+            Some(t) => {
+                let v = parse_kv(t, "resign", &["movecount", "score"])?;
+                #[expect(
+                    clippy::cast_possible_truncation,
+                    clippy::cast_sign_loss,
+                    reason = "small"
+                )]
+                Some((v[0] as u32, v[1] as i32))
+            }
+            None => None,
+        },
+        maxmoves: args.maxmoves,
+    };
+    let suite = match &args.openings {
+        Some(path) => cutlab_suites::load(path, false).map_err(|e| e.to_string())?,
+        None => {
+            let mut s = cutlab_suites::builtin();
+            s.positions
+                .retain(|p| p.id.contains(".p01") || p.id.contains(".p02"));
+            s
+        }
+    };
+    let mut openings: Vec<(String, String)> = suite
+        .positions
+        .iter()
+        .map(|p| (p.id.clone(), p.fen.clone()))
+        .collect();
+    if let OpeningOrder::Random = args.order {
+        let mut state = args.seed;
+        for i in (1..openings.len()).rev() {
+            state = cutlab_instrument::csv_sink::splitmix64(state);
+            openings.swap(i, usize::try_from(state % (i as u64 + 1)).unwrap_or(0));
+        }
+    }
+    let pairs = args
+        .rounds
+        .or(args.games.map(|g| g.div_ceil(2)))
+        .unwrap_or(openings.len().min(32));
+    let names = [specs[0].name.clone(), specs[1].name.clone()];
+    eprintln!(
+        "match: {} vs {}, {pairs} game pairs, {control}",
+        names[0], names[1]
+    );
+
+    // Game pairs on the shared runner: each worker starts its two players once; a crashed
+    // engine is restarted for the next game; the SPRT, when given, stops the match.
+    let pair_numbers: Vec<usize> = (0..pairs).collect();
+    let mut rows: Vec<GameRow> = Vec::new();
+    let mut penta = Pentanomial::default();
+    let bar = crate::common::progress::bar(pairs as u64 * 2, "games");
+    let setting = PairSetting {
+        specs: &specs,
+        names: [names[0].as_str(), names[1].as_str()],
+        openings: &openings,
+        control,
+        adjudication: &adjudication,
+    };
+    crate::common::parallel::run_until(
+        &pair_numbers,
+        args.concurrency,
+        || start_players(&specs),
+        |players, &pair| play_pair(&setting, players, pair),
+        |played| {
+            let games = played?;
+            penta.add(games[0].first_engine_score, games[1].first_engine_score);
+            rows.extend(games);
+            bar.inc(2);
+            let decided = sprt.is_some_and(|s| s.decision(s.llr(&penta)).is_some());
+            Ok(if decided {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            })
+        },
+    )?;
+    bar.finish_and_clear();
+    rows.sort_by_key(|r| r.game);
+    if let Some(path) = &args.pgn {
+        let text: String = rows.iter().map(|r| r.pgn.as_str()).collect();
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    if let Some(path) = &args.out {
+        let mut w = csv::Writer::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for r in &rows {
+            w.serialize(r)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        w.flush().map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    print!("{}", report::report(&names, &rows, &penta, sprt.as_ref()));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_specs_parse() {
+        let w = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+        let e = parse_engine(&w("variant=nmp+mpc name=mpc")).unwrap();
+        assert_eq!(e.name, "mpc");
+        assert!(e.variant.is_some());
+        let e = parse_engine(&w("uci=/usr/games/stockfish option.UCI_Elo=2000")).unwrap();
+        assert_eq!((e.name.as_str(), e.options.len()), ("stockfish", 1));
+        assert!(parse_engine(&w("variant=nmp uci=x")).is_err());
+        assert!(parse_engine(&w("speed=3")).is_err());
+        assert!(
+            parse_kv(
+                "elo0=0,elo1=5,alpha=0.05",
+                "sprt",
+                &["elo0", "elo1", "alpha", "beta"]
+            )
+            .is_err()
+        );
+    }
+}

@@ -1,0 +1,206 @@
+//! The two sides of a match: an engine spec from `--engine` words, and a running player, our
+//! own search in process or an external UCI engine.
+
+use std::time::Duration;
+
+use cutlab_search::{Limits, Position, Search, SearchConfig, position::uci};
+
+use crate::uci::client::UciEngine;
+
+/// How one side is played.
+#[derive(Clone, Debug)]
+pub struct EngineSpec {
+    /// Name in the PGN and the report.
+    pub name: String,
+    /// Our variant, played in process.
+    pub variant: Option<SearchConfig>,
+    /// An external engine's command.
+    pub command: Option<String>,
+    /// UCI options for the external engine.
+    pub options: Vec<(String, String)>,
+}
+
+/// Parses one engine's `--engine` words: `variant=`|`uci=`, `name=`, `option.NAME=`.
+pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
+    let mut spec = EngineSpec {
+        name: String::new(),
+        variant: None,
+        command: None,
+        options: Vec::new(),
+    };
+    for word in words {
+        let (key, value) = word
+            .split_once('=')
+            .ok_or_else(|| format!("--engine: '{word}' is not key=value"))?;
+        match key {
+            "variant" => {
+                spec.variant = Some(SearchConfig::resolve(value).map_err(|e| e.to_string())?);
+                if spec.name.is_empty() {
+                    spec.name = value.to_string();
+                }
+            }
+            "uci" | "cmd" => {
+                spec.command = Some(value.trim_matches('"').to_string());
+                if spec.name.is_empty() {
+                    spec.name = value.rsplit('/').next().unwrap_or(value).to_string();
+                }
+            }
+            "name" => spec.name = value.to_string(),
+            option if option.starts_with("option.") => {
+                spec.options
+                    .push((option["option.".len()..].to_string(), value.to_string()));
+            }
+            other => return Err(format!("--engine: unknown key '{other}'")),
+        }
+    }
+    if spec.variant.is_some() == spec.command.is_some() {
+        return Err("--engine needs exactly one of variant=NAME and uci=COMMAND".into());
+    }
+    Ok(spec)
+}
+
+/// A running player.
+pub enum Player {
+    /// Our search, with its own TT.
+    Internal(Box<Search>),
+    /// An external UCI engine.
+    External(UciEngine),
+}
+
+/// A move and the mover's score (its own view), or why the game is lost.
+pub type Reply = Result<(String, Option<i32>), String>;
+
+impl Player {
+    /// Starts the player of `spec`.
+    pub fn start(spec: &EngineSpec) -> Result<Player, String> {
+        if let Some(config) = &spec.variant {
+            return Ok(Player::Internal(Box::new(Search::new(config.clone(), 16))));
+        }
+        let command = spec.command.as_deref().unwrap_or_default();
+        let mut engine = UciEngine::start(command)?;
+        for (name, value) in &spec.options {
+            engine.set_option(name, value)?;
+        }
+        engine.send("ucinewgame")?;
+        engine.ready()?;
+        Ok(Player::External(engine))
+    }
+
+    /// Clears what the player learnt (a new game).
+    pub fn new_game(&mut self) -> Result<(), String> {
+        match self {
+            Player::Internal(search) => {
+                search.clear();
+                Ok(())
+            }
+            Player::External(engine) => {
+                engine.send("ucinewgame")?;
+                engine.ready()
+            }
+        }
+    }
+
+    /// The move the player chooses after `moves` from `start_fen` (`game`: the positions so
+    /// far, last the current one), with the clocks and control.
+    pub fn play(
+        &mut self,
+        start_fen: &str,
+        moves: &[String],
+        game: &[Position],
+        clocks: [u64; 2],
+        control: Control,
+        inc: u64,
+    ) -> Reply {
+        let limits = match control {
+            Control::Clock { .. } => Limits {
+                wtime_ms: Some(clocks[0]),
+                btime_ms: Some(clocks[1]),
+                winc_ms: Some(inc),
+                binc_ms: Some(inc),
+                move_overhead_ms: 20,
+                ..Limits::default()
+            },
+            Control::Nodes(n) => Limits::nodes(n),
+            Control::Movetime(ms) => Limits::movetime(ms),
+        };
+        match self {
+            Player::Internal(search) => {
+                let Some((pos, before)) = game.split_last() else {
+                    return Err("empty game".into());
+                };
+                let keys: Vec<u64> = before.iter().map(Position::key).collect();
+                let result = search.go(pos, &keys, &limits, &mut |_| {});
+                result
+                    .best_move
+                    .map(|m| (uci(m), Some(result.score)))
+                    .ok_or_else(|| "no move".into())
+            }
+            Player::External(engine) => {
+                let position = if moves.is_empty() {
+                    format!("position fen {start_fen}")
+                } else {
+                    format!("position fen {start_fen} moves {}", moves.join(" "))
+                };
+                engine.send(&position)?;
+                let go = match control {
+                    Control::Clock { .. } => format!(
+                        "go wtime {} btime {} winc {inc} binc {inc}",
+                        clocks[0], clocks[1]
+                    ),
+                    Control::Nodes(n) => format!("go nodes {n}"),
+                    Control::Movetime(ms) => format!("go movetime {ms}"),
+                };
+                engine.send(&go)?;
+                let budget = match control {
+                    Control::Clock { .. } => clocks[0].max(clocks[1]) + 5_000,
+                    Control::Nodes(_) => 120_000,
+                    Control::Movetime(ms) => ms + 5_000,
+                };
+                let lines = engine.wait_for("bestmove", Duration::from_millis(budget))?;
+                let score = lines
+                    .iter()
+                    .rev()
+                    .find_map(|l| crate::uci::client::parse_info(l))
+                    .map(|(_, s)| s.score_cp);
+                let best = lines
+                    .last()
+                    .and_then(|l| l.split_whitespace().nth(1))
+                    .unwrap_or("0000")
+                    .to_string();
+                Ok((best, score))
+            }
+        }
+    }
+}
+
+/// What limits each move.
+#[derive(Clone, Copy, Debug)]
+pub enum Control {
+    /// A clock per side, milliseconds, with an increment.
+    Clock {
+        /// Starting time.
+        base_ms: u64,
+        /// Added after each move.
+        inc_ms: u64,
+    },
+    /// Fixed nodes per move.
+    Nodes(u64),
+    /// Fixed time per move, milliseconds.
+    Movetime(u64),
+}
+
+impl std::fmt::Display for Control {
+    #[expect(clippy::cast_precision_loss, reason = "milliseconds shown as seconds")]
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Control::Clock { base_ms, inc_ms } => write!(
+                f,
+                "time control {}+{} s",
+                *base_ms as f64 / 1000.0,
+                *inc_ms as f64 / 1000.0
+            ),
+            Control::Nodes(n) => write!(f, "{n} nodes per move"),
+            Control::Movetime(ms) => write!(f, "{ms} ms per move"),
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! The subcommands, one file (or folder) each.
+
+mod bench;
+mod depth;
+mod fit;
+mod matches;
+mod merge;
+mod oracle;
+mod perft;
+mod profile;
+mod regress;
+mod reproduce;
+mod suite;
+mod trace;
+mod variants;
+
+use clap::Subcommand;
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Speak UCI on stdin/stdout (the default with no subcommand).
+    Uci,
+    /// Search the built-in positions to a fixed depth; the node total is a deterministic
+    /// signature (`<N> nodes <M> nps` on the last line).
+    Bench(bench::BenchArgs),
+    /// Count leaf nodes of the legal move tree (move-generator check).
+    Perft(perft::PerftArgs),
+    /// Search positions recording every node and cut test: per-node CSV, counters,
+    /// distributions, and optional verification of sampled cuts.
+    Trace(trace::TraceArgs),
+    /// Search every position to each depth and record (position, depth, value) rows: the
+    /// data ProbCut's model is fitted on.
+    Regress(regress::RegressArgs),
+    /// Fit v (deep) = a v' (shallow) + b per depth pair and stage; write the parameter file
+    /// and the scatter plot.
+    Fit(fit::FitArgs),
+    /// Fixed-time depth comparison of variants (Jiang and Buro, sections 3-4), or time and
+    /// nodes to a fixed depth; parallel, resumable, with paired differences.
+    Depth(depth::DepthArgs),
+    /// Regret of each variant's chosen move, judged by a deeper full-width search or an
+    /// external UCI engine scoring every root move.
+    Oracle(oracle::OracleArgs),
+    /// Play games between variants and UCI engines: Elo, LOS, pentanomial, SPRT, PGN.
+    Match(matches::MatchArgs),
+    /// Jiang and Buro (2003) end to end, with our additions: regression, depth, threshold
+    /// sweeps, matches, oracle regret, false cuts; writes DIR/report.md with tables and figures.
+    Reproduce(reproduce::ReproduceArgs),
+    /// Sample a variant's search with pprof: flamegraph SVG and pprof protobuf.
+    Profile(profile::ProfileArgs),
+    /// Concatenate result CSVs (e.g. shards) checking that their headers agree.
+    Merge(merge::MergeArgs),
+    /// Position suites.
+    #[command(subcommand)]
+    Suite(SuiteCommand),
+    /// List the variant parts that can be joined with `+` into a variant name.
+    Variants,
+}
+
+#[derive(Subcommand)]
+pub enum SuiteCommand {
+    /// Generate positions from self-play games.
+    Generate(suite::GenerateArgs),
+}
+
+impl Command {
+    /// Runs the subcommand.
+    pub fn run(self) -> Result<(), String> {
+        match self {
+            Command::Uci => {
+                crate::uci::server::run();
+                Ok(())
+            }
+            Command::Bench(args) => bench::run(&args),
+            Command::Perft(args) => perft::run(&args),
+            Command::Trace(args) => trace::run(&args),
+            Command::Regress(args) => regress::run(&args),
+            Command::Depth(args) => depth::run(&args),
+            Command::Merge(args) => merge::run(&args),
+            Command::Match(args) => matches::run(&args),
+            Command::Oracle(args) => oracle::run(&args),
+            Command::Fit(args) => fit::run(&args),
+            Command::Reproduce(args) => reproduce::run(&args),
+            Command::Profile(args) => profile::run(&args),
+            Command::Suite(SuiteCommand::Generate(args)) => suite::run(&args),
+            Command::Variants => variants::run(),
+        }
+    }
+}

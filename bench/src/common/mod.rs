@@ -1,0 +1,8 @@
+//! Plumbing the commands share: options flattened into their arguments, result files that
+//! resume, the parallel runner, progress bars and shards.
+
+pub mod options;
+pub mod parallel;
+pub mod progress;
+pub mod results;
+pub mod shard;

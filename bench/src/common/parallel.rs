@@ -1,0 +1,75 @@
+//! Work items spread over worker threads, results handed back in completion order.
+
+use std::{
+    ops::ControlFlow,
+    sync::{
+        atomic::{AtomicBool, AtomicUsize, Ordering},
+        mpsc,
+    },
+};
+
+/// Runs `job` on every item with `threads` workers, each with its own state from `init` (an
+/// engine with its TT), and hands every result to `sink` on the calling thread as it arrives,
+/// so the caller can write and flush it at once. Stops at the first error of `sink`.
+///
+/// # Errors
+/// The first error `sink` returned.
+pub fn run<I: Sync, S, R: Send>(
+    items: &[I],
+    threads: usize,
+    init: impl Fn() -> S + Sync,
+    job: impl Fn(&mut S, &I) -> R + Sync,
+    mut sink: impl FnMut(R) -> Result<(), String>,
+) -> Result<(), String> {
+    run_until(items, threads, init, job, |result| {
+        sink(result).map(|()| ControlFlow::Continue(()))
+    })
+}
+
+/// As [`run`], and `sink` may also end the run early with `Break` (an SPRT that decided):
+/// items not started are skipped and results still in flight are dropped.
+///
+/// # Errors
+/// The first error `sink` returned.
+pub fn run_until<I: Sync, S, R: Send>(
+    items: &[I],
+    threads: usize,
+    init: impl Fn() -> S + Sync,
+    job: impl Fn(&mut S, &I) -> R + Sync,
+    mut sink: impl FnMut(R) -> Result<ControlFlow<()>, String>,
+) -> Result<(), String> {
+    let next = AtomicUsize::new(0);
+    let done = AtomicBool::new(false);
+    let (sender, receiver) = mpsc::channel::<R>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            let sender = sender.clone();
+            let (next, done, init, job) = (&next, &done, &init, &job);
+            scope.spawn(move || {
+                let mut state = init();
+                while !done.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(item) = items.get(i) else { break };
+                    if sender.send(job(&mut state, item)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        // On an error or a break the workers start no new item, and dropping the receiver
+        // ends them at their next send.
+        let outcome = receiver
+            .into_iter()
+            .try_for_each(|result| match sink(result) {
+                Ok(ControlFlow::Continue(())) => Ok(()),
+                Ok(ControlFlow::Break(())) => Err(None),
+                Err(e) => Err(Some(e)),
+            });
+        done.store(true, Ordering::Relaxed);
+        match outcome {
+            Ok(()) | Err(None) => Ok(()),
+            Err(Some(e)) => Err(e),
+        }
+    })
+}
