@@ -205,7 +205,7 @@ fn depth_run(dir: &std::path::Path, out: &str, extra: &[&str]) -> std::process::
         "--suite",
         suite.to_str().unwrap(),
         "--variants",
-        "nmp,nmp+mpc",
+        "null-move,null-move+mpc",
         "--depth",
         "5",
     ];
@@ -324,9 +324,9 @@ fn a_short_match_pairs_openings_and_counts_consistently() {
         .args([
             "match",
             "--engine",
-            "variant=nmp+lmr",
+            "variant=null-move+lmr",
             "--engine",
-            "variant=nmp",
+            "variant=null-move",
             "--nodes",
             "3000",
         ])
@@ -395,7 +395,7 @@ fn a_failing_external_engine_loses_and_the_match_goes_on() {
         .args([
             "match",
             "--engine",
-            "variant=nmp",
+            "variant=null-move",
             "--engine",
             &engine,
             "--nodes",
@@ -493,7 +493,7 @@ fn profile_writes_a_flamegraph_and_a_pprof_profile() {
         .args([
             "profile",
             "--variant",
-            "nmp",
+            "null-move",
             "--positions",
             "1",
             "--time-ms",

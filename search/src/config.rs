@@ -1,6 +1,7 @@
 //! The search configuration: which reductions and forward-pruning methods are on, with every
 //! parameter, as one serde struct written next to every result. Named presets (variants) build
-//! it: parts joined by `+`, e.g. `nmp+lmr` or `nmp-adaptive`.
+//! it: parts joined by `+`, e.g. `null-move+lmr` or `null-move-adaptive` (earlier names such as
+//! `nmp` are aliases).
 
 use cutlab_instrument::Stage;
 use std::{fmt, path::Path};
@@ -18,8 +19,12 @@ use crate::{
 };
 
 /// Everything that changes the shape of the search tree.
+///
+/// A method's key is its one name, the same in presets, CSV files and docs (`null-move`,
+/// `probcut`, `mpc`, `sf-probcut`, `multicut`, `prob-ab`); the snake-case keys of earlier
+/// files are read as aliases.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct SearchConfig {
     /// The variant name this configuration was built from.
     pub name: String,
@@ -31,13 +36,14 @@ pub struct SearchConfig {
     pub aspiration: AspirationParams,
     /// Cap of the history bonus depth² of a quiet move that cuts off (and of the malus of the
     /// quiet moves tried before it).
-    #[serde(default = "default_history_bonus_max")]
+    #[serde(default = "default_history_bonus_max", alias = "history_bonus_max")]
     pub history_bonus_max: i32,
     /// Cut off on transposition-table bounds. Off only for soundness tests: with it off a
     /// search of depth d returns exactly the depth-d minimax value.
-    #[serde(default = "yes")]
+    #[serde(default = "yes", alias = "tt_cutoffs")]
     pub tt_cutoffs: bool,
     /// Null-move pruning, when on.
+    #[serde(default, alias = "null_move")]
     pub null_move: Option<NullMoveParams>,
     /// Single-pair ProbCut, when on.
     #[serde(default)]
@@ -46,40 +52,40 @@ pub struct SearchConfig {
     #[serde(default)]
     pub mpc: Option<MpcParams>,
     /// Stockfish-style ProbCut, when on.
-    #[serde(default)]
+    #[serde(default, alias = "sf_probcut")]
     pub sf_probcut: Option<SfProbCutParams>,
     /// Multi-Cut (any trigger), when on.
     #[serde(default)]
     pub multicut: Option<MultiCutParams>,
     /// Probabilistic alpha-beta instead of PVS, when on.
-    #[serde(default)]
+    #[serde(default, alias = "prob_ab")]
     pub prob_ab: Option<ProbAbParams>,
 }
 
 impl Default for SearchConfig {
-    /// The engine's default for play: `nmp+lmr`.
+    /// The engine's default for play: `null-move+lmr`.
     fn default() -> Self {
         SearchConfig::preset(DEFAULT_VARIANT).unwrap_or_else(|_| SearchConfig::plain())
     }
 }
 
 /// The variant the UCI engine and `bench` use unless told otherwise.
-pub const DEFAULT_VARIANT: &str = "nmp+lmr";
+pub const DEFAULT_VARIANT: &str = "null-move+lmr";
 
 /// The preset parts a variant name may join with `+`.
 pub const PRESET_PARTS: [(&str, &str); 13] = [
     ("plain", "no forward pruning, no reductions"),
     (
-        "nmp",
+        "null-move",
         "null-move pruning, R = 2 (Crafty 18.15 as Jiang and Buro describe it)",
     ),
-    ("nmp-r3", "null-move pruning, R = 3"),
+    ("null-move-r3", "null-move pruning, R = 3"),
     (
-        "nmp-adaptive",
+        "null-move-adaptive",
         "null-move pruning, R = 3 above depth 6 (8 in endgames), else 2 (Heinz)",
     ),
     (
-        "nmp-verified",
+        "null-move-verified",
         "verified null-move pruning, R = 3 (Tabibi and Netanyahu)",
     ),
     (
@@ -112,6 +118,22 @@ pub const PRESET_PARTS: [(&str, &str); 13] = [
     ),
     ("lmr", "late move reductions"),
 ];
+
+/// Earlier names of preset parts, still accepted: (alias, part).
+pub const PRESET_ALIASES: [(&str, &str); 4] = [
+    ("nmp", "null-move"),
+    ("nmp-r3", "null-move-r3"),
+    ("nmp-adaptive", "null-move-adaptive"),
+    ("nmp-verified", "null-move-verified"),
+];
+
+/// A preset part under its one name (an alias becomes the part it stands for).
+fn canonical_part(part: &str) -> &str {
+    PRESET_ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == part)
+        .map_or(part, |(_, name)| name)
+}
 
 /// The cut thresholds of `probcut@T` or `mpc@TMID:TEND` (one value sets both stages).
 fn parse_thresholds(part: &str, text: &str) -> Result<(f64, f64), ConfigError> {
@@ -172,18 +194,26 @@ impl SearchConfig {
     /// Unknown parts, or two null-move parts.
     pub fn preset(name: &str) -> Result<SearchConfig, ConfigError> {
         let mut config = SearchConfig::plain();
-        config.name = name.to_string();
-        for part in name.split('+') {
-            let (part, thresholds) = match part.trim().split_once('@') {
+        let canonical: Vec<String> = name
+            .split('+')
+            .map(|part| match part.trim().split_once('@') {
+                Some((base, suffix)) => format!("{}@{suffix}", canonical_part(base)),
+                None => canonical_part(part.trim()).to_string(),
+            })
+            .collect();
+        config.name = canonical.join("+");
+        for part in &canonical {
+            let part = part.as_str();
+            let (part, thresholds) = match part.split_once('@') {
                 Some((base @ ("probcut" | "mpc"), t)) => (base, Some(parse_thresholds(part, t)?)),
-                _ => (part.trim(), None),
+                _ => (part, None),
             };
             let null_move = match part {
                 "plain" => None,
-                "nmp" => Some(NullMoveParams::fixed(2)),
-                "nmp-r3" => Some(NullMoveParams::fixed(3)),
-                "nmp-adaptive" => Some(NullMoveParams::adaptive()),
-                "nmp-verified" => Some(NullMoveParams::verified()),
+                "null-move" => Some(NullMoveParams::fixed(2)),
+                "null-move-r3" => Some(NullMoveParams::fixed(3)),
+                "null-move-adaptive" => Some(NullMoveParams::adaptive()),
+                "null-move-verified" => Some(NullMoveParams::verified()),
                 "lmr" => {
                     config.lmr = Some(LmrParams::default());
                     None
@@ -256,6 +286,13 @@ impl SearchConfig {
             }
         }
         Ok(config)
+    }
+
+    /// The one name of a variant: a preset's parts under their current names (`nmp+mpc` is
+    /// `null-move+mpc`); anything that is not a preset (a file) as given.
+    #[must_use]
+    pub fn canonical_name(variant: &str) -> String {
+        SearchConfig::preset(variant).map_or_else(|_| variant.to_string(), |c| c.name)
     }
 
     /// A preset name, or the path of a TOML file holding a whole configuration.
@@ -345,7 +382,7 @@ mod tests {
 
     #[test]
     fn thresholds_are_set_per_stage() {
-        let c = SearchConfig::preset("nmp+mpc@1.2:0.8").unwrap();
+        let c = SearchConfig::preset("null-move+mpc@1.2:0.8").unwrap();
         let m = c.mpc.unwrap();
         assert!(
             m.tries(Stage::Middlegame, 8)
@@ -369,24 +406,31 @@ mod tests {
 
     #[test]
     fn presets_compose() {
-        let c = SearchConfig::preset("nmp+lmr").unwrap();
+        let c = SearchConfig::preset("null-move+lmr").unwrap();
         assert!(c.lmr.is_some());
+        // Earlier names are aliases and come out under the one name.
+        let old = SearchConfig::preset("nmp-adaptive+mpc@1.2").unwrap();
+        assert_eq!(old.name, "null-move-adaptive+mpc@1.2");
+        assert_eq!(
+            old,
+            SearchConfig::preset("null-move-adaptive+mpc@1.2").unwrap()
+        );
         assert_eq!(c.null_move, Some(NullMoveParams::fixed(2)));
         assert!(SearchConfig::preset("plain").unwrap().null_move.is_none());
-        assert!(SearchConfig::preset("nmp+nmp-r3").is_err());
+        assert!(SearchConfig::preset("nmp+null-move-r3").is_err());
         assert!(SearchConfig::preset("probcut+mpc").is_err());
         let karpov = SearchConfig::preset("prob-ab@0.95").unwrap();
         assert!((karpov.prob_ab.unwrap().confidence - 0.95).abs() < 1e-12);
         assert!(SearchConfig::preset("prob-ab@1.5").is_err());
-        let mpc = SearchConfig::preset("nmp+mpc").unwrap();
+        let mpc = SearchConfig::preset("null-move+mpc").unwrap();
         assert!(mpc.mpc.is_some() && mpc.null_move.is_some());
-        let err = SearchConfig::preset("nmp+bogus").unwrap_err();
+        let err = SearchConfig::preset("null-move+bogus").unwrap_err();
         assert!(err.0.contains("bogus"));
     }
 
     #[test]
     fn toml_round_trip() {
-        let c = SearchConfig::preset("nmp-adaptive+lmr+mpc").unwrap();
+        let c = SearchConfig::preset("null-move-adaptive+lmr+mpc").unwrap();
         let back: SearchConfig = toml::from_str(&c.to_toml()).unwrap();
         assert_eq!(back, c);
     }

@@ -75,7 +75,10 @@ const FENS: [&str; 3] = [
 
 #[test]
 fn events_form_a_tree_with_knuth_moore_types() {
-    for (fen, variant) in FENS.iter().zip(["nmp+lmr", "nmp+probcut", "nmp+mpc"]) {
+    for (fen, variant) in FENS
+        .iter()
+        .zip(["null-move+lmr", "null-move+probcut", "null-move+mpc"])
+    {
         let pos = Position::from_fen(fen).unwrap();
         let config = SearchConfig::preset(variant).unwrap();
         let mut search = Search::with_observer(config, 4, Recorder::default());
@@ -96,7 +99,7 @@ fn events_form_a_tree_with_knuth_moore_types() {
                 .all(|&(t, null_window)| t != NodeType::Pv && null_window),
             "{variant}"
         );
-        if variant != "nmp+lmr" {
+        if variant != "null-move+lmr" {
             assert!(!r.same_ply.is_empty(), "{variant} ran shallow searches");
         }
         for &(child, parent, first) in &r.edges {
@@ -112,7 +115,7 @@ fn events_form_a_tree_with_knuth_moore_types() {
 
 fn nodes_with<O: Observer>(observer: O) -> (u64, O) {
     let mut total = 0;
-    let config = SearchConfig::preset("nmp+lmr").unwrap();
+    let config = SearchConfig::preset("null-move+lmr").unwrap();
     let mut search = Search::with_observer(config, 4, observer);
     for fen in FENS {
         search.clear();
@@ -126,7 +129,7 @@ fn nodes_with<O: Observer>(observer: O) -> (u64, O) {
 fn observing_does_not_change_the_search() {
     let (plain, ()) = {
         let mut total = 0;
-        let mut search = Search::new(SearchConfig::preset("nmp+lmr").unwrap(), 4);
+        let mut search = Search::new(SearchConfig::preset("null-move+lmr").unwrap(), 4);
         for fen in FENS {
             search.clear();
             let pos = Position::from_fen(fen).unwrap();

@@ -24,15 +24,15 @@ fn nodes(config: &SearchConfig, depth: i32) -> u64 {
 
 #[test]
 fn infinite_thresholds_search_the_baseline_tree() {
-    let baseline = nodes(&SearchConfig::preset("nmp").unwrap(), 8);
+    let baseline = nodes(&SearchConfig::preset("null-move").unwrap(), 8);
 
-    let mut probcut = SearchConfig::preset("nmp+probcut").unwrap();
+    let mut probcut = SearchConfig::preset("null-move+probcut").unwrap();
     let p = probcut.probcut.as_mut().unwrap();
     p.middlegame.threshold = f64::INFINITY;
     p.endgame.threshold = f64::INFINITY;
     assert_eq!(nodes(&probcut, 8), baseline);
 
-    let mut mpc = SearchConfig::preset("nmp+mpc").unwrap();
+    let mut mpc = SearchConfig::preset("null-move+mpc").unwrap();
     let m = mpc.mpc.as_mut().unwrap();
     m.set_threshold(Stage::Middlegame, f64::INFINITY);
     m.set_threshold(Stage::Endgame, f64::INFINITY);
@@ -40,7 +40,7 @@ fn infinite_thresholds_search_the_baseline_tree() {
 
     // And with finite thresholds they do change the tree.
     assert_ne!(
-        nodes(&SearchConfig::preset("nmp+mpc").unwrap(), 8),
+        nodes(&SearchConfig::preset("null-move+mpc").unwrap(), 8),
         baseline
     );
 }
@@ -105,8 +105,11 @@ fn probcut_cuts_when_the_shallow_search_is_far_above_beta() {
 #[test]
 fn mpc_uses_its_depth_pairs() {
     let pos = Position::from_fen(FENS[0]).unwrap();
-    let mut search =
-        Search::with_observer(SearchConfig::preset("nmp+mpc").unwrap(), 8, Cuts::default());
+    let mut search = Search::with_observer(
+        SearchConfig::preset("null-move+mpc").unwrap(),
+        8,
+        Cuts::default(),
+    );
     search.go(&pos, &[], &Limits::depth(8), &mut |_| {});
     let pairs: std::collections::BTreeSet<(i32, i32)> = search
         .observer
@@ -126,8 +129,12 @@ fn mpc_uses_its_depth_pairs() {
 
 #[test]
 fn disabled_triggers_search_the_baseline_tree() {
-    let baseline = nodes(&SearchConfig::preset("nmp").unwrap(), 8);
-    for preset in ["nmp+multicut", "nmp+multicut-all", "nmp+multicut-tt"] {
+    let baseline = nodes(&SearchConfig::preset("null-move").unwrap(), 8);
+    for preset in [
+        "null-move+multicut",
+        "null-move+multicut-all",
+        "null-move+multicut-tt",
+    ] {
         let mut config = SearchConfig::preset(preset).unwrap();
         let mc = config.multicut.as_mut().unwrap();
         mc.c = mc.m + 1;
@@ -139,7 +146,7 @@ fn disabled_triggers_search_the_baseline_tree() {
             "{preset} prunes"
         );
     }
-    let mut sf = SearchConfig::preset("nmp+sf-probcut").unwrap();
+    let mut sf = SearchConfig::preset("null-move+sf-probcut").unwrap();
     sf.sf_probcut.as_mut().unwrap().margin = 1_000_000;
     assert_eq!(
         nodes(&sf, 8),
@@ -147,7 +154,7 @@ fn disabled_triggers_search_the_baseline_tree() {
         "sf-probcut with an infinite margin"
     );
     assert_ne!(
-        nodes(&SearchConfig::preset("nmp+sf-probcut").unwrap(), 8),
+        nodes(&SearchConfig::preset("null-move+sf-probcut").unwrap(), 8),
         baseline
     );
 }
@@ -235,12 +242,17 @@ fn null_move_tests(config: SearchConfig) -> Vec<(i32, i32)> {
 #[test]
 fn paper_null_move_has_no_static_eval_gate() {
     // Jiang and Buro's null move (Crafty 18.15) tries the null move whatever the evaluation.
-    for preset in ["nmp", "nmp-r3", "nmp-adaptive", "nmp-verified"] {
+    for preset in [
+        "null-move",
+        "null-move-r3",
+        "null-move-adaptive",
+        "null-move-verified",
+    ] {
         let tests = null_move_tests(SearchConfig::preset(preset).unwrap());
         assert!(tests.iter().any(|&(eval, beta)| eval < beta), "{preset}");
     }
     // The modern gate, when asked for, tries it only at or above beta.
-    let mut gated = SearchConfig::preset("nmp").unwrap();
+    let mut gated = SearchConfig::preset("null-move").unwrap();
     gated.null_move.as_mut().unwrap().eval_above_beta = true;
     let tests = null_move_tests(gated);
     assert!(!tests.is_empty());

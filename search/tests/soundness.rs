@@ -105,13 +105,17 @@ fn best_move(fen: &str, depth: i32, variant: &str) -> (String, i32) {
 #[test]
 fn finds_forced_mates() {
     // Mate in 1 (back rank): Rxd8#.
-    let (m, score) = best_move("3r2k1/5ppp/8/8/8/8/5PPP/3RQ1K1 w - - 0 1", 4, "nmp+lmr");
+    let (m, score) = best_move(
+        "3r2k1/5ppp/8/8/8/8/5PPP/3RQ1K1 w - - 0 1",
+        4,
+        "null-move+lmr",
+    );
     assert_eq!((m.as_str(), score), ("d1d8", MATE - 1));
     // Mate in 2 (Stockfish 15.1 agrees): 1. Kg6 and 2. Ra8#.
-    let (m, score) = best_move("7k/8/8/5K2/8/8/8/R7 w - - 0 1", 6, "nmp+lmr");
+    let (m, score) = best_move("7k/8/8/5K2/8/8/8/R7 w - - 0 1", 6, "null-move+lmr");
     assert_eq!((m.as_str(), score), ("f5g6", MATE - 3));
     // Mate in 3 (Stockfish 15.1: 1. Kf6).
-    let (m, score) = best_move("6k1/8/8/5K2/8/8/8/R7 w - - 0 1", 8, "nmp+lmr");
+    let (m, score) = best_move("6k1/8/8/5K2/8/8/8/R7 w - - 0 1", 8, "null-move+lmr");
     assert_eq!((m.as_str(), score), ("f5f6", MATE - 5));
     // The defender sees Qxf7# coming and parries it: no mate score.
     let fen = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3";
@@ -125,10 +129,10 @@ fn finds_forced_mates() {
 #[test]
 fn avoids_stalemate_when_winning() {
     // Queen and king against king: Qb6 stalemates at once; Qb7 mates.
-    let (m, score) = best_move("k7/8/2K5/8/8/8/8/1Q6 w - - 0 1", 4, "nmp+lmr");
+    let (m, score) = best_move("k7/8/2K5/8/8/8/8/1Q6 w - - 0 1", 4, "null-move+lmr");
     assert_eq!((m.as_str(), score), ("b1b7", MATE - 1));
     // Queen up but the only "active" capture stalemates: Qxb6 leaves Black no move.
-    let (m, score) = best_move("k7/2K5/1p6/8/8/8/8/1Q6 w - - 0 1", 5, "nmp+lmr");
+    let (m, score) = best_move("k7/2K5/1p6/8/8/8/8/1Q6 w - - 0 1", 5, "null-move+lmr");
     assert_ne!(m, "b1b6");
     assert!(score > 500, "{score}");
 }

@@ -9,7 +9,7 @@ fn search(c: &mut Criterion) {
     let pos = Position::from_fen(KIWIPETE).unwrap();
     let mut group = c.benchmark_group("search");
     group.sample_size(10);
-    for variant in ["plain", "nmp", "nmp+lmr"] {
+    for variant in ["plain", "null-move", "null-move+lmr"] {
         let config = SearchConfig::preset(variant).unwrap();
         let depth = if variant == "plain" { 5 } else { 7 };
         let run = |config: &SearchConfig| {

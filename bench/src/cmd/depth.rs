@@ -28,7 +28,7 @@ pub struct DepthArgs {
     models: crate::common::options::ModelOptions,
     /// Variants to compare, comma-separated; the first is the reference of the paired
     /// differences.
-    #[arg(long, default_value = "nmp,nmp+probcut,nmp+mpc")]
+    #[arg(long, default_value = "null-move,null-move+probcut,null-move+mpc")]
     variants: String,
     /// Time per search, milliseconds.
     #[arg(long, conflicts_with = "depth")]
@@ -93,12 +93,14 @@ fn search_one(
 
 /// Runs the comparison.
 pub fn run(args: &DepthArgs) -> Result<(), String> {
-    let variants: Vec<&str> = args
+    let names: Vec<String> = args
         .variants
         .split(',')
         .map(str::trim)
         .filter(|v| !v.is_empty())
+        .map(SearchConfig::canonical_name)
         .collect();
+    let variants: Vec<&str> = names.iter().map(String::as_str).collect();
     let configs: Vec<SearchConfig> = variants
         .iter()
         .map(|v| args.models.config(v))

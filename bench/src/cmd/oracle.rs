@@ -31,7 +31,7 @@ pub struct OracleArgs {
     #[serde(flatten)]
     models: crate::common::options::ModelOptions,
     /// Variants that choose moves, comma-separated.
-    #[arg(long, default_value = "nmp,nmp+probcut,nmp+mpc")]
+    #[arg(long, default_value = "null-move,null-move+probcut,null-move+mpc")]
     variants: String,
     /// Time per chosen move, milliseconds.
     #[arg(long, default_value_t = 1000, conflicts_with = "depth")]
@@ -200,12 +200,14 @@ fn san_matches(pos: &Position, chosen: &str, list: &[String]) -> bool {
 )]
 pub fn run(args: &OracleArgs) -> Result<(), String> {
     let oracle = parse_oracle(&args.oracle)?;
-    let variants: Vec<&str> = args
+    let names: Vec<String> = args
         .variants
         .split(',')
         .map(str::trim)
         .filter(|v| !v.is_empty())
+        .map(SearchConfig::canonical_name)
         .collect();
+    let variants: Vec<&str> = names.iter().map(String::as_str).collect();
     let configs: Vec<SearchConfig> = variants
         .iter()
         .map(|v| args.models.config(v))

@@ -28,7 +28,7 @@ pub struct RegressArgs {
     #[arg(long, default_value = "1..10")]
     depths: String,
     /// Variant searched (the paper used Crafty's null-move search).
-    #[arg(long, default_value = "nmp")]
+    #[arg(long, default_value = "null-move")]
     variant: String,
     /// Output CSV (rows are appended; positions already in it are skipped).
     #[arg(long)]

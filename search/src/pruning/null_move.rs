@@ -223,7 +223,7 @@ mod tests {
 
     #[test]
     fn an_unconfirmed_fail_high_is_searched_again_verifying() {
-        let mut search = Search::new(SearchConfig::preset("nmp-verified").unwrap(), 1);
+        let mut search = Search::new(SearchConfig::preset("null-move-verified").unwrap(), 1);
         let mut node = Node {
             id: 1,
             ply: 3,

@@ -355,7 +355,7 @@ mod tests {
 
     #[test]
     fn a_node_at_the_ply_limit_returns_its_evaluation() {
-        let mut search = Search::new(SearchConfig::preset("nmp+lmr").unwrap(), 1);
+        let mut search = Search::new(SearchConfig::preset("null-move+lmr").unwrap(), 1);
         let pos = Position::startpos();
         search.keys.push(pos.key());
         let value = search.search(&pos, -INFINITE, INFINITE, 3, MAX_PLY, NodeType::Pv, 0);

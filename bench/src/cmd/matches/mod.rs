@@ -307,12 +307,12 @@ mod tests {
     #[test]
     fn engine_specs_parse() {
         let w = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
-        let e = parse_engine(&w("variant=nmp+mpc name=mpc")).unwrap();
+        let e = parse_engine(&w("variant=null-move+mpc name=mpc")).unwrap();
         assert_eq!(e.name, "mpc");
         assert!(e.variant.is_some());
         let e = parse_engine(&w("uci=/usr/games/stockfish option.UCI_Elo=2000")).unwrap();
         assert_eq!((e.name.as_str(), e.options.len()), ("stockfish", 1));
-        assert!(parse_engine(&w("variant=nmp uci=x")).is_err());
+        assert!(parse_engine(&w("variant=null-move uci=x")).is_err());
         assert!(parse_engine(&w("speed=3")).is_err());
         assert!(
             parse_kv(

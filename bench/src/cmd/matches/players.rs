@@ -36,7 +36,7 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
             "variant" => {
                 spec.variant = Some(SearchConfig::resolve(value).map_err(|e| e.to_string())?);
                 if spec.name.is_empty() {
-                    spec.name = value.to_string();
+                    spec.name = SearchConfig::canonical_name(value);
                 }
             }
             "uci" | "cmd" => {

@@ -381,7 +381,7 @@ fn plan(
 
     // Tables 2-4: matches. Engines are variant files carrying the run's models.
     let games = args.games.unwrap_or(scale.games).to_string();
-    let baseline = variant_file(layout, "nmp", params.as_deref().map(Path::new))?;
+    let baseline = variant_file(layout, "null-move", params.as_deref().map(Path::new))?;
     let mut game_step =
         |name: String, (first, file): (&str, &str), second: Vec<String>, tc: &str| {
             let mut step = Step::new(
@@ -414,9 +414,9 @@ fn plan(
                 .arg(layout.path(&format!("matches/{name}.pgn")));
             steps.push(step);
         };
-    let versus_baseline = || vec![format!("variant={baseline}"), "name=nmp".to_string()];
+    let versus_baseline = || vec![format!("variant={baseline}"), "name=null-move".to_string()];
     for &t in scale.t_end {
-        let v = format!("nmp+mpc@1:{t}");
+        let v = format!("null-move+mpc@1:{t}");
         let file = variant_file(layout, &v, params.as_deref().map(Path::new))?;
         game_step(
             format!("table2-tend-{t}"),
@@ -430,7 +430,7 @@ fn plan(
         .iter()
         .filter(|&&t| t != 1.0 || !scale.t_end.contains(&1.0))
     {
-        let v = format!("nmp+mpc@{t}:1");
+        let v = format!("null-move+mpc@{t}:1");
         let file = variant_file(layout, &v, params.as_deref().map(Path::new))?;
         game_step(
             format!("table3-tmid-{t}"),

@@ -40,9 +40,9 @@ const PAPER_TABLE3: [(f64, f64); 6] = [
 
 /// Jiang and Buro's Table 4: Crafty versions against Yace at two time controls.
 pub(super) const PAPER_TABLE4: [(&str, f64, f64); 3] = [
-    ("nmp", 42.0, 50.8),
-    ("nmp+mpc@1.2:1", 53.1, 56.3),
-    ("nmp+mpc@1:1", 57.0, 55.5),
+    ("null-move", 42.0, 50.8),
+    ("null-move+mpc@1.2:1", 53.1, 56.3),
+    ("null-move+mpc@1:1", 57.0, 55.5),
 ];
 
 /// Rows of a CSV, or none when the file is absent (a step not run yet).
@@ -195,7 +195,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
         let _ = writeln!(
             out,
             "## Sections 3-4: depth reached in fixed time\n\n{time} ms per position \
-             (`depth.csv`); paired differences are to `nmp` over the same positions.\n\n{thesis}\n\
+             (`depth.csv`); paired differences are to `null-move` over the same positions.\n\n{thesis}\n\
              The paper (Crafty, 30 s per position on ~300 positions): null move 11.5 plies, \
              ProbCut (t = 1.0) 11.6, MPC 12.0.\n"
         );
@@ -206,8 +206,11 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
             "depth.svg",
             "depth distribution per variant",
         );
-        let _ = writeln!(summary, "Depth in {time} ms (paired to nmp):\n{thesis}");
-        let mut ours = vec!["nmp"];
+        let _ = writeln!(
+            summary,
+            "Depth in {time} ms (paired to null-move):\n{thesis}"
+        );
+        let mut ours = vec!["null-move"];
         ours.extend(&scale::DEPTH_VARIANTS[scale::PAPER_DEPTH_VARIANTS..]);
         let _ = writeln!(
             out,
@@ -234,7 +237,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
             "## Table 2: endgame threshold\n\nMPC (middlegame t = 1.0, endgame t = t_end) against \
              null move alone, score of MPC (`matches/table2-*.csv`, PGN beside).\n\n{table}"
         );
-        let _ = writeln!(summary, "Table 2, MPC vs nmp by t_end:\n{table}");
+        let _ = writeln!(summary, "Table 2, MPC vs null-move by t_end:\n{table}");
     }
     let mut t_mid = thresholds(layout, "table3-tmid-");
     let shared = !t_mid.contains(&1.0) && layout.file("matches/table2-tend-1.csv").is_file();
@@ -264,7 +267,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
                 ""
             }
         );
-        let _ = writeln!(summary, "Table 3, MPC vs nmp by t_mid:\n{table}");
+        let _ = writeln!(summary, "Table 3, MPC vs null-move by t_mid:\n{table}");
     }
 
     // Table 4.

@@ -6,13 +6,13 @@ pub const PAIRS: [(i32, i32); 6] = [(3, 5), (4, 8), (2, 6), (3, 7), (3, 9), (4, 
 
 /// Variants of the fixed-time depth comparison: the paper's three, then ours beside null move.
 pub const DEPTH_VARIANTS: [&str; 7] = [
-    "nmp",
-    "nmp+probcut",
-    "nmp+mpc",
-    "nmp+sf-probcut",
-    "nmp+multicut",
-    "nmp+multicut-all",
-    "nmp+multicut-tt",
+    "null-move",
+    "null-move+probcut",
+    "null-move+mpc",
+    "null-move+sf-probcut",
+    "null-move+multicut",
+    "null-move+multicut-all",
+    "null-move+multicut-tt",
 ];
 
 /// The paper's variants of the depth comparison (the first three of [`DEPTH_VARIANTS`]).
@@ -20,11 +20,11 @@ pub const PAPER_DEPTH_VARIANTS: usize = 3;
 
 /// Variants whose moves the oracle judges; probabilistic alpha-beta at three confidences.
 pub const ORACLE_VARIANTS: [&str; 8] = [
-    "nmp",
-    "nmp+probcut",
-    "nmp+mpc",
-    "nmp+sf-probcut",
-    "nmp+multicut",
+    "null-move",
+    "null-move+probcut",
+    "null-move+mpc",
+    "null-move+sf-probcut",
+    "null-move+multicut",
     "prob-ab@0.95",
     "prob-ab@0.5",
     "prob-ab@0.05",
@@ -33,7 +33,7 @@ pub const ORACLE_VARIANTS: [&str; 8] = [
 /// Each method alone, traced with the share of its cuts verified by a full-width re-search
 /// (rare methods get a larger share so that their false-cut rates have some cuts behind them).
 pub const TRACED: [(&str, f64); 7] = [
-    ("nmp", 0.02),
+    ("null-move", 0.02),
     ("probcut", 1.0),
     ("mpc", 0.25),
     ("sf-probcut", 0.05),
