@@ -177,6 +177,26 @@ impl CutOutcome {
         }
     }
 
+    /// `CutHigh` when a test for value >= bound held, else `NoCut`.
+    #[must_use]
+    pub const fn high_if(cut: bool) -> CutOutcome {
+        if cut {
+            CutOutcome::CutHigh
+        } else {
+            CutOutcome::NoCut
+        }
+    }
+
+    /// `CutLow` when a test for value <= bound held, else `NoCut`.
+    #[must_use]
+    pub const fn low_if(cut: bool) -> CutOutcome {
+        if cut {
+            CutOutcome::CutLow
+        } else {
+            CutOutcome::NoCut
+        }
+    }
+
     /// Whether the node was cut.
     #[must_use]
     pub const fn is_cut(self) -> bool {

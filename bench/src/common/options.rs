@@ -87,3 +87,13 @@ pub fn load_suite(
     }
     Ok(suite)
 }
+
+/// The variants of a comma-separated list, each under its one name (a preset's parts under
+/// their current names; a file as given).
+pub fn variant_list(text: &str) -> Vec<String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(SearchConfig::canonical_name)
+        .collect()
+}

@@ -55,7 +55,10 @@ use crate::{
     movepick::{MovePicker, PickerKind, is_tactical},
     position::Position,
     score::{DRAW, INFINITE, MATE, is_mate},
-    search::{Exit, MAX_PLY, Node, Probe, Search, alpha_beta::mate_distance},
+    search::{
+        Exit, Node, Probe, Search,
+        alpha_beta::{ChildMove, mate_distance},
+    },
     tt::PackedMove,
 };
 
@@ -204,11 +207,7 @@ impl<O: Observer> Search<O> {
         };
         let value = dist.value_at(p);
         let cut = moves.cut_index.is_some();
-        let outcome = if cut {
-            CutOutcome::CutHigh
-        } else {
-            CutOutcome::NoCut
-        };
+        let outcome = CutOutcome::high_if(cut);
         let probe = Probe {
             shallow_depth: node.depth - 1,
             bound: node.beta,
@@ -271,12 +270,13 @@ impl<O: Observer> Search<O> {
         let mut alpha = node.alpha;
         let mut moves = ProbMoves::default();
         while let Some((m, _)) = picker.next(pos, &self.history) {
-            let child = pos.play(m);
-            let gives_check = child.in_check();
-            let tactical = is_tactical(m);
-            let extension = i32::from(gives_check && node.ply < 2 * MAX_PLY / 3);
-            let new_depth = node.depth - 1 + extension;
             let index = moves.searched;
+            let ChildMove {
+                child,
+                tactical,
+                new_depth,
+                reduction,
+            } = self.child_move(pos, node, m, &killers, index);
             self.keys.push(child.key());
             let mine = if index == 0 {
                 let window = [-node.beta, -alpha];
@@ -292,14 +292,6 @@ impl<O: Observer> Search<O> {
                 )
                 .negate()
             } else {
-                let quiet_late =
-                    !tactical && !node.in_check && !gives_check && !killers.iter().any(|k| k.is(m));
-                let reduction = if quiet_late {
-                    self.lmr
-                        .reduction(node.depth, index, node.is_pv(), new_depth)
-                } else {
-                    0
-                };
                 self.prob_zero_window_child(
                     &child,
                     node,

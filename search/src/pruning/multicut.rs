@@ -166,11 +166,7 @@ impl<O: Observer> Search<O> {
             }
         }
         let cut = fail_highs >= c;
-        let outcome = if cut {
-            CutOutcome::CutHigh
-        } else {
-            CutOutcome::NoCut
-        };
+        let outcome = CutOutcome::high_if(cut);
         let probe = Probe {
             shallow_depth,
             bound: node.beta,

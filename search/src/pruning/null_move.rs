@@ -173,11 +173,7 @@ impl<O: Observer> Search<O> {
         }
         let fail_high = value >= node.beta;
         let verified = params.verified && self.frames[node.ply_index()].verify_children;
-        let outcome = if fail_high && !verified {
-            CutOutcome::CutHigh
-        } else {
-            CutOutcome::NoCut
-        };
+        let outcome = CutOutcome::high_if(fail_high && !verified);
         let probe = Probe {
             shallow_depth: (node.depth - 1 - r).max(0),
             bound: node.beta,

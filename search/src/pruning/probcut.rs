@@ -145,11 +145,7 @@ impl<O: Observer> Search<O> {
                 return Some(Exit::aborted());
             }
             let cut = value >= high;
-            let outcome = if cut {
-                CutOutcome::CutHigh
-            } else {
-                CutOutcome::NoCut
-            };
+            let outcome = CutOutcome::high_if(cut);
             let probe = Probe {
                 shallow_depth: d,
                 bound: high,
@@ -170,11 +166,7 @@ impl<O: Observer> Search<O> {
                 return Some(Exit::aborted());
             }
             let cut = value <= low;
-            let outcome = if cut {
-                CutOutcome::CutLow
-            } else {
-                CutOutcome::NoCut
-            };
+            let outcome = CutOutcome::low_if(cut);
             let probe = Probe {
                 shallow_depth: d,
                 bound: low,

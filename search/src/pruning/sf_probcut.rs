@@ -115,11 +115,7 @@ impl<O: Observer> Search<O> {
                 return Some(Exit::aborted());
             }
             let cut = value >= probcut_beta;
-            let outcome = if cut {
-                CutOutcome::CutHigh
-            } else {
-                CutOutcome::NoCut
-            };
+            let outcome = CutOutcome::high_if(cut);
             let probe = Probe {
                 shallow_depth,
                 bound: probcut_beta,

@@ -31,6 +31,18 @@ use crate::{
     tt::PackedMove,
 };
 
+/// A move of the move loop: the child, the depth it is searched to and its reduction.
+pub(crate) struct ChildMove {
+    /// The position after the move.
+    pub child: Position,
+    /// A capture or a promotion.
+    pub tactical: bool,
+    /// Depth of the child's search: one less, or the same for a move that gives check.
+    pub new_depth: i32,
+    /// Late move reduction of the child's first search.
+    pub reduction: i32,
+}
+
 /// What the move loop found.
 struct MoveLoop {
     best_value: i32,
@@ -224,13 +236,13 @@ impl<O: Observer> Search<O> {
                 quiets_tried: Vec::new(),
             };
             while let Some((m, _)) = picker.next(pos, &self.history) {
-                let child = pos.play(m);
-                let gives_check = child.in_check();
-                let tactical = is_tactical(m);
-                // Check extension: a move that gives check is searched one ply deeper.
-                let extension = i32::from(gives_check && node.ply < 2 * MAX_PLY / 3);
-                let new_depth = node.depth - 1 + extension;
                 let index = moves.searched;
+                let ChildMove {
+                    child,
+                    tactical,
+                    new_depth,
+                    reduction,
+                } = self.child_move(pos, node, m, &killers, index);
                 self.keys.push(child.key());
                 let value = if index == 0 {
                     let child_type = node.node_type.child(0);
@@ -244,16 +256,6 @@ impl<O: Observer> Search<O> {
                         node.id,
                     )
                 } else {
-                    let quiet_late = !tactical
-                        && !node.in_check
-                        && !gives_check
-                        && !killers.iter().any(|k| k.is(m));
-                    let reduction = if quiet_late {
-                        self.lmr
-                            .reduction(node.depth, index, node.is_pv(), new_depth)
-                    } else {
-                        0
-                    };
                     self.zero_window_child(&child, node, alpha, new_depth, reduction, index)
                 };
                 self.keys.pop();
@@ -285,6 +287,41 @@ impl<O: Observer> Search<O> {
                 continue;
             }
             return Ok(moves);
+        }
+    }
+
+    /// Step 10's rules for one move, number `index`: the check extension (a move that gives
+    /// check is searched one ply deeper) and, for a later quiet move that neither gives nor
+    /// evades check and is no killer, the LMR reduction.
+    pub(crate) fn child_move(
+        &self,
+        pos: &Position,
+        node: &Node,
+        m: Move,
+        killers: &[PackedMove; 2],
+        index: usize,
+    ) -> ChildMove {
+        let child = pos.play(m);
+        let gives_check = child.in_check();
+        let tactical = is_tactical(m);
+        let extension = i32::from(gives_check && node.ply < 2 * MAX_PLY / 3);
+        let new_depth = node.depth - 1 + extension;
+        let quiet_late = index > 0
+            && !tactical
+            && !node.in_check
+            && !gives_check
+            && !killers.iter().any(|k| k.is(m));
+        let reduction = if quiet_late {
+            self.lmr
+                .reduction(node.depth, index, node.is_pv(), new_depth)
+        } else {
+            0
+        };
+        ChildMove {
+            child,
+            tactical,
+            new_depth,
+            reduction,
         }
     }
 
