@@ -112,7 +112,7 @@ impl Counters {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "{:<14} {:>6} {:>4} {:>10} {:>10} {:>10} {:>7} {:>12} {:>10}",
+            "{:<20} {:>6} {:>4} {:>10} {:>10} {:>10} {:>7} {:>12} {:>10}",
             "method", "depth", "type", "nodes", "tests", "cuts", "cut%", "test_nodes", "nodes/test"
         );
         let line = |out: &mut String, m: &str, d: &str, ty: &str, t: Tally| {
@@ -123,7 +123,7 @@ impl Counters {
             );
             let _ = writeln!(
                 out,
-                "{m:<14} {d:>6} {ty:>4} {:>10} {:>10} {:>10} {rate:>6.1}% {:>12} {per:>10.1}",
+                "{m:<20} {d:>6} {ty:>4} {:>10} {:>10} {:>10} {rate:>6.1}% {:>12} {per:>10.1}",
                 t.nodes_tried, t.tries, t.cuts, t.nodes
             );
         };

@@ -114,11 +114,19 @@ pub enum Method {
     MultiCutTt,
     /// Probabilistic alpha-beta confidence cut-off.
     ProbAb,
+    /// Reverse futility pruning (static null move): static eval minus a depth margin >= beta.
+    Rfp,
+    /// Razoring: static eval far below alpha, confirmed by a quiescence search.
+    Razoring,
+    /// Internal iterative reductions (a reduction, never a cut).
+    Iir,
+    /// Stockfish's small ProbCut in check, on a deep TT capture lower bound.
+    SfProbCutInCheck,
 }
 
 impl Method {
     /// Every method, in a fixed order (array index order).
-    pub const ALL: [Method; 8] = [
+    pub const ALL: [Method; 12] = [
         Method::NullMove,
         Method::ProbCut,
         Method::Mpc,
@@ -127,6 +135,10 @@ impl Method {
         Method::MultiCutAll,
         Method::MultiCutTt,
         Method::ProbAb,
+        Method::Rfp,
+        Method::Razoring,
+        Method::Iir,
+        Method::SfProbCutInCheck,
     ];
 
     /// Number of methods.
@@ -144,6 +156,10 @@ impl Method {
             Method::MultiCutAll => "multicut-all",
             Method::MultiCutTt => "multicut-tt",
             Method::ProbAb => "prob-ab",
+            Method::Rfp => "rfp",
+            Method::Razoring => "razoring",
+            Method::Iir => "iir",
+            Method::SfProbCutInCheck => "sf-probcut-in-check",
         }
     }
 

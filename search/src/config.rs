@@ -12,8 +12,9 @@ use crate::{
     fit_params::FitParams,
     prob_ab::ProbAbParams,
     pruning::{
-        mpc::MpcParams, multicut::MultiCutParams, null_move::NullMoveParams,
-        probcut::ProbCutParams, sf_probcut::SfProbCutParams,
+        iir::IirParams, mpc::MpcParams, multicut::MultiCutParams, null_move::NullMoveParams,
+        probcut::ProbCutParams, razoring::RazoringParams, reverse_futility::ReverseFutilityParams,
+        sf_probcut::SfProbCutParams, sf_probcut_in_check::SfProbCutInCheckParams,
     },
     search::{AspirationParams, lmr::LmrParams},
 };
@@ -57,6 +58,18 @@ pub struct SearchConfig {
     /// Multi-Cut (any trigger), when on.
     #[serde(default)]
     pub multicut: Option<MultiCutParams>,
+    /// Razoring, when on.
+    #[serde(default)]
+    pub razoring: Option<RazoringParams>,
+    /// Reverse futility pruning (static null move), when on.
+    #[serde(default)]
+    pub rfp: Option<ReverseFutilityParams>,
+    /// Internal iterative reductions, when on.
+    #[serde(default)]
+    pub iir: Option<IirParams>,
+    /// Stockfish's small ProbCut in check, when on.
+    #[serde(default)]
+    pub sf_probcut_in_check: Option<SfProbCutInCheckParams>,
     /// Probabilistic alpha-beta instead of PVS, when on.
     #[serde(default, alias = "prob_ab")]
     pub prob_ab: Option<ProbAbParams>,
@@ -73,7 +86,7 @@ impl Default for SearchConfig {
 pub const DEFAULT_VARIANT: &str = "null-move+lmr";
 
 /// The preset parts a variant name may join with `+`.
-pub const PRESET_PARTS: [(&str, &str); 13] = [
+pub const PRESET_PARTS: [(&str, &str); 17] = [
     ("plain", "no forward pruning, no reductions"),
     (
         "null-move",
@@ -117,6 +130,22 @@ pub const PRESET_PARTS: [(&str, &str); 13] = [
         "probabilistic alpha-beta, p = 0.5; prob-ab@0.95 sets p (also --confidence, UCI Confidence)",
     ),
     ("lmr", "late move reductions"),
+    (
+        "rfp",
+        "reverse futility pruning: static eval - 165 (depth - improving) >= beta, depth <= 7 (Stockfish 15.1)",
+    ),
+    (
+        "razoring",
+        "razoring: static eval < alpha - 369 - 254 depth², confirmed by quiescence (Stockfish 15.1)",
+    ),
+    (
+        "iir",
+        "internal iterative reductions: no TT move, PV node -3 plies, CUT node (depth >= 9) -2 (Stockfish 15.1)",
+    ),
+    (
+        "sf-probcut-in-check",
+        "in check, a TT capture lower bound >= beta + 417 returns (Stockfish 15.1 step 12)",
+    ),
 ];
 
 /// Earlier names of preset parts, still accepted: (alias, part).
@@ -184,6 +213,10 @@ impl SearchConfig {
             mpc: None,
             sf_probcut: None,
             multicut: None,
+            razoring: None,
+            rfp: None,
+            iir: None,
+            sf_probcut_in_check: None,
             prob_ab: None,
         }
     }
@@ -247,6 +280,22 @@ impl SearchConfig {
                 }
                 "sf-probcut" => {
                     config.sf_probcut = Some(SfProbCutParams::default());
+                    None
+                }
+                "rfp" => {
+                    config.rfp = Some(ReverseFutilityParams::default());
+                    None
+                }
+                "razoring" => {
+                    config.razoring = Some(RazoringParams::default());
+                    None
+                }
+                "iir" => {
+                    config.iir = Some(IirParams::default());
+                    None
+                }
+                "sf-probcut-in-check" => {
+                    config.sf_probcut_in_check = Some(SfProbCutInCheckParams::default());
                     None
                 }
                 "probcut" | "mpc" if config.probcut.is_some() || config.mpc.is_some() => {

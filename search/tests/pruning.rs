@@ -312,3 +312,78 @@ fn probabilistic_tests_record_tries_windows_and_bounds() {
         }
     }
 }
+
+#[test]
+fn modern_methods_with_their_trigger_off_search_the_baseline_tree() {
+    let baseline = nodes(&SearchConfig::preset("null-move").unwrap(), 8);
+    let off = |preset: &str, disable: &dyn Fn(&mut SearchConfig)| {
+        let mut config = SearchConfig::preset(preset).unwrap();
+        disable(&mut config);
+        assert_eq!(nodes(&config, 8), baseline, "{preset} with its trigger off");
+        assert_ne!(
+            nodes(&SearchConfig::preset(preset).unwrap(), 8),
+            baseline,
+            "{preset} changes the tree"
+        );
+    };
+    off("null-move+rfp", &|c| c.rfp.as_mut().unwrap().max_depth = 0);
+    off("null-move+razoring", &|c| {
+        c.razoring.as_mut().unwrap().max_depth = 0;
+    });
+    off("null-move+iir", &|c| {
+        let p = c.iir.as_mut().unwrap();
+        (p.pv_plies, p.cut_plies) = (0, 0);
+    });
+    off("null-move+sf-probcut-in-check", &|c| {
+        c.sf_probcut_in_check.as_mut().unwrap().margin = 1_000_000;
+    });
+}
+
+/// Every cut test of a variant's search of the first position to `depth`.
+fn tests_of(preset: &str, depth: i32) -> Vec<CutTestEvent> {
+    let pos = Position::from_fen(FENS[0]).unwrap();
+    let config = SearchConfig::preset(preset).unwrap();
+    let mut search = Search::with_observer(config, 8, Cuts::default());
+    search.go(&pos, &[], &Limits::depth(depth), &mut |_| {});
+    search.observer.0
+}
+
+#[test]
+fn modern_methods_fire_where_their_sources_say() {
+    use cutlab_instrument::NodeType;
+    let of = |tests: &[CutTestEvent], m: Method| -> Vec<CutTestEvent> {
+        tests.iter().filter(|t| t.method == m).cloned().collect()
+    };
+    // Reverse futility: non-PV, depth <= 7, eval - margin >= beta on every cut.
+    let rfp = of(&tests_of("null-move+rfp", 8), Method::Rfp);
+    assert!(rfp.iter().any(|t| t.outcome == CutOutcome::CutHigh));
+    for t in &rfp {
+        assert!(t.node_type != NodeType::Pv && t.depth <= 7);
+        let margin = t.bound - t.beta;
+        assert_eq!(t.outcome.is_cut(), t.shallow_value - margin >= t.beta);
+    }
+    // Razoring: non-PV; a cut is a quiescence value below alpha.
+    let razoring = of(&tests_of("null-move+razoring", 8), Method::Razoring);
+    assert!(razoring.iter().any(|t| t.outcome == CutOutcome::CutLow));
+    for t in &razoring {
+        assert!(t.node_type != NodeType::Pv);
+        assert_eq!(t.outcome.is_cut(), t.shallow_value < t.alpha);
+    }
+    // IIR: reductions of PV and CUT nodes, never a cut.
+    let iir = of(&tests_of("null-move+iir", 8), Method::Iir);
+    assert!(!iir.is_empty());
+    for t in &iir {
+        assert_eq!(t.outcome, CutOutcome::NoCut);
+        assert!(t.shallow_depth < t.depth && t.node_type != NodeType::All);
+    }
+    // ProbCut in check: a TT bound at least beta + 417 on every cut.
+    let in_check = of(
+        &tests_of("null-move+sf-probcut-in-check", 8),
+        Method::SfProbCutInCheck,
+    );
+    assert!(in_check.iter().any(|t| t.outcome.is_cut()));
+    for t in &in_check {
+        assert_eq!(t.bound, t.beta + 417);
+        assert_eq!(t.outcome.is_cut(), t.shallow_value >= t.bound);
+    }
+}

@@ -191,12 +191,12 @@ impl<O: Observer> Search<O> {
             return Dist::with_value_at(value, p, f64::from(spread), params.points);
         }
 
-        // Step 10. Move loop: combine the children's distributions (Equation 1).
+        // Step 14. Move loop: combine the children's distributions (Equation 1).
         let Some(moves) = self.prob_moves(pos, &node, params) else {
             return Dist::point(self.leave(&node, Exit::aborted()));
         };
 
-        // Step 11. Mate and stalemate
+        // Step 15. Mate and stalemate
         let Some(dist) = moves.combined else {
             let value = if node.in_check {
                 -MATE + i32::try_from(ply).unwrap_or(0)
@@ -216,7 +216,7 @@ impl<O: Observer> Search<O> {
         };
         self.record_test(pos, &node, Method::ProbAb, probe, outcome);
 
-        // Step 12. Killers and history of the quiet moves
+        // Step 16. Killers and history of the quiet moves
         if cut
             && let Some(m) = moves.best_move
             && !is_tactical(m)
@@ -224,7 +224,7 @@ impl<O: Observer> Search<O> {
             self.reward_quiet(pos, &node, m, &moves.quiets_tried);
         }
 
-        // Step 13. Transposition-table store: the value at the confidence, and the spread
+        // Step 17. Transposition-table store: the value at the confidence, and the spread
         // in the evaluation slot.
         let bound = if cut {
             Bound::Lower
@@ -253,7 +253,7 @@ impl<O: Observer> Search<O> {
         dist
     }
 
-    /// Step 10: searches the moves as PVS does (first move with the window, later ones with
+    /// Step 14: searches the moves as PVS does (first move with the window, later ones with
     /// a null window around alpha and again with the window when they land inside it) and
     /// combines their distributions. The node's value is the combined distribution's value at
     /// the confidence; it raises alpha, and reaching beta (P(V >= beta) >= p) cuts. The best

@@ -4,14 +4,22 @@
 //!
 //! | step | method | file | source |
 //! |---|---|---|---|
-//! | 6 | ProbCut | [`probcut`] | Buro 1995; Jiang and Buro 2003, figure 2 |
-//! | 6 | Multi-ProbCut | [`mpc`] | Buro 1997; Jiang and Buro 2003, figure 3 |
-//! | 7 | null move (R = 2, 3, adaptive, verified) | [`null_move`] | Jiang and Buro 2003 §2.2; Heinz 1999; Tabibi and Netanyahu 2002 |
-//! | 8 | Stockfish ProbCut | [`sf_probcut`] | Stockfish 15.1 `search.cpp` |
-//! | 9 | Multi-Cut (CUT, ALL, TT-triggered) | [`multicut`] | Björnsson and Marsland 1998; Winands et al. 2003; Eiríksson 2011 |
+//! | 6 | razoring | [`razoring`] | Birmingham and Kent 1977; Stockfish 15.1 step 7 |
+//! | 7 | reverse futility pruning (static null move) | [`reverse_futility`] | Stockfish 15.1 step 8 |
+//! | 8 | ProbCut | [`probcut`] | Buro 1995; Jiang and Buro 2003, figure 2 |
+//! | 8 | Multi-ProbCut | [`mpc`] | Buro 1997; Jiang and Buro 2003, figure 3 |
+//! | 9 | null move (R = 2, 3, adaptive, verified) | [`null_move`] | Jiang and Buro 2003 §2.2; Heinz 1999; Tabibi and Netanyahu 2002 |
+//! | 10 | Stockfish ProbCut | [`sf_probcut`] | Stockfish 15.1 step 10 |
+//! | 11 | Multi-Cut (CUT, ALL, TT-triggered) | [`multicut`] | Björnsson and Marsland 1998; Winands et al. 2003; Eiríksson 2011 |
+//! | 12 | internal iterative reductions | [`iir`] | Stockfish 15.1 step 11 |
+//! | 13 | ProbCut in check | [`sf_probcut_in_check`] | Stockfish 15.1 step 12 |
 
+pub mod iir;
 pub mod mpc;
 pub mod multicut;
 pub mod null_move;
 pub mod probcut;
+pub mod razoring;
+pub mod reverse_futility;
 pub mod sf_probcut;
+pub mod sf_probcut_in_check;

@@ -105,7 +105,7 @@ impl MpcParams {
 }
 
 impl<O: Observer> Search<O> {
-    /// Step 6: the Multi-ProbCut tests of the node's stage and height, in order (not at the
+    /// Step 8: the Multi-ProbCut tests of the node's stage and height, in order (not at the
     /// root, not inside another ProbCut or MPC shallow search).
     pub(crate) fn try_mpc(&mut self, pos: &Position, node: &Node) -> Option<Exit> {
         let params = self.config.mpc.as_ref()?;

@@ -106,7 +106,7 @@ impl MultiCutParams {
 }
 
 impl<O: Observer> Search<O> {
-    /// Step 9: Multi-Cut at a non-PV node not in check, where its trigger holds.
+    /// Step 11: Multi-Cut at a non-PV node not in check, where its trigger holds.
     pub(crate) fn try_multicut(&mut self, pos: &Position, node: &Node) -> Option<Exit> {
         let params = self.config.multicut?;
         if node.is_pv() || node.in_check || node.depth < params.min_depth || is_mate(node.beta) {

@@ -133,7 +133,7 @@ impl NullMoveParams {
 }
 
 impl<O: Observer> Search<O> {
-    /// Step 7: tries the null move at `node`. A standard fail high cuts; a verified one
+    /// Step 9: tries the null move at `node`. A standard fail high cuts; a verified one
     /// reduces `node.depth` by one and marks the node as verifying.
     pub(crate) fn try_null_move(&mut self, pos: &Position, node: &mut Node) -> Option<Exit> {
         let params = self.config.null_move?;
@@ -232,6 +232,7 @@ mod tests {
             tt: None,
             tt_move: None,
             verifying: true,
+            improving: false,
         };
         // The verified fail high switched verification off for the subtree.
         search.frames[3].verify_children = false;

@@ -113,7 +113,7 @@ impl ProbCutParams {
 }
 
 impl<O: Observer> Search<O> {
-    /// Step 6: single-pair ProbCut at the check height (not at the root, not inside another
+    /// Step 8: single-pair ProbCut at the check height (not at the root, not inside another
     /// ProbCut or MPC shallow search).
     pub(crate) fn try_probcut(&mut self, pos: &Position, node: &Node) -> Option<Exit> {
         let params = self.config.probcut.as_ref()?;
@@ -244,6 +244,7 @@ mod tests {
             tt: None,
             tt_move: None,
             verifying: false,
+            improving: false,
         };
         // sigma 0: the bound is beta itself, far below the start position's value, so the
         // shallow search fails high on a quiet move (a killer at this ply).

@@ -63,7 +63,7 @@ impl Default for SfProbCutParams {
 }
 
 impl<O: Observer> Search<O> {
-    /// Step 8: Stockfish-style ProbCut at a non-PV node not in check.
+    /// Step 10: Stockfish-style ProbCut at a non-PV node not in check.
     pub(crate) fn try_sf_probcut(&mut self, pos: &Position, node: &Node) -> Option<Exit> {
         let params = self.config.sf_probcut?;
         let probcut_beta = node.beta.saturating_add(params.margin);

@@ -8,16 +8,20 @@
 //! 2. Draw and abort (repetition, fifty moves, insufficient material, ply limit, stop)
 //! 3. Mate distance pruning
 //! 4. Transposition-table probe (cut-off at non-PV nodes)
-//! 5. Static evaluation
-//! 6. ProbCut and Multi-ProbCut ([`crate::pruning::probcut`], [`crate::pruning::mpc`])
-//! 7. Null-move pruning ([`crate::pruning::null_move`])
-//! 8. Stockfish-style ProbCut ([`crate::pruning::sf_probcut`])
-//! 9. Multi-Cut, at CUT nodes, also at ALL nodes, or TT-triggered
-//!    ([`crate::pruning::multicut`])
-//! 10. Move loop: check extension, late move reduction ([`super::lmr`]), PVS, new best move
-//! 11. Mate and stalemate
-//! 12. Killers and history of the quiet moves
-//! 13. Transposition-table store
+//! 5. Static evaluation, and whether it improves on two plies up
+//! 6. Razoring ([`crate::pruning::razoring`])
+//! 7. Reverse futility pruning ([`crate::pruning::reverse_futility`])
+//! 8. ProbCut and Multi-ProbCut ([`crate::pruning::probcut`], [`crate::pruning::mpc`])
+//! 9. Null-move pruning ([`crate::pruning::null_move`])
+//! 10. Stockfish-style ProbCut ([`crate::pruning::sf_probcut`])
+//! 11. Multi-Cut, at CUT nodes, also at ALL nodes, or TT-triggered
+//!     ([`crate::pruning::multicut`])
+//! 12. Internal iterative reductions ([`crate::pruning::iir`])
+//! 13. ProbCut in check ([`crate::pruning::sf_probcut_in_check`])
+//! 14. Move loop: check extension, late move reduction ([`super::lmr`]), PVS, new best move
+//! 15. Mate and stalemate
+//! 16. Killers and history of the quiet moves
+//! 17. Transposition-table store
 
 use cutlab_instrument::{Bound, NodeType, Observer};
 use shakmaty::Move;
@@ -106,8 +110,20 @@ impl<O: Observer> Search<O> {
             node.tt.map_or_else(|| evaluate(pos), |h| h.eval)
         };
         self.frames[node.ply_index()].static_eval = node.static_eval;
+        node.improving = self.improving(&node);
 
-        // Step 6. ProbCut and Multi-ProbCut: a shallow search predicts the deep value outside
+        // Step 6. Razoring: an evaluation far below alpha that quiescence cannot lift fails low.
+        if let Some(exit) = self.try_razoring(pos, &node) {
+            return self.leave(&node, exit);
+        }
+
+        // Step 7. Reverse futility pruning: an evaluation above beta by a depth margin fails
+        // high.
+        if let Some(exit) = self.try_reverse_futility(pos, &node) {
+            return self.leave(&node, exit);
+        }
+
+        // Step 8. ProbCut and Multi-ProbCut: a shallow search predicts the deep value outside
         // the window.
         if let Some(exit) = self.try_probcut(pos, &node) {
             return self.leave(&node, exit);
@@ -116,31 +132,39 @@ impl<O: Observer> Search<O> {
             return self.leave(&node, exit);
         }
 
-        // Step 7. Null-move pruning: a free move for the opponent that still fails high
+        // Step 9. Null-move pruning: a free move for the opponent that still fails high
         // suggests this node fails high too.
         if let Some(exit) = self.try_null_move(pos, &mut node) {
             return self.leave(&node, exit);
         }
 
-        // Step 8. Stockfish-style ProbCut: a good capture that beats beta by a margin in a
+        // Step 10. Stockfish-style ProbCut: a good capture that beats beta by a margin in a
         // reduced search suggests the node fails high.
         if let Some(exit) = self.try_sf_probcut(pos, &node) {
             return self.leave(&node, exit);
         }
 
-        // Step 9. Multi-Cut: C of the first M moves failing high in reduced searches suggest
+        // Step 11. Multi-Cut: C of the first M moves failing high in reduced searches suggest
         // the node fails high.
         if let Some(exit) = self.try_multicut(pos, &node) {
             return self.leave(&node, exit);
         }
 
-        // Step 10. Move loop
+        // Step 12. Internal iterative reductions: without a TT move, search shallower.
+        self.try_iir(pos, &mut node);
+
+        // Step 13. ProbCut in check: a deep TT capture bound far above beta fails high.
+        if let Some(exit) = self.try_sf_probcut_in_check(pos, &node) {
+            return self.leave(&node, exit);
+        }
+
+        // Step 14. Move loop
         let moves = match self.search_moves(pos, &mut node) {
             Ok(moves) => moves,
             Err(exit) => return self.leave(&node, exit),
         };
 
-        // Step 11. Mate and stalemate
+        // Step 15. Mate and stalemate
         if moves.searched == 0 {
             let value = if node.in_check {
                 -MATE + i32::try_from(ply).unwrap_or(0)
@@ -150,7 +174,7 @@ impl<O: Observer> Search<O> {
             return self.leave(&node, Exit::exact(value));
         }
 
-        // Step 12. A quiet move that cut off becomes a killer and gains history; the quiet
+        // Step 16. A quiet move that cut off becomes a killer and gains history; the quiet
         // moves tried before it lose history.
         if moves.best_value >= node.beta
             && let Some(m) = moves.best_move
@@ -159,7 +183,7 @@ impl<O: Observer> Search<O> {
             self.reward_quiet(pos, &node, m, &moves.quiets_tried);
         }
 
-        // Step 13. Transposition-table store
+        // Step 17. Transposition-table store
         let bound = if moves.best_value >= node.beta {
             Bound::Lower
         } else if moves.best_value > node.alpha {
@@ -181,6 +205,22 @@ impl<O: Observer> Search<O> {
             ..Exit::bounded(moves.best_value, bound).with_move(moves.best_move)
         };
         self.leave(&node, exit)
+    }
+
+    /// Step 5: whether the static evaluation is better than at the same side's previous node
+    /// (two plies up, or four when that one was in check; true when neither is known).
+    fn improving(&self, node: &Node) -> bool {
+        if node.in_check {
+            return false;
+        }
+        let earlier = |back: usize| {
+            (node.ply_index() >= back)
+                .then(|| self.frames[node.ply_index() - back].static_eval)
+                .filter(|&eval| eval != -INFINITE)
+        };
+        earlier(2)
+            .or_else(|| earlier(4))
+            .is_none_or(|eval| node.static_eval > eval)
     }
 
     /// Step 2: a stopped search, a drawn position, or the ply limit.
@@ -220,7 +260,7 @@ impl<O: Observer> Search<O> {
             .then(|| Exit::bounded(h.score, h.bound).with_move(node.tt_move))
     }
 
-    /// Step 10: searches the moves in order, the first with the full window and the rest with
+    /// Step 14: searches the moves in order, the first with the full window and the rest with
     /// a null window (re-searched when they beat alpha), reduced by LMR when late and quiet.
     /// `Err` when the search was stopped.
     fn search_moves(&mut self, pos: &Position, node: &mut Node) -> Result<MoveLoop, Exit> {
@@ -290,7 +330,7 @@ impl<O: Observer> Search<O> {
         }
     }
 
-    /// Step 10's rules for one move, number `index`: the check extension (a move that gives
+    /// Step 14's rules for one move, number `index`: the check extension (a move that gives
     /// check is searched one ply deeper) and, for a later quiet move that neither gives nor
     /// evades check and is no killer, the LMR reduction.
     pub(crate) fn child_move(
@@ -356,7 +396,7 @@ impl<O: Observer> Search<O> {
         value
     }
 
-    /// Step 12: `best` becomes the first killer and gains history; `tried` lose history.
+    /// Step 16: `best` becomes the first killer and gains history; `tried` lose history.
     pub(crate) fn reward_quiet(&mut self, pos: &Position, node: &Node, best: Move, tried: &[Move]) {
         let frame = &mut self.frames[node.ply_index()];
         if !frame.killers[0].is(best) {

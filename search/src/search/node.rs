@@ -40,6 +40,8 @@ pub(crate) struct Node {
     pub tt_move: Option<Move>,
     /// Verified null move failed high: the node searches one ply shallower to confirm it.
     pub verifying: bool,
+    /// The static evaluation is better than two plies up (Stockfish's `improving`).
+    pub improving: bool,
 }
 
 impl Node {
@@ -153,6 +155,7 @@ impl<O: Observer> Search<O> {
             tt: None,
             tt_move: None,
             verifying: false,
+            improving: false,
         };
         self.enter(pos, &node, parent_id, false);
         node

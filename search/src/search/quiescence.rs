@@ -50,6 +50,7 @@ impl<O: Observer> Search<O> {
             tt: None,
             tt_move: None,
             verifying: false,
+            improving: false,
         };
         self.enter(pos, &node, parent_id, true);
 

@@ -1,0 +1,81 @@
+//! Internal iterative reductions (Ed Schröder's idea as Stockfish 15.1 has it, `search.cpp`,
+//! step 11): a node with no transposition-table move has no good first move to try, so it is
+//! searched shallower; its next visit finds a move in the table. No pruning, but it shapes the
+//! tree every other method acts on.
+//!
+//! ```text
+//! if (PvNode && !ttMove)
+//!     depth -= 3;
+//! if (depth <= 0)
+//!     return qsearch<PV>(pos, ss, alpha, beta);
+//! if (cutNode && depth >= 9 && !ttMove)
+//!     depth -= 2;
+//! ```
+//!
+//! Deviations from the source, each a choice written down here:
+//! - Not at the root (Stockfish reduces a root without TT move too; cutlab's root always
+//!   has one after the first iteration, and a first iteration of depth 1 has nothing to
+//!   reduce).
+//! - A PV node reduced to depth 0 or less is searched to depth 1 instead of dropping into
+//!   quiescence (cutlab's node function starts at depth 1 once entered).
+//!
+//! Its events count the nodes reduced: one test per reduction, never a cut.
+
+use cutlab_instrument::{CutOutcome, Method, NodeType, Observer};
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    position::Position,
+    search::{Node, Probe, Search},
+};
+
+/// Parameters of internal iterative reductions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IirParams {
+    /// Plies taken from a PV node without TT move (Stockfish: 3). 0 disables it.
+    pub pv_plies: i32,
+    /// Plies taken from an expected CUT node without TT move (Stockfish: 2). 0 disables it.
+    pub cut_plies: i32,
+    /// Least depth of a CUT node so reduced (Stockfish: 9).
+    pub cut_min_depth: i32,
+}
+
+impl Default for IirParams {
+    fn default() -> Self {
+        IirParams {
+            pv_plies: 3,
+            cut_plies: 2,
+            cut_min_depth: 9,
+        }
+    }
+}
+
+impl<O: Observer> Search<O> {
+    /// Step 12: reduces the depth of a PV or expected CUT node that has no TT move.
+    pub(crate) fn try_iir(&mut self, pos: &Position, node: &mut Node) {
+        let Some(params) = self.config.iir else {
+            return;
+        };
+        if node.is_root() || node.tt_move.is_some() {
+            return;
+        }
+        let plies = match node.node_type {
+            NodeType::Pv => params.pv_plies,
+            NodeType::Cut if node.depth >= params.cut_min_depth => params.cut_plies,
+            _ => 0,
+        };
+        let reduced = (node.depth - plies).max(1);
+        if reduced >= node.depth {
+            return;
+        }
+        let probe = Probe {
+            shallow_depth: reduced,
+            bound: node.beta,
+            value: node.static_eval,
+            nodes: 0,
+        };
+        self.record_test(pos, node, Method::Iir, probe, CutOutcome::NoCut);
+        node.depth = reduced;
+    }
+}

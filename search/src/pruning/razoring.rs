@@ -1,0 +1,87 @@
+//! Razoring (Birmingham and Kent 1977; the modern form of Stockfish 15.1, `search.cpp`, step 7
+//! "Razoring"): when the static evaluation is far below alpha, a quiescence search decides
+//! whether anything can lift the node to alpha; if not, the node fails low at once.
+//!
+//! ```text
+//! if (eval < alpha - 369 - 254 * depth * depth)
+//! {
+//!     value = qsearch<NonPV>(pos, ss, alpha - 1, alpha);
+//!     if (value < alpha)
+//!         return value;
+//! }
+//! ```
+//!
+//! Deviations from the source, each a choice written down here:
+//! - Non-PV nodes only (Stockfish 15.1 tries it at PV nodes too; its later versions do not,
+//!   and a null-window quiescence result says little about a PV node's exact value).
+//! - Not in check (Stockfish skips the step in check, its evaluation being undefined there).
+//! - `max_depth` bounds the depths tried (Stockfish has none: its quadratic margin does).
+
+use cutlab_instrument::{Bound, CutOutcome, Method, Observer};
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    position::Position,
+    score::is_mate,
+    search::{Exit, Node, Probe, Search},
+};
+
+/// Parameters of razoring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RazoringParams {
+    /// Constant part of the margin, centipawns (Stockfish: 369).
+    pub margin_base: i32,
+    /// Margin per squared ply of depth, centipawns (Stockfish: 254).
+    pub margin_per_ply_squared: i32,
+    /// Deepest depth tried. 0 disables the method.
+    pub max_depth: i32,
+}
+
+impl Default for RazoringParams {
+    fn default() -> Self {
+        RazoringParams {
+            margin_base: 369,
+            margin_per_ply_squared: 254,
+            max_depth: 8,
+        }
+    }
+}
+
+impl<O: Observer> Search<O> {
+    /// Step 6: a non-PV node not in check whose evaluation is far below alpha returns the
+    /// quiescence value when that stays below alpha.
+    pub(crate) fn try_razoring(&mut self, pos: &Position, node: &Node) -> Option<Exit> {
+        let params = self.config.razoring?;
+        if node.is_pv() || node.in_check || node.depth > params.max_depth || is_mate(node.alpha) {
+            return None;
+        }
+        let margin = params.margin_base + params.margin_per_ply_squared * node.depth * node.depth;
+        if node.static_eval >= node.alpha - margin {
+            return None;
+        }
+        let before = self.nodes;
+        self.in_test += 1;
+        let value = self.quiescence(
+            pos,
+            node.alpha - 1,
+            node.alpha,
+            node.ply,
+            node.node_type,
+            node.id,
+        );
+        self.in_test -= 1;
+        if self.aborted {
+            return Some(Exit::aborted());
+        }
+        let cut = value < node.alpha;
+        let probe = Probe {
+            shallow_depth: 0,
+            bound: node.alpha - 1,
+            value,
+            nodes: self.nodes - before,
+        };
+        self.record_test(pos, node, Method::Razoring, probe, CutOutcome::low_if(cut));
+        cut.then(|| Exit::cut(Method::Razoring, value, Bound::Upper))
+    }
+}

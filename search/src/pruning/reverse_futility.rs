@@ -1,0 +1,87 @@
+//! Reverse futility pruning, also called static null move pruning or child-node futility
+//! pruning (Stockfish 15.1, `search.cpp`, step 8 "Futility pruning: child node"): when the
+//! static evaluation beats beta by a margin that grows with depth, the node is assumed to
+//! fail high without a search.
+//!
+//! ```text
+//! futility_margin(d, improving) = 165 * (d - improving);
+//! if (   !ss->ttPv
+//!     &&  depth < 8
+//!     &&  eval - futility_margin(depth, improving) - (ss-1)->statScore / 303 >= beta
+//!     &&  eval >= beta
+//!     &&  eval < 28031)        // below the known-win range
+//!     return eval;
+//! ```
+//!
+//! Deviations from the source, each a choice written down here:
+//! - Non-PV nodes instead of `!ss->ttPv` (cutlab keeps no "was a PV node" flag in the TT).
+//! - No `statScore` term (cutlab keeps no per-move statistics score).
+//! - `eval` is the static evaluation; Stockfish replaces it by a TT value whose bound allows.
+//! - `improving` compares the static evaluation with the one two plies up (four when that
+//!   side was in check, as Stockfish does; true when neither is known).
+
+use cutlab_instrument::{Bound, CutOutcome, Method, Observer};
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    position::Position,
+    score::MATE_BOUND,
+    search::{Exit, Node, Probe, Search},
+};
+
+/// Parameters of reverse futility pruning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReverseFutilityParams {
+    /// Deepest depth pruned (Stockfish: depth < 8, so 7). 0 disables the method.
+    pub max_depth: i32,
+    /// Margin per ply of depth, centipawns (Stockfish: 165).
+    pub margin_per_ply: i32,
+    /// Plies the margin is shortened by when the evaluation improves (Stockfish: 1).
+    pub improving_plies: i32,
+}
+
+impl Default for ReverseFutilityParams {
+    fn default() -> Self {
+        ReverseFutilityParams {
+            max_depth: 7,
+            margin_per_ply: 165,
+            improving_plies: 1,
+        }
+    }
+}
+
+/// Evaluations at or above this are left to the search (Stockfish: 28031, below its
+/// known-win scores; here below the mate range).
+const EVAL_LIMIT: i32 = MATE_BOUND;
+
+impl<O: Observer> Search<O> {
+    /// Step 7: returns the static evaluation of a non-PV node not in check that beats beta by
+    /// the depth's margin.
+    pub(crate) fn try_reverse_futility(&mut self, pos: &Position, node: &Node) -> Option<Exit> {
+        let params = self.config.rfp?;
+        if node.is_pv() || node.in_check || node.depth > params.max_depth {
+            return None;
+        }
+        let eval = node.static_eval;
+        let plies = node.depth
+            - if node.improving {
+                params.improving_plies
+            } else {
+                0
+            };
+        let margin = params.margin_per_ply * plies;
+        if eval >= EVAL_LIMIT || eval < node.beta {
+            return None;
+        }
+        let cut = eval - margin >= node.beta;
+        let probe = Probe {
+            shallow_depth: 0,
+            bound: node.beta + margin,
+            value: eval,
+            nodes: 0,
+        };
+        self.record_test(pos, node, Method::Rfp, probe, CutOutcome::high_if(cut));
+        cut.then(|| Exit::cut(Method::Rfp, eval, Bound::Lower))
+    }
+}
