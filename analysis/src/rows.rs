@@ -190,4 +190,7 @@ pub struct VerifyRow {
     pub verify_nodes: u64,
     /// The node's position.
     pub fen: String,
+    /// The move a move-level test pruned (the re-search is of the position after it).
+    #[serde(default)]
+    pub pruned_move: Option<String>,
 }

@@ -380,6 +380,7 @@ mod tests {
             correct,
             verify_nodes: 10,
             fen: String::new(),
+            pruned_move: None,
         };
         let rows = [
             row("probcut", true),

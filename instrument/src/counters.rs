@@ -165,6 +165,7 @@ mod tests {
                 CutOutcome::NoCut
             },
             nodes: 10,
+            pruned_move: None,
             test_index: 0,
         }
     }

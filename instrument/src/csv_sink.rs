@@ -101,6 +101,7 @@ pub struct TestRow {
     outcome: &'static str,
     test_nodes: u64,
     test_index: u32,
+    pruned_move: Option<String>,
 }
 
 enum Batch {
@@ -294,6 +295,7 @@ impl Observer for CsvSink {
             outcome: e.outcome.name(),
             test_nodes: e.nodes,
             test_index: e.test_index,
+            pruned_move: e.pruned_move.clone(),
         });
     }
 

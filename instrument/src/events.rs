@@ -116,6 +116,14 @@ pub enum Method {
     ProbAb,
     /// Reverse futility pruning (static null move): static eval minus a depth margin >= beta.
     Rfp,
+    /// Futility pruning at frontier and pre-frontier nodes (Heinz): quiet moves skipped.
+    Futility,
+    /// Late move (move-count) pruning: quiet moves past a depth-dependent count skipped.
+    Lmp,
+    /// SEE pruning: moves whose static exchange is below a depth-scaled bound skipped.
+    SeePruning,
+    /// History pruning: quiet moves with bad history at low depth skipped.
+    HistoryPruning,
     /// Razoring: static eval far below alpha, confirmed by a quiescence search.
     Razoring,
     /// Internal iterative reductions (a reduction, never a cut).
@@ -126,7 +134,7 @@ pub enum Method {
 
 impl Method {
     /// Every method, in a fixed order (array index order).
-    pub const ALL: [Method; 12] = [
+    pub const ALL: [Method; 16] = [
         Method::NullMove,
         Method::ProbCut,
         Method::Mpc,
@@ -136,6 +144,10 @@ impl Method {
         Method::MultiCutTt,
         Method::ProbAb,
         Method::Rfp,
+        Method::Futility,
+        Method::Lmp,
+        Method::SeePruning,
+        Method::HistoryPruning,
         Method::Razoring,
         Method::Iir,
         Method::SfProbCutInCheck,
@@ -157,6 +169,10 @@ impl Method {
             Method::MultiCutTt => "multicut-tt",
             Method::ProbAb => "prob-ab",
             Method::Rfp => "rfp",
+            Method::Futility => "futility",
+            Method::Lmp => "lmp",
+            Method::SeePruning => "see-pruning",
+            Method::HistoryPruning => "history-pruning",
             Method::Razoring => "razoring",
             Method::Iir => "iir",
             Method::SfProbCutInCheck => "sf-probcut-in-check",
@@ -180,6 +196,8 @@ pub enum CutOutcome {
     CutLow,
     /// The test did not cut; the normal search went on.
     NoCut,
+    /// A move-level test skipped one move, claiming its value <= alpha (`pruned_move`).
+    PruneMove,
 }
 
 impl CutOutcome {
@@ -190,6 +208,7 @@ impl CutOutcome {
             CutOutcome::CutHigh => "cut-high",
             CutOutcome::CutLow => "cut-low",
             CutOutcome::NoCut => "no-cut",
+            CutOutcome::PruneMove => "prune-move",
         }
     }
 
@@ -276,6 +295,8 @@ pub struct CutTestEvent {
     pub outcome: CutOutcome,
     /// Nodes searched by the test itself.
     pub nodes: u64,
+    /// The move a move-level test pruned, UCI (`None` for a test of the node).
+    pub pruned_move: Option<String>,
     /// Index of this test among the tests of `method` at this node, from 0. A method may run
     /// several tests at a node (ProbCut a high and a low one, Stockfish ProbCut one per
     /// capture), so tests do not compare across methods; the tests with index 0 count the

@@ -26,8 +26,12 @@ pub struct CutSample {
     pub bound: i32,
     /// The shallow value.
     pub shallow_value: i32,
-    /// The claim: cut high (value >= beta) or cut low (value <= alpha).
+    /// The claim: cut high (value >= beta), cut low (value <= alpha), or a pruned move
+    /// (its value <= alpha).
     pub outcome: CutOutcome,
+    /// The move a move-level test pruned, UCI.
+    #[serde(default)]
+    pub pruned_move: Option<String>,
 }
 
 /// The sampling observer (cut-test events only).
@@ -77,6 +81,7 @@ impl Observer for CutSampler {
             bound: e.bound,
             shallow_value: e.shallow_value,
             outcome: e.outcome,
+            pruned_move: e.pruned_move.clone(),
         });
     }
 }

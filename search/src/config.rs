@@ -12,8 +12,10 @@ use crate::{
     fit_params::FitParams,
     prob_ab::ProbAbParams,
     pruning::{
-        iir::IirParams, mpc::MpcParams, multicut::MultiCutParams, null_move::NullMoveParams,
-        probcut::ProbCutParams, razoring::RazoringParams, reverse_futility::ReverseFutilityParams,
+        futility::FutilityParams, history_pruning::HistoryPruningParams, iir::IirParams,
+        late_move::LateMoveParams, mpc::MpcParams, multicut::MultiCutParams,
+        null_move::NullMoveParams, probcut::ProbCutParams, razoring::RazoringParams,
+        reverse_futility::ReverseFutilityParams, see_pruning::SeePruningParams,
         sf_probcut::SfProbCutParams, sf_probcut_in_check::SfProbCutInCheckParams,
     },
     search::{AspirationParams, lmr::LmrParams},
@@ -58,6 +60,18 @@ pub struct SearchConfig {
     /// Multi-Cut (any trigger), when on.
     #[serde(default)]
     pub multicut: Option<MultiCutParams>,
+    /// Futility pruning at frontier and pre-frontier nodes, when on.
+    #[serde(default)]
+    pub futility: Option<FutilityParams>,
+    /// Late move (move-count) pruning, when on.
+    #[serde(default)]
+    pub lmp: Option<LateMoveParams>,
+    /// SEE pruning in the main search, when on.
+    #[serde(default)]
+    pub see_pruning: Option<SeePruningParams>,
+    /// History pruning, when on.
+    #[serde(default)]
+    pub history_pruning: Option<HistoryPruningParams>,
     /// Razoring, when on.
     #[serde(default)]
     pub razoring: Option<RazoringParams>,
@@ -86,7 +100,7 @@ impl Default for SearchConfig {
 pub const DEFAULT_VARIANT: &str = "null-move+lmr";
 
 /// The preset parts a variant name may join with `+`.
-pub const PRESET_PARTS: [(&str, &str); 17] = [
+pub const PRESET_PARTS: [(&str, &str); 21] = [
     ("plain", "no forward pruning, no reductions"),
     (
         "null-move",
@@ -133,6 +147,22 @@ pub const PRESET_PARTS: [(&str, &str); 17] = [
     (
         "rfp",
         "reverse futility pruning: static eval - 165 (depth - improving) >= beta, depth <= 7 (Stockfish 15.1)",
+    ),
+    (
+        "futility",
+        "futility pruning: quiet moves at depth 1 (2) when eval + 300 (500) <= alpha (Heinz 1998)",
+    ),
+    (
+        "lmp",
+        "late move pruning: quiet moves past (3 + depth²) / (2 - improving) (Stockfish 15.1)",
+    ),
+    (
+        "see-pruning",
+        "SEE pruning: captures below -222 depth, quiets below -(24 d² + 15 d) (Stockfish 15.1)",
+    ),
+    (
+        "history-pruning",
+        "history pruning: quiets with history < -700 (depth - 1) at lmr depth <= 4 (Stockfish 15.1, rescaled)",
     ),
     (
         "razoring",
@@ -213,6 +243,10 @@ impl SearchConfig {
             mpc: None,
             sf_probcut: None,
             multicut: None,
+            futility: None,
+            lmp: None,
+            see_pruning: None,
+            history_pruning: None,
             razoring: None,
             rfp: None,
             iir: None,
@@ -288,6 +322,22 @@ impl SearchConfig {
                 }
                 "razoring" => {
                     config.razoring = Some(RazoringParams::default());
+                    None
+                }
+                "futility" => {
+                    config.futility = Some(FutilityParams::default());
+                    None
+                }
+                "lmp" => {
+                    config.lmp = Some(LateMoveParams::default());
+                    None
+                }
+                "see-pruning" => {
+                    config.see_pruning = Some(SeePruningParams::default());
+                    None
+                }
+                "history-pruning" => {
+                    config.history_pruning = Some(HistoryPruningParams::default());
                     None
                 }
                 "iir" => {

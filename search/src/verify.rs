@@ -37,6 +37,23 @@ pub fn verify_cuts(samples: &[CutSample], hash_mib: usize) -> Result<Vec<Verifie
             })?;
             search.clear();
             let (true_value, correct) = match sample.outcome {
+                CutOutcome::PruneMove => {
+                    let text = sample.pruned_move.as_deref().unwrap_or_default();
+                    let child = pos.play(pos.parse_uci(text).map_err(|e| {
+                        format!(
+                            "cut sample {} node {}: pruned move: {e}",
+                            sample.position, sample.node_id
+                        )
+                    })?);
+                    // The claim: the move's value <= alpha, from the child's side >= -alpha.
+                    let (beta, depth) = (-sample.alpha, sample.depth - 1);
+                    let v = if depth <= 0 && !child.in_check() {
+                        search.quiescence_value(&child, beta - 1, beta).0
+                    } else {
+                        search.search_window(&child, beta - 1, beta, depth)
+                    };
+                    (-v, -v <= sample.alpha)
+                }
                 CutOutcome::CutLow => {
                     let v =
                         search.search_window(&pos, sample.alpha, sample.alpha + 1, sample.depth);
@@ -75,6 +92,7 @@ mod tests {
             bound: beta,
             shallow_value: beta + 50,
             outcome: CutOutcome::CutHigh,
+            pruned_move: None,
         }
     }
 
@@ -96,5 +114,44 @@ mod tests {
     fn bad_fen_is_an_error_naming_the_sample() {
         let err = verify_cuts(&[sample("nonsense", 0, 2)], 1).unwrap_err();
         assert!(err.contains("cut sample t node 1"), "{err}");
+    }
+}
+
+#[cfg(test)]
+mod pruned_move_tests {
+    use cutlab_instrument::{CutOutcome, CutSample, Method};
+
+    use super::verify_cuts;
+
+    fn pruned(fen: &str, mv: &str, alpha: i32, depth: i32) -> CutSample {
+        CutSample {
+            position: "t".into(),
+            node_id: 1,
+            fen: fen.into(),
+            method: Method::Futility,
+            depth,
+            alpha,
+            beta: alpha + 1,
+            bound: alpha,
+            shallow_value: alpha - 100,
+            outcome: CutOutcome::PruneMove,
+            pruned_move: Some(mv.into()),
+        }
+    }
+
+    #[test]
+    fn a_pruned_move_is_checked_against_alpha() {
+        // White to move, a rook up: Ra1-a2 keeps about a rook, so "<= +2000" holds and
+        // "<= 0" is false.
+        let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+        let checked = verify_cuts(
+            &[pruned(fen, "a1a2", 2000, 2), pruned(fen, "a1a2", 0, 2)],
+            1,
+        )
+        .unwrap();
+        assert!(checked[0].correct, "{}", checked[0].true_value);
+        assert!(!checked[1].correct, "{}", checked[1].true_value);
+        let err = verify_cuts(&[pruned(fen, "a1h8", 0, 2)], 1).unwrap_err();
+        assert!(err.contains("pruned move"), "{err}");
     }
 }

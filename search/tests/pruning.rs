@@ -387,3 +387,60 @@ fn modern_methods_fire_where_their_sources_say() {
         assert_eq!(t.outcome.is_cut(), t.shallow_value >= t.bound);
     }
 }
+
+#[test]
+fn move_pruning_with_its_trigger_off_searches_the_baseline_tree() {
+    let baseline = nodes(&SearchConfig::preset("null-move").unwrap(), 8);
+    let off = |preset: &str, disable: &dyn Fn(&mut SearchConfig)| {
+        let mut config = SearchConfig::preset(preset).unwrap();
+        disable(&mut config);
+        assert_eq!(nodes(&config, 8), baseline, "{preset} with its trigger off");
+        assert_ne!(
+            nodes(&SearchConfig::preset(preset).unwrap(), 8),
+            baseline,
+            "{preset} changes the tree"
+        );
+    };
+    off("null-move+futility", &|c| {
+        c.futility.as_mut().unwrap().max_depth = 0;
+    });
+    off("null-move+lmp", &|c| c.lmp.as_mut().unwrap().max_depth = 0);
+    off("null-move+see-pruning", &|c| {
+        c.see_pruning.as_mut().unwrap().max_depth = 0;
+    });
+    off("null-move+history-pruning", &|c| {
+        c.history_pruning.as_mut().unwrap().max_lmr_depth = -1;
+    });
+}
+
+#[test]
+fn move_pruning_fires_where_its_sources_say() {
+    let of = |preset: &str, m: Method| -> Vec<CutTestEvent> {
+        let tests = tests_of(preset, 8);
+        tests.into_iter().filter(|t| t.method == m).collect()
+    };
+    let check = |tests: &[CutTestEvent], rule: &dyn Fn(&CutTestEvent) -> bool| {
+        assert!(tests.iter().any(|t| t.outcome == CutOutcome::PruneMove));
+        assert!(tests.iter().any(|t| t.outcome == CutOutcome::NoCut));
+        for t in tests {
+            assert!(t.ply > 0 && t.pruned_move.is_some());
+            assert_eq!(t.outcome == CutOutcome::PruneMove, rule(t), "{t:?}");
+        }
+    };
+    // Futility: depth 1 or 2, eval + margin <= alpha.
+    let futility = of("null-move+futility", Method::Futility);
+    check(&futility, &|t| t.shallow_value <= t.alpha);
+    assert!(futility.iter().all(|t| t.depth <= 2 && t.bound == t.alpha));
+    // LMP: move number past the count.
+    check(&of("null-move+lmp", Method::Lmp), &|t| {
+        t.shallow_value > t.bound
+    });
+    // SEE: exchange below the depth's bound (never positive).
+    let see = of("null-move+see-pruning", Method::SeePruning);
+    check(&see, &|t| t.shallow_value < t.bound);
+    assert!(see.iter().all(|t| t.bound <= 0));
+    // History: history below -per_ply * (depth - 1).
+    let history = of("null-move+history-pruning", Method::HistoryPruning);
+    check(&history, &|t| t.shallow_value < t.bound);
+    assert!(history.iter().all(|t| t.bound == -700 * (t.depth - 1)));
+}

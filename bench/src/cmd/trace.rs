@@ -162,6 +162,7 @@ fn verify(args: &TraceArgs, sampler: &CutSampler) -> Result<(), String> {
                 correct: v.correct,
                 verify_nodes: v.nodes,
                 fen: s.fen.clone(),
+                pruned_move: s.pruned_move.clone(),
             }
         })
         .collect();

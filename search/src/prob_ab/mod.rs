@@ -276,6 +276,7 @@ impl<O: Observer> Search<O> {
                 tactical,
                 new_depth,
                 reduction,
+                ..
             } = self.child_move(pos, node, m, &killers, index);
             self.keys.push(child.key());
             let mine = if index == 0 {

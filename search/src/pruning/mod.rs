@@ -13,13 +13,25 @@
 //! | 11 | Multi-Cut (CUT, ALL, TT-triggered) | [`multicut`] | Björnsson and Marsland 1998; Winands et al. 2003; Eiríksson 2011 |
 //! | 12 | internal iterative reductions | [`iir`] | Stockfish 15.1 step 11 |
 //! | 13 | ProbCut in check | [`sf_probcut_in_check`] | Stockfish 15.1 step 12 |
+//! | 14a | late move pruning | [`late_move`] | Stockfish 15.1 step 14 |
+//! | 14a | futility pruning (frontier, pre-frontier) | [`futility`] | Heinz 1998 |
+//! | 14a | history pruning | [`history_pruning`] | Stockfish 15.1 step 14 |
+//! | 14a | SEE pruning | [`see_pruning`] | Stockfish 15.1 step 14 |
+//!
+//! The methods of step 14a act on one move, not on the node: their hooks answer whether the
+//! move is skipped, and their events claim the move's value is at most alpha
+//! (`CutOutcome::PruneMove`, with the move), which the cut verifier re-searches.
 
+pub mod futility;
+pub mod history_pruning;
 pub mod iir;
+pub mod late_move;
 pub mod mpc;
 pub mod multicut;
 pub mod null_move;
 pub mod probcut;
 pub mod razoring;
 pub mod reverse_futility;
+pub mod see_pruning;
 pub mod sf_probcut;
 pub mod sf_probcut_in_check;

@@ -18,7 +18,10 @@
 //!     ([`crate::pruning::multicut`])
 //! 12. Internal iterative reductions ([`crate::pruning::iir`])
 //! 13. ProbCut in check ([`crate::pruning::sf_probcut_in_check`])
-//! 14. Move loop: check extension, late move reduction ([`super::lmr`]), PVS, new best move
+//! 14. Move loop: check extension, pruning at shallow depth (late move pruning, futility,
+//!     history and SEE pruning: [`crate::pruning::late_move`], [`crate::pruning::futility`],
+//!     [`crate::pruning::history_pruning`], [`crate::pruning::see_pruning`]), late move
+//!     reduction ([`super::lmr`]), PVS, new best move
 //! 15. Mate and stalemate
 //! 16. Killers and history of the quiet moves
 //! 17. Transposition-table store
@@ -31,7 +34,7 @@ use crate::{
     eval::evaluate,
     movepick::{MovePicker, PickerKind, is_tactical},
     position::Position,
-    score::{DRAW, INFINITE, MATE},
+    score::{DRAW, INFINITE, MATE, MATE_BOUND},
     tt::PackedMove,
 };
 
@@ -41,10 +44,26 @@ pub(crate) struct ChildMove {
     pub child: Position,
     /// A capture or a promotion.
     pub tactical: bool,
+    /// The move gives check.
+    pub gives_check: bool,
     /// Depth of the child's search: one less, or the same for a move that gives check.
     pub new_depth: i32,
     /// Late move reduction of the child's first search.
     pub reduction: i32,
+}
+
+/// What the move-level pruning methods know of a move before it is searched (step 14a).
+pub(crate) struct MoveCandidate {
+    /// The move.
+    pub m: Move,
+    /// A capture or a promotion.
+    pub tactical: bool,
+    /// The move gives check.
+    pub gives_check: bool,
+    /// Its number among the moves searched at the node, from 1 (Stockfish's `moveCount`).
+    pub number: usize,
+    /// The child's depth after its LMR reduction, at least 0 (Stockfish's `lmrDepth`).
+    pub lmr_depth: i32,
 }
 
 /// What the move loop found.
@@ -280,9 +299,20 @@ impl<O: Observer> Search<O> {
                 let ChildMove {
                     child,
                     tactical,
+                    gives_check,
                     new_depth,
                     reduction,
                 } = self.child_move(pos, node, m, &killers, index);
+                let candidate = MoveCandidate {
+                    m,
+                    tactical,
+                    gives_check,
+                    number: index + 1,
+                    lmr_depth: (new_depth - reduction).max(0),
+                };
+                if self.prunes_move(pos, node, &candidate, moves.best_value) {
+                    continue;
+                }
                 self.keys.push(child.key());
                 let value = if index == 0 {
                     let child_type = node.node_type.child(0);
@@ -360,9 +390,29 @@ impl<O: Observer> Search<O> {
         ChildMove {
             child,
             tactical,
+            gives_check,
             new_depth,
             reduction,
         }
+    }
+
+    /// Step 14a: pruning at shallow depth. Once a move has a value that is not a mate
+    /// against, away from the root and with pieces besides pawns, the move-level methods may
+    /// skip a move: late move pruning, futility, history, SEE, in that order.
+    fn prunes_move(
+        &mut self,
+        pos: &Position,
+        node: &Node,
+        cand: &MoveCandidate,
+        best_value: i32,
+    ) -> bool {
+        if node.is_root() || best_value <= -MATE_BOUND || !pos.has_non_pawn_material(pos.turn()) {
+            return false;
+        }
+        self.try_lmp(pos, node, cand)
+            || self.try_futility(pos, node, cand)
+            || self.try_history_pruning(pos, node, cand)
+            || self.try_see_pruning(pos, node, cand)
     }
 
     /// A later move: a null-window search, reduced by `reduction`; again at full depth when a

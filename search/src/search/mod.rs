@@ -31,6 +31,7 @@ use crate::{
     tt::{PackedMove, TranspositionTable},
 };
 
+pub(crate) use alpha_beta::MoveCandidate;
 pub(crate) use draw::NULL_KEY;
 pub use iterative::AspirationParams;
 pub(crate) use node::{Exit, Node, Probe};

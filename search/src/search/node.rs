@@ -206,6 +206,36 @@ impl<O: Observer> Search<O> {
         probe: Probe,
         outcome: CutOutcome,
     ) {
+        self.record(pos, node, method, probe, outcome, None);
+    }
+
+    /// Counts one move-level test of `method` at `node` on move `m` and reports it; `pruned`
+    /// says whether the move was skipped.
+    pub(crate) fn record_move_test(
+        &mut self,
+        pos: &Position,
+        node: &Node,
+        method: Method,
+        probe: Probe,
+        (m, pruned): (Move, bool),
+    ) {
+        let outcome = if pruned {
+            CutOutcome::PruneMove
+        } else {
+            CutOutcome::NoCut
+        };
+        self.record(pos, node, method, probe, outcome, Some(m));
+    }
+
+    fn record(
+        &mut self,
+        pos: &Position,
+        node: &Node,
+        method: Method,
+        probe: Probe,
+        outcome: CutOutcome,
+        pruned: Option<Move>,
+    ) {
         let i = method.index();
         let test_index = self.frames[node.ply_index()].tests[i];
         self.frames[node.ply_index()].tests[i] += 1;
@@ -228,6 +258,7 @@ impl<O: Observer> Search<O> {
                 shallow_value: probe.value,
                 outcome,
                 nodes: probe.nodes,
+                pruned_move: pruned.map(uci),
                 test_index,
             };
             self.observer.cut_test(&event, &|| pos.fen());
