@@ -130,11 +130,13 @@ pub enum Method {
     Iir,
     /// Stockfish's small ProbCut in check, on a deep TT capture lower bound.
     SfProbCutInCheck,
+    /// Singular extension test; a cut is its multi-cut return.
+    Singular,
 }
 
 impl Method {
     /// Every method, in a fixed order (array index order).
-    pub const ALL: [Method; 16] = [
+    pub const ALL: [Method; 17] = [
         Method::NullMove,
         Method::ProbCut,
         Method::Mpc,
@@ -151,6 +153,7 @@ impl Method {
         Method::Razoring,
         Method::Iir,
         Method::SfProbCutInCheck,
+        Method::Singular,
     ];
 
     /// Number of methods.
@@ -176,6 +179,7 @@ impl Method {
             Method::Razoring => "razoring",
             Method::Iir => "iir",
             Method::SfProbCutInCheck => "sf-probcut-in-check",
+            Method::Singular => "singular",
         }
     }
 

@@ -17,6 +17,7 @@ use crate::{
         null_move::NullMoveParams, probcut::ProbCutParams, razoring::RazoringParams,
         reverse_futility::ReverseFutilityParams, see_pruning::SeePruningParams,
         sf_probcut::SfProbCutParams, sf_probcut_in_check::SfProbCutInCheckParams,
+        singular::SingularParams,
     },
     search::{AspirationParams, lmr::LmrParams},
 };
@@ -72,6 +73,9 @@ pub struct SearchConfig {
     /// History pruning, when on.
     #[serde(default)]
     pub history_pruning: Option<HistoryPruningParams>,
+    /// Singular extensions with the multi-cut return, when on.
+    #[serde(default)]
+    pub singular: Option<SingularParams>,
     /// Razoring, when on.
     #[serde(default)]
     pub razoring: Option<RazoringParams>,
@@ -100,7 +104,7 @@ impl Default for SearchConfig {
 pub const DEFAULT_VARIANT: &str = "null-move+lmr";
 
 /// The preset parts a variant name may join with `+`.
-pub const PRESET_PARTS: [(&str, &str); 21] = [
+pub const PRESET_PARTS: [(&str, &str); 22] = [
     ("plain", "no forward pruning, no reductions"),
     (
         "null-move",
@@ -163,6 +167,10 @@ pub const PRESET_PARTS: [(&str, &str); 21] = [
     (
         "history-pruning",
         "history pruning: quiets with history < -700 (depth - 1) at lmr depth <= 4 (Stockfish 15.1, rescaled)",
+    ),
+    (
+        "singular",
+        "singular extensions of the TT move with the multi-cut return (Stockfish 15.1 step 15)",
     ),
     (
         "razoring",
@@ -243,6 +251,7 @@ impl SearchConfig {
             mpc: None,
             sf_probcut: None,
             multicut: None,
+            singular: None,
             futility: None,
             lmp: None,
             see_pruning: None,
@@ -322,6 +331,10 @@ impl SearchConfig {
                 }
                 "razoring" => {
                     config.razoring = Some(RazoringParams::default());
+                    None
+                }
+                "singular" => {
+                    config.singular = Some(SingularParams::default());
                     None
                 }
                 "futility" => {

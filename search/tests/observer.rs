@@ -75,10 +75,11 @@ const FENS: [&str; 3] = [
 
 #[test]
 fn events_form_a_tree_with_knuth_moore_types() {
-    for (fen, variant) in FENS
-        .iter()
-        .zip(["null-move+lmr", "null-move+probcut", "null-move+mpc"])
-    {
+    for (fen, variant) in FENS.iter().zip([
+        "null-move+lmr",
+        "null-move+probcut",
+        "null-move+mpc+singular",
+    ]) {
         let pos = Position::from_fen(fen).unwrap();
         let config = SearchConfig::preset(variant).unwrap();
         let mut search = Search::with_observer(config, 4, Recorder::default());

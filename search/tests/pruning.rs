@@ -444,3 +444,32 @@ fn move_pruning_fires_where_its_sources_say() {
     check(&history, &|t| t.shallow_value < t.bound);
     assert!(history.iter().all(|t| t.bound == -700 * (t.depth - 1)));
 }
+
+#[test]
+fn singular_extensions_follow_their_source() {
+    let baseline = nodes(&SearchConfig::preset("null-move").unwrap(), 8);
+    let mut off = SearchConfig::preset("null-move+singular").unwrap();
+    off.singular.as_mut().unwrap().min_depth = 1000;
+    assert_eq!(nodes(&off, 8), baseline, "singular with its trigger off");
+    assert_ne!(
+        nodes(&SearchConfig::preset("null-move+singular").unwrap(), 8),
+        baseline
+    );
+    let tests: Vec<CutTestEvent> = tests_of("null-move+singular", 8)
+        .into_iter()
+        .filter(|t| t.method == Method::Singular)
+        .collect();
+    assert!(tests.iter().any(|t| t.outcome == CutOutcome::NoCut));
+    assert!(tests.iter().any(|t| t.outcome == CutOutcome::CutHigh));
+    for t in &tests {
+        // singularDepth = (depth - 1) / 2 from depth >= 4, not at the root.
+        assert!(t.depth >= 4 && t.ply > 0);
+        assert_eq!(t.shallow_depth, (t.depth - 1) / 2);
+        // A multi-cut return: the search without the TT move reached singularBeta >= beta.
+        assert_eq!(
+            t.outcome.is_cut(),
+            t.shallow_value >= t.bound && t.bound >= t.beta,
+            "{t:?}"
+        );
+    }
+}

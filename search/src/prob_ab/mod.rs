@@ -277,7 +277,7 @@ impl<O: Observer> Search<O> {
                 new_depth,
                 reduction,
                 ..
-            } = self.child_move(pos, node, m, &killers, index);
+            } = self.child_move(pos, node, m, (&killers, index), None);
             self.keys.push(child.key());
             let mine = if index == 0 {
                 let window = [-node.beta, -alpha];

@@ -57,7 +57,7 @@ impl<O: Observer> Search<O> {
         let Some(params) = self.config.iir else {
             return;
         };
-        if node.is_root() || node.tt_move.is_some() {
+        if node.is_root() || node.excluded.is_some() || node.tt_move.is_some() {
             return;
         }
         let plies = match node.node_type {

@@ -17,6 +17,7 @@
 //! | 14a | futility pruning (frontier, pre-frontier) | [`futility`] | Heinz 1998 |
 //! | 14a | history pruning | [`history_pruning`] | Stockfish 15.1 step 14 |
 //! | 14a | SEE pruning | [`see_pruning`] | Stockfish 15.1 step 14 |
+//! | 14b | singular extensions, multi-cut return | [`singular`] | Anantharaman et al. 1990; Stockfish 15.1 step 15 |
 //!
 //! The methods of step 14a act on one move, not on the node: their hooks answer whether the
 //! move is skipped, and their events claim the move's value is at most alpha
@@ -35,3 +36,4 @@ pub mod reverse_futility;
 pub mod see_pruning;
 pub mod sf_probcut;
 pub mod sf_probcut_in_check;
+pub mod singular;

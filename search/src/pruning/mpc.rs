@@ -109,7 +109,7 @@ impl<O: Observer> Search<O> {
     /// root, not inside another ProbCut or MPC shallow search).
     pub(crate) fn try_mpc(&mut self, pos: &Position, node: &Node) -> Option<Exit> {
         let params = self.config.mpc.as_ref()?;
-        if node.is_root() || self.in_probcut > 0 {
+        if node.is_root() || node.excluded.is_some() || self.in_probcut > 0 {
             return None;
         }
         let iid = params.iid;

@@ -109,7 +109,12 @@ impl<O: Observer> Search<O> {
     /// Step 11: Multi-Cut at a non-PV node not in check, where its trigger holds.
     pub(crate) fn try_multicut(&mut self, pos: &Position, node: &Node) -> Option<Exit> {
         let params = self.config.multicut?;
-        if node.is_pv() || node.in_check || node.depth < params.min_depth || is_mate(node.beta) {
+        if node.is_pv()
+            || node.excluded.is_some()
+            || node.in_check
+            || node.depth < params.min_depth
+            || is_mate(node.beta)
+        {
             return None;
         }
         let shallow_tt_bound = node.tt.is_some_and(|h| {

@@ -138,6 +138,7 @@ impl<O: Observer> Search<O> {
     pub(crate) fn try_null_move(&mut self, pos: &Position, node: &mut Node) -> Option<Exit> {
         let params = self.config.null_move?;
         if node.is_pv()
+            || node.excluded.is_some()
             || node.in_check
             || node.depth < params.min_depth
             || (params.eval_above_beta && node.static_eval < node.beta)
@@ -233,6 +234,7 @@ mod tests {
             tt_move: None,
             verifying: true,
             improving: false,
+            excluded: None,
         };
         // The verified fail high switched verification off for the subtree.
         search.frames[3].verify_children = false;

@@ -117,7 +117,11 @@ impl<O: Observer> Search<O> {
     /// ProbCut or MPC shallow search).
     pub(crate) fn try_probcut(&mut self, pos: &Position, node: &Node) -> Option<Exit> {
         let params = self.config.probcut.as_ref()?;
-        if node.is_root() || self.in_probcut > 0 || node.depth != params.check_height {
+        if node.is_root()
+            || node.excluded.is_some()
+            || self.in_probcut > 0
+            || node.depth != params.check_height
+        {
             return None;
         }
         let cut_try = *params.for_stage(pos.stage());
@@ -245,6 +249,7 @@ mod tests {
             tt_move: None,
             verifying: false,
             improving: false,
+            excluded: None,
         };
         // sigma 0: the bound is beta itself, far below the start position's value, so the
         // shallow search fails high on a quiet move (a killer at this ply).

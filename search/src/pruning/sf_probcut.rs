@@ -70,6 +70,7 @@ impl<O: Observer> Search<O> {
         // The draft Stockfish gives the TT entry it stores (depth - 3 when the search reduces 4).
         let stored_depth = node.depth - params.reduction + 1;
         if node.is_pv()
+            || node.excluded.is_some()
             || node.in_check
             || node.depth < params.min_depth
             || is_mate(node.beta)

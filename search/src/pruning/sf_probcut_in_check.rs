@@ -62,6 +62,7 @@ impl<O: Observer> Search<O> {
         let tt_capture = node.tt_move.is_some_and(is_tactical);
         if !node.in_check
             || node.is_pv()
+            || node.excluded.is_some()
             || node.depth < params.min_depth
             || !tt_capture
             || !matches!(hit.bound, Bound::Lower | Bound::Exact)

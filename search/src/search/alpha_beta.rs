@@ -21,7 +21,8 @@
 //! 14. Move loop: check extension, pruning at shallow depth (late move pruning, futility,
 //!     history and SEE pruning: [`crate::pruning::late_move`], [`crate::pruning::futility`],
 //!     [`crate::pruning::history_pruning`], [`crate::pruning::see_pruning`]), late move
-//!     reduction ([`super::lmr`]), PVS, new best move
+//!     reduction ([`super::lmr`]), singular extension with its multi-cut return
+//!     ([`crate::pruning::singular`]), PVS, new best move
 //! 15. Mate and stalemate
 //! 16. Killers and history of the quiet moves
 //! 17. Transposition-table store
@@ -30,6 +31,7 @@ use cutlab_instrument::{Bound, NodeType, Observer};
 use shakmaty::Move;
 
 use super::{Exit, MAX_PLY, Node, Search};
+use crate::pruning::singular::Singular;
 use crate::{
     eval::evaluate,
     movepick::{MovePicker, PickerKind, is_tactical},
@@ -183,8 +185,11 @@ impl<O: Observer> Search<O> {
             Err(exit) => return self.leave(&node, exit),
         };
 
-        // Step 15. Mate and stalemate
+        // Step 15. Mate and stalemate (a search without the TT move fails low instead)
         if moves.searched == 0 {
+            if node.excluded.is_some() {
+                return self.leave(&node, Exit::bounded(node.alpha, Bound::Upper));
+            }
             let value = if node.in_check {
                 -MATE + i32::try_from(ply).unwrap_or(0)
             } else {
@@ -202,7 +207,7 @@ impl<O: Observer> Search<O> {
             self.reward_quiet(pos, &node, m, &moves.quiets_tried);
         }
 
-        // Step 17. Transposition-table store
+        // Step 17. Transposition-table store (not for a search without the TT move)
         let bound = if moves.best_value >= node.beta {
             Bound::Lower
         } else if moves.best_value > node.alpha {
@@ -210,15 +215,17 @@ impl<O: Observer> Search<O> {
         } else {
             Bound::Upper
         };
-        self.tt.store(
-            pos.key(),
-            ply,
-            moves.best_move.map_or(PackedMove::NONE, PackedMove::new),
-            moves.best_value,
-            node.static_eval,
-            node.depth,
-            bound,
-        );
+        if node.excluded.is_none() {
+            self.tt.store(
+                pos.key(),
+                ply,
+                moves.best_move.map_or(PackedMove::NONE, PackedMove::new),
+                moves.best_value,
+                node.static_eval,
+                node.depth,
+                bound,
+            );
+        }
         let exit = Exit {
             cut_move_index: moves.cut_index,
             ..Exit::bounded(moves.best_value, bound).with_move(moves.best_move)
@@ -275,7 +282,8 @@ impl<O: Observer> Search<O> {
             Bound::Lower => h.score >= node.beta,
             Bound::Upper => h.score <= node.alpha,
         };
-        (self.config.tt_cutoffs && !node.is_pv() && h.depth >= node.depth && decides)
+        let cutoffs = self.config.tt_cutoffs && node.excluded.is_none();
+        (cutoffs && !node.is_pv() && h.depth >= node.depth && decides)
             .then(|| Exit::bounded(h.score, h.bound).with_move(node.tt_move))
     }
 
@@ -295,14 +303,23 @@ impl<O: Observer> Search<O> {
                 quiets_tried: Vec::new(),
             };
             while let Some((m, _)) = picker.next(pos, &self.history) {
+                if node.excluded == Some(m) {
+                    continue;
+                }
                 let index = moves.searched;
+                // Step 14b. Singular extension of the TT move, or its multi-cut return.
+                let extension = match self.try_singular(pos, node, m) {
+                    Some(Singular::Cut(exit)) => return Err(exit),
+                    Some(Singular::Extend(plies)) => Some(plies),
+                    None => None,
+                };
                 let ChildMove {
                     child,
                     tactical,
                     gives_check,
                     new_depth,
                     reduction,
-                } = self.child_move(pos, node, m, &killers, index);
+                } = self.child_move(pos, node, m, (&killers, index), extension);
                 let candidate = MoveCandidate {
                     m,
                     tactical,
@@ -360,21 +377,23 @@ impl<O: Observer> Search<O> {
         }
     }
 
-    /// Step 14's rules for one move, number `index`: the check extension (a move that gives
-    /// check is searched one ply deeper) and, for a later quiet move that neither gives nor
-    /// evades check and is no killer, the LMR reduction.
+    /// Step 14's rules for one move, number `index`: its extension (the singular test's when
+    /// it ran, else the check extension: a move that gives check is searched one ply deeper)
+    /// and, for a later quiet move that neither gives nor evades check and is no killer, the
+    /// LMR reduction.
     pub(crate) fn child_move(
         &self,
         pos: &Position,
         node: &Node,
         m: Move,
-        killers: &[PackedMove; 2],
-        index: usize,
+        (killers, index): (&[PackedMove; 2], usize),
+        singular: Option<i32>,
     ) -> ChildMove {
         let child = pos.play(m);
         let gives_check = child.in_check();
         let tactical = is_tactical(m);
-        let extension = i32::from(gives_check && node.ply < 2 * MAX_PLY / 3);
+        let check_extension = i32::from(gives_check && node.ply < 2 * MAX_PLY / 3);
+        let extension = singular.unwrap_or(check_extension);
         let new_depth = node.depth - 1 + extension;
         let quiet_late = index > 0
             && !tactical

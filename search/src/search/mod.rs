@@ -143,6 +143,8 @@ pub struct Search<O: Observer = NoopObserver> {
     pub(crate) in_test: u32,
     /// Depth of nesting inside ProbCut and MPC shallow searches (MPC is not recursive).
     pub(crate) in_probcut: u32,
+    /// The move the next node entered excludes (a singular search), taken by `begin_node`.
+    pub(crate) pending_excluded: Option<Move>,
 }
 
 impl Search<NoopObserver> {
@@ -176,6 +178,7 @@ impl<O: Observer> Search<O> {
             aborted: false,
             in_test: 0,
             in_probcut: 0,
+            pending_excluded: None,
         }
     }
 

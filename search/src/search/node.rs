@@ -42,6 +42,8 @@ pub(crate) struct Node {
     pub verifying: bool,
     /// The static evaluation is better than two plies up (Stockfish's `improving`).
     pub improving: bool,
+    /// The move this node skips: it is the search without the TT move of a singular test.
+    pub excluded: Option<Move>,
 }
 
 impl Node {
@@ -156,6 +158,7 @@ impl<O: Observer> Search<O> {
             tt_move: None,
             verifying: false,
             improving: false,
+            excluded: self.pending_excluded.take(),
         };
         self.enter(pos, &node, parent_id, false);
         node

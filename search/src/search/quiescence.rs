@@ -51,6 +51,7 @@ impl<O: Observer> Search<O> {
             tt_move: None,
             verifying: false,
             improving: false,
+            excluded: None,
         };
         self.enter(pos, &node, parent_id, true);
 

@@ -1,0 +1,151 @@
+//! Singular extensions with the multi-cut return (Stockfish 15.1, `search.cpp`, step 15,
+//! after Anantharaman, Campbell and Hsu 1990): the TT move is searched once more without it at
+//! reduced depth and a lowered beta. If every other move fails low there, the TT move is
+//! singular and is extended; if they fail high even above beta, several moves refute the
+//! parent, and the node returns at once (a multi-cut).
+//!
+//! ```text
+//! if (   !rootNode && depth >= 4 && move == ttMove && !excludedMove
+//!     && abs(ttValue) < VALUE_KNOWN_WIN && (tte->bound() & BOUND_LOWER)
+//!     && tte->depth() >= depth - 3)
+//! {
+//!     singularBeta = ttValue - 3 * depth;
+//!     singularDepth = (depth - 1) / 2;
+//!     ss->excludedMove = move;
+//!     value = search<NonPV>(pos, ss, singularBeta - 1, singularBeta, singularDepth, cutNode);
+//!     ss->excludedMove = MOVE_NONE;
+//!     if (value < singularBeta)      extension = 1;          // (2 with a double extension)
+//!     else if (singularBeta >= beta) return singularBeta;    // multi-cut pruning
+//!     else if (ttValue >= beta)      extension = -2;
+//!     else if (ttValue <= alpha && ttValue <= value) extension = -1;
+//! }
+//! ```
+//!
+//! The search without the TT move runs at the node's own ply; the node in it skips the
+//! excluded move, stores nothing in the TT and takes no TT cut-off, runs none of steps 8-13,
+//! and with no other legal move returns alpha (Stockfish keeps a separate TT key for it
+//! instead).
+//!
+//! Deviations from the source, each a choice written down here:
+//! - No double extensions (Stockfish extends by 2 at most nine times on a path when the value
+//!   is far below singularBeta; cutlab keeps no count of them).
+//! - `singularBeta = ttValue - 3 * depth` at every node (Stockfish uses 4 at non-PV nodes that
+//!   were once PV; cutlab keeps no such flag), and `depth >= 4` always (Stockfish asks for more
+//!   at PV nodes with a PV entry).
+//! - It replaces cutlab's check extension for the TT move (Stockfish's check extension is an
+//!   `else` of it too).
+//! - Not inside another singular search (Stockfish: `!excludedMove`), nor inside ProbCut's or
+//!   MPC's shallow searches.
+
+use cutlab_instrument::{Bound, CutOutcome, Method, NodeType, Observer};
+use serde::{Deserialize, Serialize};
+use shakmaty::Move;
+
+use crate::{
+    position::Position,
+    score::is_mate,
+    search::{Exit, Node, Probe, Search},
+};
+
+/// Parameters of singular extensions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SingularParams {
+    /// Least depth tried (Stockfish: 4). A depth beyond the search's disables the method.
+    pub min_depth: i32,
+    /// singularBeta = ttValue - this × depth (Stockfish: 3).
+    pub margin_per_ply: i32,
+    /// How much shallower the TT entry's draft may be (Stockfish: 3).
+    pub draft_slack: i32,
+    /// Whether a fail high above beta returns at once (the multi-cut).
+    pub multicut: bool,
+}
+
+impl Default for SingularParams {
+    fn default() -> Self {
+        SingularParams {
+            min_depth: 4,
+            margin_per_ply: 3,
+            draft_slack: 3,
+            multicut: true,
+        }
+    }
+}
+
+/// What the singular test decided for the TT move.
+pub(crate) enum Singular {
+    /// Search the TT move with this extension (negative: a reduction).
+    Extend(i32),
+    /// Return at once: other moves fail high above beta.
+    Cut(Exit),
+}
+
+impl<O: Observer> Search<O> {
+    /// Step 14b: the singular test of the TT move `m`; `None` where it does not apply.
+    pub(crate) fn try_singular(
+        &mut self,
+        pos: &Position,
+        node: &Node,
+        m: Move,
+    ) -> Option<Singular> {
+        let params = self.config.singular?;
+        let hit = node.tt?;
+        if node.is_root()
+            || node.tt_move != Some(m)
+            || node.excluded.is_some()
+            || self.in_probcut > 0
+            || node.depth < params.min_depth
+            || is_mate(hit.score)
+            || !matches!(hit.bound, Bound::Lower | Bound::Exact)
+            || hit.depth < node.depth - params.draft_slack
+        {
+            return None;
+        }
+        let singular_beta = hit.score - params.margin_per_ply * node.depth;
+        let singular_depth = (node.depth - 1) / 2;
+        let before = self.nodes;
+        let frame = self.frames[node.ply_index()];
+        self.in_test += 1;
+        self.pending_excluded = Some(m);
+        let value = self.search(
+            pos,
+            singular_beta - 1,
+            singular_beta,
+            singular_depth.max(1),
+            node.ply,
+            // A null-window non-PV search: expected CUT at a CUT node, else ALL (`cutNode`).
+            if node.node_type == NodeType::Cut {
+                NodeType::Cut
+            } else {
+                NodeType::All
+            },
+            node.id,
+        );
+        self.pending_excluded = None;
+        self.in_test -= 1;
+        self.frames[node.ply_index()] = frame;
+        self.pv_len[node.ply_index()] = 0;
+        if self.aborted {
+            return Some(Singular::Cut(Exit::aborted()));
+        }
+        let cut = params.multicut && value >= singular_beta && singular_beta >= node.beta;
+        let probe = Probe {
+            shallow_depth: singular_depth,
+            bound: singular_beta,
+            value,
+            nodes: self.nodes - before,
+        };
+        self.record_test(pos, node, Method::Singular, probe, CutOutcome::high_if(cut));
+        Some(if value < singular_beta {
+            Singular::Extend(1)
+        } else if cut {
+            Singular::Cut(Exit::cut(Method::Singular, singular_beta, Bound::Lower))
+        } else if hit.score >= node.beta {
+            Singular::Extend(-2)
+        } else if hit.score <= node.alpha && hit.score <= value {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        })
+    }
+}
