@@ -104,13 +104,21 @@ impl Default for SearchConfig {
 pub const DEFAULT_VARIANT: &str = "null-move+lmr";
 
 /// The preset parts a variant name may join with `+`.
-pub const PRESET_PARTS: [(&str, &str); 22] = [
+pub const PRESET_PARTS: [(&str, &str); 24] = [
     ("plain", "no forward pruning, no reductions"),
     (
         "null-move",
         "null-move pruning, R = 2 (Crafty 18.15 as Jiang and Buro describe it)",
     ),
     ("null-move-r3", "null-move pruning, R = 3"),
+    (
+        "null-move-modern",
+        "adaptive null move tried only when static eval >= beta (the modern gate)",
+    ),
+    (
+        "modern",
+        "a current engine's stack: null-move-modern, lmr, rfp, razoring, futility, lmp, see-pruning, history-pruning, sf-probcut, sf-probcut-in-check, singular, iir",
+    ),
     (
         "null-move-adaptive",
         "null-move pruning, R = 3 above depth 6 (8 in endgames), else 2 (Heinz)",
@@ -185,6 +193,12 @@ pub const PRESET_PARTS: [(&str, &str); 22] = [
         "in check, a TT capture lower bound >= beta + 417 returns (Stockfish 15.1 step 12)",
     ),
 ];
+
+/// The forward-pruning stack of a current engine, as preset parts: `modern` stands for it.
+/// Parameters are each method's source's (Stockfish 15.1, Heinz); `cutlab ablate --stack
+/// modern` measures what each part buys.
+pub const MODERN_STACK: &str = "null-move-modern+lmr+rfp+razoring+futility+lmp+see-pruning+\
+                                history-pruning+sf-probcut+sf-probcut-in-check+singular+iir";
 
 /// Earlier names of preset parts, still accepted: (alias, part).
 pub const PRESET_ALIASES: [(&str, &str); 4] = [
@@ -278,8 +292,14 @@ impl SearchConfig {
             })
             .collect();
         config.name = canonical.join("+");
-        for part in &canonical {
-            let part = part.as_str();
+        let expanded: Vec<&str> = canonical
+            .iter()
+            .flat_map(|part| match part.as_str() {
+                "modern" => MODERN_STACK.split('+').collect::<Vec<_>>(),
+                other => vec![other],
+            })
+            .collect();
+        for part in expanded {
             let (part, thresholds) = match part.split_once('@') {
                 Some((base @ ("probcut" | "mpc"), t)) => (base, Some(parse_thresholds(part, t)?)),
                 _ => (part, None),
@@ -290,6 +310,10 @@ impl SearchConfig {
                 "null-move-r3" => Some(NullMoveParams::fixed(3)),
                 "null-move-adaptive" => Some(NullMoveParams::adaptive()),
                 "null-move-verified" => Some(NullMoveParams::verified()),
+                "null-move-modern" => Some(NullMoveParams {
+                    eval_above_beta: true,
+                    ..NullMoveParams::adaptive()
+                }),
                 "lmr" => {
                     config.lmr = Some(LmrParams::default());
                     None
@@ -520,6 +544,12 @@ mod tests {
     fn presets_compose() {
         let c = SearchConfig::preset("null-move+lmr").unwrap();
         assert!(c.lmr.is_some());
+        // A named stack expands to its parts and keeps its name.
+        let modern = SearchConfig::preset("modern").unwrap();
+        let spelled = SearchConfig::preset(MODERN_STACK).unwrap();
+        assert_eq!(modern.name, "modern");
+        assert_eq!(SearchConfig { name: "modern".into(), ..spelled }, modern);
+        assert!(modern.null_move.unwrap().eval_above_beta && modern.singular.is_some());
         // Earlier names are aliases and come out under the one name.
         let old = SearchConfig::preset("nmp-adaptive+mpc@1.2").unwrap();
         assert_eq!(old.name, "null-move-adaptive+mpc@1.2");
