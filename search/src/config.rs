@@ -548,7 +548,13 @@ mod tests {
         let modern = SearchConfig::preset("modern").unwrap();
         let spelled = SearchConfig::preset(MODERN_STACK).unwrap();
         assert_eq!(modern.name, "modern");
-        assert_eq!(SearchConfig { name: "modern".into(), ..spelled }, modern);
+        assert_eq!(
+            SearchConfig {
+                name: "modern".into(),
+                ..spelled
+            },
+            modern
+        );
         assert!(modern.null_move.unwrap().eval_above_beta && modern.singular.is_some());
         // Earlier names are aliases and come out under the one name.
         let old = SearchConfig::preset("nmp-adaptive+mpc@1.2").unwrap();

@@ -1,8 +1,9 @@
 //! Plumbing the commands share: options flattened into their arguments, result files that
-//! resume, the parallel runner, progress bars and shards.
+//! resume, the parallel runner, experiment pipelines, progress bars and shards.
 
 pub mod options;
 pub mod parallel;
+pub mod pipeline;
 pub mod progress;
 pub mod results;
 pub mod shard;
