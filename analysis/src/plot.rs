@@ -7,6 +7,7 @@ use plotters::{coord::types::RangedCoordf64, prelude::*};
 use crate::{
     regression::LineFit,
     rows::{CutTestRow, DepthRow, RegretRow},
+    stats::Estimate,
 };
 
 /// One panel of a scatter plot: points and the fitted line.
@@ -283,4 +284,84 @@ pub fn cuts_by_depth(path: &Path, rows: &[CutTestRow]) -> Result<(), String> {
         0.0..1.05,
         SeriesLabelPosition::LowerLeft,
     )
+}
+
+/// A forest plot: one row per label, its estimate as a point and its interval as a bar, with
+/// the zero line (`cutlab ablate`'s Elo differences).
+///
+/// # Errors
+/// The file cannot be written.
+pub fn forest(
+    path: &Path,
+    title: &str,
+    x_label: &str,
+    rows: &[(String, Estimate)],
+) -> Result<(), String> {
+    let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let finite = |x: f64| x.is_finite().then_some(x);
+    let reach = rows
+        .iter()
+        .flat_map(|(_, e)| [finite(e.low), finite(e.high)])
+        .flatten()
+        .fold(10.0_f64, |m, x| m.max(x.abs()));
+    #[expect(clippy::cast_precision_loss, reason = "a few rows")]
+    let height = rows.len().max(1) as f64;
+    let root = SVGBackend::new(
+        path,
+        (760, 120 + 28 * u32::try_from(rows.len()).unwrap_or(0)),
+    )
+    .into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 16))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(150)
+        .build_cartesian_2d(-reach * 1.1..reach * 1.1, -0.5..height - 0.5)
+        .map_err(|e| err(&e))?;
+    let labels: Vec<&str> = rows.iter().map(|(l, _)| l.as_str()).collect();
+    chart
+        .configure_mesh()
+        .x_desc(x_label)
+        .y_labels(rows.len().max(1))
+        .y_label_formatter(&|y| {
+            let i = y.round();
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "row index"
+            )]
+            let i = i as usize;
+            labels.get(i).map_or_else(String::new, |l| (*l).to_string())
+        })
+        .disable_y_mesh()
+        .draw()
+        .map_err(|e| err(&e))?;
+    chart
+        .draw_series(LineSeries::new(
+            [(0.0, -0.5), (0.0, height - 0.5)],
+            BLACK.mix(0.5),
+        ))
+        .map_err(|e| err(&e))?;
+    for (i, (_, e)) in rows.iter().enumerate() {
+        #[expect(clippy::cast_precision_loss, reason = "row index")]
+        let y = i as f64;
+        let clip = |x: f64| {
+            if x.is_finite() {
+                x
+            } else {
+                x.signum() * reach * 1.1
+            }
+        };
+        chart
+            .draw_series(LineSeries::new(
+                [(clip(e.low), y), (clip(e.high), y)],
+                BLUE.stroke_width(2),
+            ))
+            .map_err(|e| err(&e))?;
+        chart
+            .draw_series([Circle::new((clip(e.value), y), 4, BLUE.filled())])
+            .map_err(|e| err(&e))?;
+    }
+    root.present().map_err(|e| err(&e))
 }

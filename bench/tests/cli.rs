@@ -515,3 +515,55 @@ fn profile_writes_a_flamegraph_and_a_pprof_profile() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("function (self time)"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn ablate_measures_each_method_both_ways_and_resumes() {
+    let dir = temp_dir("ablate");
+    let run = |extra: &[&str]| {
+        Command::new(EXE)
+            .args(["ablate", "--quick", "--methods", "rfp", "--positions", "2"])
+            .args([
+                "--games",
+                "2",
+                "--tc",
+                "0.3+0.01",
+                "--depth",
+                "4",
+                "--time-ms",
+                "30",
+            ])
+            .args(["--threads", "2", "--out", dir.to_str().unwrap()])
+            .args(extra)
+            .output()
+            .expect("ablate runs")
+    };
+    let out = run(&[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(report.contains("Leave one out") && report.contains("Add one in"));
+    assert!(dir.join("forest-without.svg").is_file() && dir.join("forest-with.svg").is_file());
+    let mut reader = csv::Reader::from_path(dir.join("ablate.csv")).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 2, "one row per direction");
+    assert!(rows.iter().all(|r| &r[1] == "rfp"));
+    // Every measurement is there: depth, tree size, regret, games.
+    for r in &rows {
+        for column in [3, 6, 15] {
+            assert!(!r[column].is_empty(), "{r:?}");
+        }
+        assert_eq!(&r[20], "2");
+    }
+    // An existing run is not mixed into; --resume reruns nothing.
+    assert!(!run(&[]).status.success());
+    let again = run(&["--resume"]);
+    assert!(again.status.success());
+    let log = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        log.contains("done earlier") && !log.contains("cutlab match"),
+        "{log}"
+    );
+}

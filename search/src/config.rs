@@ -431,6 +431,23 @@ impl SearchConfig {
         SearchConfig::preset(variant).map_or_else(|_| variant.to_string(), |c| c.name)
     }
 
+    /// The preset parts of a variant under their one names, named stacks (`modern`) spelled
+    /// out: what `cutlab ablate` adds and removes one at a time.
+    ///
+    /// # Errors
+    /// The variant is not a preset.
+    pub fn parts(variant: &str) -> Result<Vec<String>, ConfigError> {
+        SearchConfig::preset(variant)?;
+        Ok(variant
+            .split('+')
+            .map(|part| canonical_part(part.trim()))
+            .flat_map(|part| match part {
+                "modern" => MODERN_STACK.split('+').map(str::to_string).collect(),
+                other => vec![other.to_string()],
+            })
+            .collect())
+    }
+
     /// A preset name, or the path of a TOML file holding a whole configuration.
     ///
     /// # Errors

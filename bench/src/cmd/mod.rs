@@ -1,5 +1,6 @@
 //! The subcommands, one file (or folder) each.
 
+mod ablate;
 mod bench;
 mod depth;
 mod fit;
@@ -49,6 +50,9 @@ pub enum Command {
     Profile(profile::ProfileArgs),
     /// Concatenate result CSVs (e.g. shards) checking that their headers agree.
     Merge(merge::MergeArgs),
+    /// What each forward-pruning method of a stack buys and costs: leave one out of the stack
+    /// and add one in to a baseline; depth, tree size, false cuts, regret and Elo per method.
+    Ablate(ablate::AblateArgs),
     /// Position suites.
     #[command(subcommand)]
     Suite(SuiteCommand),
@@ -80,6 +84,7 @@ impl Command {
             Command::Oracle(args) => oracle::run(&args),
             Command::Fit(args) => fit::run(&args),
             Command::Reproduce(args) => reproduce::run(&args),
+            Command::Ablate(args) => ablate::run(&args),
             Command::Profile(args) => profile::run(&args),
             Command::Suite(SuiteCommand::Generate(args)) => suite::run(&args),
             Command::Variants => variants::run(),

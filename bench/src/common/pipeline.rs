@@ -40,6 +40,13 @@ impl Step {
         }
     }
 
+    /// The step with more arguments.
+    #[must_use]
+    pub fn args(mut self, more: &[&str]) -> Step {
+        self.args.extend(more.iter().map(|s| (*s).to_string()));
+        self
+    }
+
     /// The step with one more argument.
     #[must_use]
     pub fn arg(mut self, a: impl Into<String>) -> Step {

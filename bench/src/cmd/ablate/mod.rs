@@ -1,0 +1,431 @@
+//! `cutlab ablate`: what each forward-pruning method of a stack buys and costs. For each
+//! method m, two variants: the stack without m (leave one out, against the stack) and the
+//! baseline with m (add one in, against the baseline). Each pair is measured on the same
+//! positions and openings: depth at fixed time, tree size at fixed depth, m's false-cut rate
+//! and share of cuts, oracle regret, and Elo from a match. The steps are ordinary `cutlab`
+//! commands (logs in `logs/`), resumable, and their shards (`--shard K/N`) fill one
+//! directory; `report.md` and `ablate.csv` hold one row per method and direction, and
+//! `forest-*.svg` the Elo differences with their intervals.
+
+mod report;
+
+use std::path::PathBuf;
+
+use clap::Args;
+use cutlab_search::SearchConfig;
+use serde::{Deserialize, Serialize};
+
+use crate::common::{
+    options::SuiteOptions,
+    pipeline::{Layout, Step, StepRecord, environment, run_step, sample, write_epd},
+};
+
+/// Options of `cutlab ablate`.
+#[derive(Args, Debug, Serialize)]
+pub struct AblateArgs {
+    /// The stack whose methods are measured: a preset (e.g. `modern`) or parts joined by `+`.
+    #[arg(long, default_value = "modern")]
+    stack: String,
+    /// Methods (preset parts) to measure, comma-separated (default: every part of the stack
+    /// not in the baseline).
+    #[arg(long, value_delimiter = ',')]
+    methods: Vec<String>,
+    /// The baseline each method is added to.
+    #[arg(long, default_value = "null-move+lmr")]
+    baseline: String,
+    /// Positions.
+    #[command(flatten)]
+    #[serde(flatten)]
+    suite: SuiteOptions,
+    /// Match openings: EPD/FEN or PGN (default: early positions of the built-in suite).
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// About 25 minutes on 2 cores, wide intervals (default: the decisive scale).
+    #[arg(long)]
+    quick: bool,
+    /// Positions sampled from the suite (default: the scale's).
+    #[arg(long)]
+    positions: Option<usize>,
+    /// Time per search of the depth and regret comparisons, milliseconds.
+    #[arg(long)]
+    time_ms: Option<u64>,
+    /// Depth of the tree-size searches and the traces.
+    #[arg(long)]
+    depth: Option<i32>,
+    /// Games per match.
+    #[arg(long)]
+    games: Option<usize>,
+    /// Time control of the matches, `SECONDS+INCREMENT`.
+    #[arg(long)]
+    tc: Option<String>,
+    /// `elo0=0,elo1=10[,alpha=0.05,beta=0.05]`: each match stops when its GSPRT decides.
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Directory for the report, the CSVs, the figures and the logs.
+    #[arg(long, default_value = "ablate")]
+    out: PathBuf,
+    /// Worker threads (searches and game pairs at once).
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Seed of the position sample and the opening order.
+    #[arg(long, default_value_t = 2003)]
+    seed: u64,
+    /// Continue an interrupted run (or the other shards' work) in `--out`.
+    #[arg(long)]
+    resume: bool,
+    /// Run the K-th of N shares of the steps (K from 1); the run whose steps are all done
+    /// writes the report.
+    #[arg(long)]
+    shard: Option<String>,
+}
+
+/// The size of a run.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub struct Scale {
+    /// `quick` or `decisive`.
+    pub name: &'static str,
+    positions: usize,
+    oracle_positions: usize,
+    trace_positions: usize,
+    time_ms: u64,
+    depth: i32,
+    games: usize,
+    tc: &'static str,
+    verify_rate: f64,
+    oracle_depth: i32,
+}
+
+impl Scale {
+    const QUICK: Scale = Scale {
+        name: "quick",
+        positions: 24,
+        oracle_positions: 12,
+        trace_positions: 4,
+        time_ms: 200,
+        depth: 7,
+        games: 16,
+        tc: "2+0.02",
+        verify_rate: 0.1,
+        oracle_depth: 5,
+    };
+    /// Sized for decisions: 400 games per match at 10+0.1 (about ±25 Elo at a 95% interval
+    /// when games are balanced), the whole built-in suite at 1 s.
+    const DECISIVE: Scale = Scale {
+        name: "decisive",
+        positions: 400,
+        oracle_positions: 100,
+        trace_positions: 20,
+        time_ms: 1000,
+        depth: 9,
+        games: 400,
+        tc: "10+0.1",
+        verify_rate: 0.05,
+        oracle_depth: 7,
+    };
+}
+
+/// One measured method: its part and the two variants built around it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Ablation {
+    /// The preset part.
+    pub method: String,
+    /// The stack without it.
+    pub without: String,
+    /// The baseline with it.
+    pub with: String,
+}
+
+/// What the run is, written to `manifest.toml` as it goes.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Manifest {
+    /// `quick` or `decisive`.
+    pub scale: String,
+    /// The stack, spelled out.
+    pub stack: String,
+    /// The baseline, spelled out.
+    pub baseline: String,
+    /// The methods, with their variants.
+    pub ablations: Vec<Ablation>,
+    /// Positions, seed, and the versions and machine.
+    pub positions: usize,
+    /// Seed.
+    pub seed: u64,
+    /// Versions and machine.
+    pub environment: Vec<(String, String)>,
+    /// Finished steps.
+    pub steps: Vec<StepRecord>,
+}
+
+/// Joins preset parts into a variant name.
+fn join(parts: &[String]) -> String {
+    parts.join("+")
+}
+
+/// Whether two parts are of one family (one null-move rule at a time).
+fn same_family(a: &str, b: &str) -> bool {
+    a == b || (a.starts_with("null-move") && b.starts_with("null-move"))
+}
+
+/// The stack's parts, the baseline's parts, and the methods with their two variants.
+type Plan = (Vec<String>, Vec<String>, Vec<Ablation>);
+
+/// The methods and their two variants.
+fn ablations(args: &AblateArgs) -> Result<Plan, String> {
+    let stack = SearchConfig::parts(&args.stack).map_err(|e| format!("--stack: {e}"))?;
+    let baseline = SearchConfig::parts(&args.baseline).map_err(|e| format!("--baseline: {e}"))?;
+    let methods: Vec<String> = if args.methods.is_empty() {
+        stack
+            .iter()
+            .filter(|p| !baseline.contains(p))
+            .cloned()
+            .collect()
+    } else {
+        args.methods
+            .iter()
+            .map(|m| SearchConfig::canonical_name(m.trim()))
+            .collect()
+    };
+    if methods.is_empty() {
+        return Err("no methods to measure: the stack adds nothing to the baseline".into());
+    }
+    let ablations = methods
+        .iter()
+        .map(|m| {
+            if !stack.contains(m) {
+                return Err(format!("--methods: '{m}' is not a part of the stack"));
+            }
+            let without: Vec<String> = stack.iter().filter(|p| *p != m).cloned().collect();
+            let mut with: Vec<String> = baseline
+                .iter()
+                .filter(|p| !same_family(p, m))
+                .cloned()
+                .collect();
+            with.push(m.clone());
+            let (without, with) = (join(&without), join(&with));
+            for v in [&without, &with] {
+                SearchConfig::preset(v).map_err(|e| format!("method '{m}': {e}"))?;
+            }
+            Ok(Ablation {
+                method: m.clone(),
+                without,
+                with,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok((stack, baseline, ablations))
+}
+
+/// The steps of a run, in order.
+fn plan(
+    args: &AblateArgs,
+    scale: &Scale,
+    layout: &Layout,
+    (stack, baseline): (&str, &str),
+    ablations: &[Ablation],
+) -> Vec<Step> {
+    let threads = args.threads.to_string();
+    let time_ms = args.time_ms.unwrap_or(scale.time_ms).to_string();
+    let depth = args.depth.unwrap_or(scale.depth).to_string();
+    let positions = layout.path("positions.epd");
+    let mut steps = Vec::new();
+    for (direction, reference) in [("without", stack), ("with", baseline)] {
+        let variants: Vec<&str> = std::iter::once(reference)
+            .chain(ablations.iter().map(|a| a.variant(direction)))
+            .collect();
+        let list = variants.join(",");
+        let common = [
+            "--suite",
+            &positions,
+            "--variants",
+            &list,
+            "--threads",
+            &threads,
+        ];
+        steps.push(
+            Step::new(format!("depth-{direction}"), &["depth"])
+                .args(&common)
+                .args(&["--time-ms", &time_ms, "--out"])
+                .arg(layout.path(&format!("depth-{direction}.csv"))),
+        );
+        steps.push(
+            Step::new(format!("size-{direction}"), &["depth"])
+                .args(&common)
+                .args(&["--depth", &depth, "--out"])
+                .arg(layout.path(&format!("size-{direction}.csv"))),
+        );
+        steps.push(
+            Step::new(format!("regret-{direction}"), &["oracle"])
+                .args(&["--suite", &layout.path("oracle-positions.epd")])
+                .args(&["--variants", &list, "--time-ms", &time_ms, "--oracle"])
+                .arg(format!("internal:depth={}", scale.oracle_depth))
+                .arg("--out")
+                .arg(layout.path(&format!("regret-{direction}.csv"))),
+        );
+    }
+    // False cuts and shares of cuts: the stack, and the baseline with each method.
+    let traced = std::iter::once(("stack".to_string(), stack.to_string())).chain(
+        ablations
+            .iter()
+            .map(|a| (format!("with-{}", a.method), a.with.clone())),
+    );
+    for (name, variant) in traced {
+        steps.push(
+            Step::new(format!("trace-{name}"), &["trace"])
+                .args(&["--suite", &layout.path("trace-positions.epd")])
+                .args(&["--variant", &variant, "--depth", &depth, "--only-cut-tests"])
+                .args(&["--verify-cuts", &scale.verify_rate.to_string()])
+                .args(&["--seed", &args.seed.to_string(), "--out"])
+                .arg(layout.path(&format!("traces/{name}.csv"))),
+        );
+    }
+    // Elo: each variant against its reference.
+    let games = args.games.unwrap_or(scale.games).to_string();
+    let tc = args.tc.clone().unwrap_or_else(|| scale.tc.to_string());
+    for a in ablations {
+        for (direction, reference, ref_name) in
+            [("without", stack, "stack"), ("with", baseline, "baseline")]
+        {
+            let name = format!("{direction}-{}", a.method);
+            let mut step = Step::new(format!("match-{name}"), &["match", "--engine"])
+                .arg(format!("variant={}", a.variant(direction)))
+                .arg(format!("name={name}"))
+                .arg("--engine")
+                .arg(format!("variant={reference}"))
+                .arg(format!("name={ref_name}"))
+                .args(&["--games", &games, "--tc", &tc, "--concurrency", &threads])
+                .args(&["--order", "random", "--seed", &args.seed.to_string()]);
+            if let Some(openings) = &args.openings {
+                step = step.arg("--openings").arg(openings.display().to_string());
+            }
+            if let Some(sprt) = &args.sprt {
+                step = step.arg("--sprt").arg(sprt.clone());
+            }
+            steps.push(
+                step.arg("--out")
+                    .arg(layout.path(&format!("matches/{name}.csv"))),
+            );
+        }
+    }
+    steps
+}
+
+impl Ablation {
+    /// The variant of a direction: `without` (the stack without the method) or `with`.
+    fn variant(&self, direction: &str) -> &str {
+        if direction == "without" {
+            &self.without
+        } else {
+            &self.with
+        }
+    }
+}
+
+fn save_manifest(layout: &Layout, manifest: &Manifest) -> Result<(), String> {
+    let path = layout.file("manifest.toml");
+    let text = toml::to_string(manifest).map_err(|e| format!("manifest: {e}"))?;
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn load_manifest(layout: &Layout, resume: bool) -> Result<Option<Manifest>, String> {
+    let path = layout.file("manifest.toml");
+    if !path.is_file() {
+        return Ok(None);
+    }
+    if !resume {
+        return Err(format!(
+            "{} holds a run: pass --resume to continue it, or choose another --out",
+            layout.dir.display()
+        ));
+    }
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    toml::from_str(&text)
+        .map(Some)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Runs `cutlab ablate`.
+///
+/// # Errors
+/// A bad option, an unknown method, an existing run without `--resume`, or a failing step.
+pub fn run(args: &AblateArgs) -> Result<(), String> {
+    let scale = if args.quick {
+        Scale::QUICK
+    } else {
+        Scale::DECISIVE
+    };
+    let (stack, baseline, ablations) = ablations(args)?;
+    let (stack, baseline) = (join(&stack), join(&baseline));
+    let layout = Layout {
+        dir: args.out.clone(),
+    };
+    for sub in ["logs", "traces", "matches"] {
+        let d = layout.file(sub);
+        std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+    }
+    let mut manifest =
+        load_manifest(&layout, args.resume || args.shard.is_some())?.unwrap_or_default();
+    if !manifest.scale.is_empty() && manifest.scale != scale.name {
+        return Err(format!(
+            "{} holds a {} run; continue it at that scale",
+            layout.dir.display(),
+            manifest.scale
+        ));
+    }
+    let suite = args.suite.load()?;
+    let positions = sample(&suite, args.positions.unwrap_or(scale.positions), args.seed);
+    if positions.is_empty() {
+        return Err(format!("{}: no positions", suite.source));
+    }
+    write_epd(&layout.file("positions.epd"), &positions)?;
+    write_epd(
+        &layout.file("oracle-positions.epd"),
+        &positions[..scale.oracle_positions.min(positions.len())],
+    )?;
+    write_epd(
+        &layout.file("trace-positions.epd"),
+        &positions[..scale.trace_positions.min(positions.len())],
+    )?;
+    manifest.scale = scale.name.to_string();
+    manifest.stack.clone_from(&stack);
+    manifest.baseline.clone_from(&baseline);
+    manifest.ablations.clone_from(&ablations);
+    manifest.positions = positions.len();
+    manifest.seed = args.seed;
+    manifest.environment = environment();
+    save_manifest(&layout, &manifest)?;
+    let steps = plan(args, &scale, &layout, (&stack, &baseline), &ablations);
+    let mine = crate::common::shard::shard(&steps, args.shard.as_deref())?;
+    let total = steps.len();
+    for step in mine {
+        let k = steps.iter().position(|s| s.name == step.name).unwrap_or(0) + 1;
+        if let Some(done) = load_manifest(&layout, true)?
+            .and_then(|m| m.steps.into_iter().find(|s| s.name == step.name))
+        {
+            eprintln!("[{k}/{total}] {}: done earlier", done.name);
+            continue;
+        }
+        eprintln!("[{k}/{total}] {}", step.command_line());
+        let seconds = run_step(&layout, step, true)?;
+        // Shards may finish steps meanwhile: merge into the manifest as it is now.
+        let mut now = load_manifest(&layout, true)?.unwrap_or_else(|| manifest.clone());
+        now.steps.push(StepRecord {
+            name: step.name.clone(),
+            command: step.command_line(),
+            seconds,
+        });
+        save_manifest(&layout, &now)?;
+    }
+    let done = load_manifest(&layout, true)?.unwrap_or(manifest);
+    if done.steps.len() < total {
+        eprintln!(
+            "{} of {total} steps done; the report is written when all are (run the other shards, \
+             or again with --resume)",
+            done.steps.len()
+        );
+        return Ok(());
+    }
+    let summary = report::write(&layout, &done)?;
+    println!("{summary}");
+    println!("report: {}", layout.file("report.md").display());
+    Ok(())
+}

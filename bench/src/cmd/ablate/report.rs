@@ -1,0 +1,348 @@
+//! The ablation report: one row per method and direction (leave one out against the stack,
+//! add one in against the baseline) with every yardstick beside its interval, as a Markdown
+//! table, a tidy CSV and a forest plot of the Elo differences.
+
+use std::collections::BTreeMap;
+
+use cutlab_analysis::{
+    markdown::Table,
+    plot,
+    rows::{CutTestRow, DepthRow, GameRow, RegretRow, VerifyRow, read},
+    stats::{Estimate, mean_ci, paired_difference, wilson},
+    tables::MatchSummary,
+};
+use serde::Serialize;
+
+use super::{Ablation, Layout, Manifest};
+
+/// One method in one direction: what removing it from the stack (`without`) or adding it to
+/// the baseline (`with`) changes, against that reference.
+#[derive(Clone, Debug)]
+pub struct AblationRow {
+    /// `without` (the stack without the method) or `with` (the baseline with it).
+    pub direction: &'static str,
+    /// The method (preset part).
+    pub method: String,
+    /// Positions compared.
+    pub positions: usize,
+    /// Depth at fixed time, variant minus reference, plies, with its 95% t interval.
+    pub delta_depth: Option<Estimate>,
+    /// Nodes to a fixed depth, variant over reference (geometric mean), with its interval.
+    pub tree_size_ratio: Option<Estimate>,
+    /// Share of the method's sampled cuts that a full-width re-search contradicts (Wilson).
+    pub false_cut_rate: Option<Estimate>,
+    /// Sampled cuts verified.
+    pub verified_cuts: usize,
+    /// The method's share of all cuts in the traced search (the stack, or the baseline with
+    /// the method).
+    pub share_of_cuts: Option<f64>,
+    /// Oracle regret, variant minus reference, centipawns, with its 95% t interval.
+    pub delta_regret_cp: Option<Estimate>,
+    /// Elo of the variant against the reference (pentanomial), with its 95% interval.
+    pub delta_elo: Option<Estimate>,
+    /// Games played.
+    pub games: usize,
+}
+
+/// The CSV's columns: estimates flattened into value, low and high.
+#[derive(Serialize)]
+struct CsvRow<'a> {
+    direction: &'a str,
+    method: &'a str,
+    positions: usize,
+    delta_depth_plies: Option<f64>,
+    delta_depth_low: Option<f64>,
+    delta_depth_high: Option<f64>,
+    tree_size_ratio: Option<f64>,
+    tree_size_ratio_low: Option<f64>,
+    tree_size_ratio_high: Option<f64>,
+    false_cut_rate: Option<f64>,
+    false_cut_rate_low: Option<f64>,
+    false_cut_rate_high: Option<f64>,
+    verified_cuts: usize,
+    share_of_cuts: Option<f64>,
+    delta_regret_cp: Option<f64>,
+    delta_regret_low: Option<f64>,
+    delta_regret_high: Option<f64>,
+    delta_elo: Option<f64>,
+    delta_elo_low: Option<f64>,
+    delta_elo_high: Option<f64>,
+    games: usize,
+}
+
+/// Paired by position: the reference's and the variant's values of `value`.
+fn paired<R>(
+    rows: &[R],
+    (reference, variant): (&str, &str),
+    key: impl Fn(&R) -> (&str, &str),
+    value: impl Fn(&R) -> f64,
+) -> (Vec<f64>, Vec<f64>) {
+    let mut by_position: BTreeMap<&str, [Option<f64>; 2]> = BTreeMap::new();
+    for r in rows {
+        let (position, name) = key(r);
+        let slot = by_position.entry(position).or_default();
+        if name == reference {
+            slot[0] = Some(value(r));
+        } else if name == variant {
+            slot[1] = Some(value(r));
+        }
+    }
+    by_position.values().filter_map(|[a, b]| a.zip(*b)).unzip()
+}
+
+/// Geometric-mean ratio of nodes with its interval (a t interval on the log ratios).
+fn node_ratio(reference: &[f64], variant: &[f64]) -> Option<Estimate> {
+    let logs: Vec<f64> = reference
+        .iter()
+        .zip(variant)
+        .filter(|(a, b)| **a > 0.0 && **b > 0.0)
+        .map(|(a, b)| (b / a).ln())
+        .collect();
+    mean_ci(&logs, 0.95).map(|e| Estimate {
+        value: e.value.exp(),
+        low: e.low.exp(),
+        high: e.high.exp(),
+    })
+}
+
+/// The CSV `method` name of a preset part (null-move rules share one).
+fn method_name(part: &str) -> &str {
+    if part.starts_with("null-move") {
+        "null-move"
+    } else {
+        part
+    }
+}
+
+/// Reads a result file that a run may not have (a step not done): no rows then.
+fn rows_of<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> Vec<T> {
+    if path.is_file() {
+        read(path).unwrap_or_default()
+    } else {
+        Vec::new()
+    }
+}
+
+fn row(layout: &Layout, manifest: &Manifest, a: &Ablation, direction: &'static str) -> AblationRow {
+    let (reference, variant) = if direction == "without" {
+        (manifest.stack.as_str(), a.without.as_str())
+    } else {
+        (manifest.baseline.as_str(), a.with.as_str())
+    };
+    let names = (reference, variant);
+    let depth: Vec<DepthRow> = rows_of(&layout.file(&format!("depth-{direction}.csv")));
+    let (d_ref, d_var) = paired(
+        &depth,
+        names,
+        |r| (&r.position, &r.variant),
+        |r| f64::from(r.depth),
+    );
+    let size: Vec<DepthRow> = rows_of(&layout.file(&format!("size-{direction}.csv")));
+    #[expect(clippy::cast_precision_loss, reason = "node counts")]
+    let (n_ref, n_var) = paired(
+        &size,
+        names,
+        |r| (&r.position, &r.variant),
+        |r| r.nodes as f64,
+    );
+    let regret: Vec<RegretRow> = rows_of(&layout.file(&format!("regret-{direction}.csv")));
+    let (r_ref, r_var) = paired(
+        &regret,
+        names,
+        |r| (&r.position, &r.variant),
+        |r| f64::from(r.regret_cp),
+    );
+    let trace = if direction == "without" {
+        "traces/stack".to_string()
+    } else {
+        format!("traces/with-{}", a.method)
+    };
+    let method = method_name(&a.method);
+    let verified: Vec<VerifyRow> = rows_of(&layout.file(&format!("{trace}.verify.csv")));
+    let mine: Vec<&VerifyRow> = verified.iter().filter(|v| v.method == method).collect();
+    let wrong = mine.iter().filter(|v| !v.correct).count();
+    let tests: Vec<CutTestRow> = rows_of(&layout.file(&format!("{trace}.tests.csv")));
+    let cuts = tests.iter().filter(|t| t.outcome != "no-cut");
+    let (all, of_method) = cuts.fold((0_u64, 0_u64), |(all, m), t| {
+        (all + 1, m + u64::from(t.method == method))
+    });
+    let games: Vec<GameRow> =
+        rows_of(&layout.file(&format!("matches/{direction}-{}.csv", a.method)));
+    let summary = MatchSummary::of(&games);
+    #[expect(clippy::cast_precision_loss, reason = "counts")]
+    AblationRow {
+        direction,
+        method: a.method.clone(),
+        positions: d_ref.len(),
+        delta_depth: paired_difference(&d_ref, &d_var, 0.95),
+        tree_size_ratio: node_ratio(&n_ref, &n_var),
+        false_cut_rate: wilson(wrong as u64, mine.len() as u64, 0.95),
+        verified_cuts: mine.len(),
+        share_of_cuts: (all > 0).then(|| of_method as f64 / all as f64),
+        delta_regret_cp: paired_difference(&r_ref, &r_var, 0.95),
+        // An interval needs two game pairs at least.
+        delta_elo: summary
+            .as_ref()
+            .filter(|s| s.pentanomial.pairs() >= 2 && s.stats.elo_error.is_finite())
+            .map(|s| Estimate {
+                value: s.stats.elo,
+                low: s.stats.elo - s.stats.elo_error,
+                high: s.stats.elo + s.stats.elo_error,
+            }),
+        games: summary.map_or(0, |s| s.games),
+    }
+}
+
+fn interval(e: Option<&Estimate>, digits: usize, unit: &str) -> String {
+    e.map_or_else(
+        || "-".to_string(),
+        |e| {
+            // Adding 0.0 turns a negative zero into zero.
+            format!(
+                "{:+.digits$}{unit} [{:+.digits$}, {:+.digits$}]",
+                e.value + 0.0,
+                e.low + 0.0,
+                e.high + 0.0
+            )
+        },
+    )
+}
+
+fn table(rows: &[AblationRow]) -> Table {
+    let mut t = Table::new(&[
+        "method",
+        ">Δdepth (plies) [95% CI]",
+        ">tree size [95% CI]",
+        ">false cuts [95% CI]",
+        ">share of cuts",
+        ">Δregret cp [95% CI]",
+        ">ΔElo [95% CI]",
+        ">games",
+    ]);
+    for r in rows {
+        let size = r.tree_size_ratio.as_ref().map_or_else(
+            || "-".to_string(),
+            |e| format!("{:.2}x [{:.2}, {:.2}]", e.value, e.low, e.high),
+        );
+        let false_cuts = r.false_cut_rate.as_ref().map_or_else(
+            || "-".to_string(),
+            |e| {
+                format!(
+                    "{:.1}% [{:.1}, {:.1}] of {}",
+                    100.0 * e.value,
+                    100.0 * e.low,
+                    100.0 * e.high,
+                    r.verified_cuts
+                )
+            },
+        );
+        t.row(vec![
+            r.method.clone(),
+            interval(r.delta_depth.as_ref(), 2, ""),
+            size,
+            false_cuts,
+            r.share_of_cuts
+                .map_or_else(|| "-".into(), |s| format!("{:.1}%", 100.0 * s)),
+            interval(r.delta_regret_cp.as_ref(), 1, ""),
+            interval(r.delta_elo.as_ref(), 0, ""),
+            r.games.to_string(),
+        ]);
+    }
+    t
+}
+
+/// Writes `report.md`, `ablate.csv` and the forest plots; returns the summary for the
+/// terminal.
+///
+/// # Errors
+/// A file that cannot be written.
+pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
+    let mut summary = String::new();
+    let mut md = format!(
+        "# cutlab ablate ({} scale)\n\nStack: `{}`\n\nBaseline: `{}`\n\n{} positions, seed {}. \
+         Intervals are 95%: t intervals of paired differences over positions (depth at fixed \
+         time, regret), a t interval of log node ratios (tree size at fixed depth), Wilson \
+         (false cuts), pentanomial (Elo). An interval that excludes 0 (1 for tree size) is a \
+         decided difference at this size; one that includes it is undecided.\n",
+        manifest.scale, manifest.stack, manifest.baseline, manifest.positions, manifest.seed
+    );
+    let path = layout.file("ablate.csv");
+    let mut csv = csv::Writer::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    for (direction, title) in [
+        (
+            "without",
+            "Leave one out: the stack without the method, against the stack",
+        ),
+        (
+            "with",
+            "Add one in: the baseline with the method, against the baseline",
+        ),
+    ] {
+        let rows: Vec<AblationRow> = manifest
+            .ablations
+            .iter()
+            .map(|a| row(layout, manifest, a, direction))
+            .collect();
+        for r in &rows {
+            let v = |e: &Option<Estimate>| e.as_ref().map(|e| e.value);
+            let lo = |e: &Option<Estimate>| e.as_ref().map(|e| e.low);
+            let hi = |e: &Option<Estimate>| e.as_ref().map(|e| e.high);
+            csv.serialize(CsvRow {
+                direction: r.direction,
+                method: &r.method,
+                positions: r.positions,
+                delta_depth_plies: v(&r.delta_depth),
+                delta_depth_low: lo(&r.delta_depth),
+                delta_depth_high: hi(&r.delta_depth),
+                tree_size_ratio: v(&r.tree_size_ratio),
+                tree_size_ratio_low: lo(&r.tree_size_ratio),
+                tree_size_ratio_high: hi(&r.tree_size_ratio),
+                false_cut_rate: v(&r.false_cut_rate),
+                false_cut_rate_low: lo(&r.false_cut_rate),
+                false_cut_rate_high: hi(&r.false_cut_rate),
+                verified_cuts: r.verified_cuts,
+                share_of_cuts: r.share_of_cuts,
+                delta_regret_cp: v(&r.delta_regret_cp),
+                delta_regret_low: lo(&r.delta_regret_cp),
+                delta_regret_high: hi(&r.delta_regret_cp),
+                delta_elo: v(&r.delta_elo),
+                delta_elo_low: lo(&r.delta_elo),
+                delta_elo_high: hi(&r.delta_elo),
+                games: r.games,
+            })
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        let rendered = table(&rows).render();
+        let forest = format!("forest-{direction}.svg");
+        let points: Vec<(String, Estimate)> = rows
+            .iter()
+            .filter_map(|r| r.delta_elo.map(|e| (r.method.clone(), e)))
+            .collect();
+        plot::forest(
+            &layout.file(&forest),
+            title,
+            "Elo against the reference",
+            &points,
+        )?;
+        md.push_str(&format!(
+            "\n## {title}\n\n{rendered}\n![Elo with 95% intervals]({forest})\n"
+        ));
+        summary.push_str(&format!("{title}:\n{rendered}\n"));
+    }
+    csv.flush()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    md.push_str("\n## Steps\n\n| step | seconds | command |\n| --- | --: | --- |\n");
+    for s in &manifest.steps {
+        md.push_str(&format!(
+            "| {} | {:.0} | `{}` |\n",
+            s.name, s.seconds, s.command
+        ));
+    }
+    md.push_str("\n## Environment\n\n");
+    for (k, v) in &manifest.environment {
+        md.push_str(&format!("- {k}: {v}\n"));
+    }
+    let path = layout.file("report.md");
+    std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(summary)
+}
