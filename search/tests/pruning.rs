@@ -313,28 +313,30 @@ fn probabilistic_tests_record_tries_windows_and_bounds() {
     }
 }
 
+/// A method with its trigger off searches exactly the null-move tree, and on does not.
+fn trigger_off_is_the_baseline(preset: &str, disable: &dyn Fn(&mut SearchConfig)) {
+    let baseline = nodes(&SearchConfig::preset("null-move").unwrap(), 8);
+    let mut config = SearchConfig::preset(preset).unwrap();
+    disable(&mut config);
+    assert_eq!(nodes(&config, 8), baseline, "{preset} with its trigger off");
+    assert_ne!(
+        nodes(&SearchConfig::preset(preset).unwrap(), 8),
+        baseline,
+        "{preset} changes the tree"
+    );
+}
+
 #[test]
 fn modern_methods_with_their_trigger_off_search_the_baseline_tree() {
-    let baseline = nodes(&SearchConfig::preset("null-move").unwrap(), 8);
-    let off = |preset: &str, disable: &dyn Fn(&mut SearchConfig)| {
-        let mut config = SearchConfig::preset(preset).unwrap();
-        disable(&mut config);
-        assert_eq!(nodes(&config, 8), baseline, "{preset} with its trigger off");
-        assert_ne!(
-            nodes(&SearchConfig::preset(preset).unwrap(), 8),
-            baseline,
-            "{preset} changes the tree"
-        );
-    };
-    off("null-move+rfp", &|c| c.rfp.as_mut().unwrap().max_depth = 0);
-    off("null-move+razoring", &|c| {
+    trigger_off_is_the_baseline("null-move+rfp", &|c| c.rfp.as_mut().unwrap().max_depth = 0);
+    trigger_off_is_the_baseline("null-move+razoring", &|c| {
         c.razoring.as_mut().unwrap().max_depth = 0;
     });
-    off("null-move+iir", &|c| {
+    trigger_off_is_the_baseline("null-move+iir", &|c| {
         let p = c.iir.as_mut().unwrap();
         (p.pv_plies, p.cut_plies) = (0, 0);
     });
-    off("null-move+sf-probcut-in-check", &|c| {
+    trigger_off_is_the_baseline("null-move+sf-probcut-in-check", &|c| {
         c.sf_probcut_in_check.as_mut().unwrap().margin = 1_000_000;
     });
 }
@@ -390,25 +392,14 @@ fn modern_methods_fire_where_their_sources_say() {
 
 #[test]
 fn move_pruning_with_its_trigger_off_searches_the_baseline_tree() {
-    let baseline = nodes(&SearchConfig::preset("null-move").unwrap(), 8);
-    let off = |preset: &str, disable: &dyn Fn(&mut SearchConfig)| {
-        let mut config = SearchConfig::preset(preset).unwrap();
-        disable(&mut config);
-        assert_eq!(nodes(&config, 8), baseline, "{preset} with its trigger off");
-        assert_ne!(
-            nodes(&SearchConfig::preset(preset).unwrap(), 8),
-            baseline,
-            "{preset} changes the tree"
-        );
-    };
-    off("null-move+futility", &|c| {
+    trigger_off_is_the_baseline("null-move+futility", &|c| {
         c.futility.as_mut().unwrap().max_depth = 0;
     });
-    off("null-move+lmp", &|c| c.lmp.as_mut().unwrap().max_depth = 0);
-    off("null-move+see-pruning", &|c| {
+    trigger_off_is_the_baseline("null-move+lmp", &|c| c.lmp.as_mut().unwrap().max_depth = 0);
+    trigger_off_is_the_baseline("null-move+see-pruning", &|c| {
         c.see_pruning.as_mut().unwrap().max_depth = 0;
     });
-    off("null-move+history-pruning", &|c| {
+    trigger_off_is_the_baseline("null-move+history-pruning", &|c| {
         c.history_pruning.as_mut().unwrap().max_lmr_depth = -1;
     });
 }
@@ -447,14 +438,9 @@ fn move_pruning_fires_where_its_sources_say() {
 
 #[test]
 fn singular_extensions_follow_their_source() {
-    let baseline = nodes(&SearchConfig::preset("null-move").unwrap(), 8);
-    let mut off = SearchConfig::preset("null-move+singular").unwrap();
-    off.singular.as_mut().unwrap().min_depth = 1000;
-    assert_eq!(nodes(&off, 8), baseline, "singular with its trigger off");
-    assert_ne!(
-        nodes(&SearchConfig::preset("null-move+singular").unwrap(), 8),
-        baseline
-    );
+    trigger_off_is_the_baseline("null-move+singular", &|c| {
+        c.singular.as_mut().unwrap().min_depth = 1000;
+    });
     let tests: Vec<CutTestEvent> = tests_of("null-move+singular", 8)
         .into_iter()
         .filter(|t| t.method == Method::Singular)

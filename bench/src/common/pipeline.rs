@@ -207,3 +207,31 @@ pub fn run_step(layout: &Layout, step: &Step, resume: bool) -> Result<f64, Strin
     }
     Ok(start.elapsed().as_secs_f64())
 }
+
+/// Samples `n` positions of the suite with `seed` (all when `n` is 0) and writes them as
+/// `positions.epd`, with their first `oracle` and `trace` positions as `oracle-positions.epd`
+/// and `trace-positions.epd`; returns how many were sampled.
+///
+/// # Errors
+/// An empty sample, or a file that cannot be written.
+pub fn write_position_files(
+    layout: &Layout,
+    suite: &cutlab_suites::Suite,
+    (n, seed): (usize, u64),
+    [oracle, trace]: [usize; 2],
+) -> Result<usize, String> {
+    let positions = sample(suite, n, seed);
+    if positions.is_empty() {
+        return Err(format!("{}: no positions", suite.source));
+    }
+    write_epd(&layout.file("positions.epd"), &positions)?;
+    write_epd(
+        &layout.file("oracle-positions.epd"),
+        &positions[..oracle.min(positions.len())],
+    )?;
+    write_epd(
+        &layout.file("trace-positions.epd"),
+        &positions[..trace.min(positions.len())],
+    )?;
+    Ok(positions.len())
+}

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::common::{
     options::SuiteOptions,
-    pipeline::{Layout, Step, StepRecord, environment, run_step, sample, write_epd},
+    pipeline::{Layout, Step, StepRecord, environment, run_step, write_position_files},
 };
 
 /// Options of `cutlab ablate`.
@@ -372,24 +372,17 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
         ));
     }
     let suite = args.suite.load()?;
-    let positions = sample(&suite, args.positions.unwrap_or(scale.positions), args.seed);
-    if positions.is_empty() {
-        return Err(format!("{}: no positions", suite.source));
-    }
-    write_epd(&layout.file("positions.epd"), &positions)?;
-    write_epd(
-        &layout.file("oracle-positions.epd"),
-        &positions[..scale.oracle_positions.min(positions.len())],
-    )?;
-    write_epd(
-        &layout.file("trace-positions.epd"),
-        &positions[..scale.trace_positions.min(positions.len())],
+    let sampled = write_position_files(
+        &layout,
+        &suite,
+        (args.positions.unwrap_or(scale.positions), args.seed),
+        [scale.oracle_positions, scale.trace_positions],
     )?;
     manifest.scale = scale.name.to_string();
     manifest.stack.clone_from(&stack);
     manifest.baseline.clone_from(&baseline);
     manifest.ablations.clone_from(&ablations);
-    manifest.positions = positions.len();
+    manifest.positions = sampled;
     manifest.seed = args.seed;
     manifest.environment = environment();
     save_manifest(&layout, &manifest)?;

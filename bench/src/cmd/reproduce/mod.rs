@@ -16,7 +16,9 @@ use serde::{Deserialize, Serialize};
 
 use scale::Scale;
 
-use crate::common::pipeline::{Layout, Step, StepRecord, environment, run_step, sample, write_epd};
+use crate::common::pipeline::{
+    Layout, Step, StepRecord, environment, run_step, write_position_files,
+};
 
 /// Options of `cutlab reproduce`.
 #[derive(Args, Debug, Serialize)]
@@ -376,24 +378,17 @@ pub fn run(args: &ReproduceArgs) -> Result<(), String> {
         std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
     }
     let suite = args.suite.load()?;
-    let positions = sample(&suite, args.positions.unwrap_or(scale.positions), args.seed);
-    if positions.is_empty() {
-        return Err(format!("{}: no positions", suite.source));
-    }
-    write_epd(&layout.file("positions.epd"), &positions)?;
-    write_epd(
-        &layout.file("oracle-positions.epd"),
-        &positions[..scale.oracle_positions.min(positions.len())],
-    )?;
-    write_epd(
-        &layout.file("trace-positions.epd"),
-        &positions[..scale.trace_positions.min(positions.len())],
+    let sampled = write_position_files(
+        &layout,
+        &suite,
+        (args.positions.unwrap_or(scale.positions), args.seed),
+        [scale.oracle_positions, scale.trace_positions],
     )?;
     let engine = find_engine(&args.engine);
     let (steps, engine_id) = plan(args, &scale, &layout, engine.as_deref())?;
     manifest.scale = scale.name.to_string();
     manifest.suite.clone_from(&suite.source);
-    manifest.positions = positions.len();
+    manifest.positions = sampled;
     manifest.seed = args.seed;
     manifest.threads = args.threads;
     manifest.params = scale.own_fit.then(|| layout.path("params.toml"));
