@@ -567,3 +567,74 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
         "{log}"
     );
 }
+
+#[test]
+fn a_match_resumes_pair_by_pair_and_its_shards_sum_up_to_the_whole() {
+    let dir = temp_dir("match-resume");
+    let play = |games: &str, out: &std::path::Path, extra: &[&str]| {
+        Command::new(EXE)
+            .args([
+                "match",
+                "--engine",
+                "variant=null-move",
+                "--engine",
+                "variant=plain",
+            ])
+            .args([
+                "--nodes",
+                "300",
+                "--games",
+                games,
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .args(extra)
+            .output()
+            .expect("match runs")
+    };
+    let whole = dir.join("whole.csv");
+    assert!(play("4", &whole, &[]).status.success());
+    assert!(
+        !play("8", &whole, &[]).status.success(),
+        "an existing output needs --resume"
+    );
+    let resumed = play("8", &whole, &["--resume"]);
+    assert!(resumed.status.success());
+    let log = String::from_utf8_lossy(&resumed.stderr);
+    assert!(
+        log.contains("2 game pairs already in the output, 2 to play"),
+        "{log}"
+    );
+    let mut games: Vec<usize> = csv::Reader::from_path(&whole)
+        .unwrap()
+        .records()
+        .map(|r| r.unwrap()[0].parse().unwrap())
+        .collect();
+    games.sort_unstable();
+    assert_eq!(games, (1..=8).collect::<Vec<_>>());
+    // Fixed nodes make games deterministic: two shards sum up to the same match.
+    let (one, two) = (dir.join("s1.csv"), dir.join("s2.csv"));
+    assert!(play("8", &one, &["--shard", "1/2"]).status.success());
+    assert!(play("8", &two, &["--shard", "2/2"]).status.success());
+    let report = |files: &[&std::path::Path]| {
+        let out = Command::new(EXE)
+            .arg("match-report")
+            .args(files)
+            .output()
+            .expect("match-report runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let merged = report(&[&one, &two]);
+    assert_eq!(merged, report(&[&whole]));
+    assert!(merged.contains("Games: 8"), "{merged}");
+    let twice = Command::new(EXE)
+        .args(["match-report", one.to_str().unwrap(), one.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!twice.status.success(), "the same shard twice is refused");
+}

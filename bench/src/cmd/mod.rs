@@ -4,6 +4,7 @@ mod ablate;
 mod bench;
 mod depth;
 mod fit;
+mod match_report;
 mod matches;
 mod merge;
 mod oracle;
@@ -43,6 +44,9 @@ pub enum Command {
     Oracle(oracle::OracleArgs),
     /// Play games between variants and UCI engines: Elo, LOS, pentanomial, SPRT, PGN.
     Match(matches::MatchArgs),
+    /// The summary of one match from its games CSVs (resumed runs, shards): Elo, LOS,
+    /// pentanomial, SPRT state.
+    MatchReport(match_report::MatchReportArgs),
     /// Jiang and Buro (2003) end to end, with our additions: regression, depth, threshold
     /// sweeps, matches, oracle regret, false cuts; writes DIR/report.md with tables and figures.
     Reproduce(reproduce::ReproduceArgs),
@@ -81,6 +85,7 @@ impl Command {
             Command::Depth(args) => depth::run(&args),
             Command::Merge(args) => merge::run(&args),
             Command::Match(args) => matches::run(&args),
+            Command::MatchReport(args) => match_report::run(&args),
             Command::Oracle(args) => oracle::run(&args),
             Command::Fit(args) => fit::run(&args),
             Command::Reproduce(args) => reproduce::run(&args),

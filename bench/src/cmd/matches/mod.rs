@@ -5,7 +5,7 @@
 
 mod game;
 mod players;
-mod report;
+pub mod report;
 
 use std::{ops::ControlFlow, path::PathBuf};
 
@@ -70,6 +70,14 @@ pub struct MatchArgs {
     /// Adjudicate a draw after this many moves (each side).
     #[arg(long)]
     maxmoves: Option<u32>,
+    /// Continue an interrupted match in `--out`: the game pairs already there are kept and
+    /// not replayed.
+    #[arg(long, requires = "out")]
+    resume: bool,
+    /// Play the K-th of N shares of the game pairs (every N-th pair from the K-th); `cutlab
+    /// merge` joins the shards' CSVs and `cutlab match-report` sums them up.
+    #[arg(long)]
+    shard: Option<String>,
 }
 
 /// The order openings are played in.
@@ -81,7 +89,8 @@ enum OpeningOrder {
     Random,
 }
 
-fn parse_kv(text: &str, what: &str, keys: &[&str]) -> Result<Vec<f64>, String> {
+/// Parses `key=value,...` into the values of `keys`, in their order (`--sprt`, `--draw`).
+pub fn parse_kv(text: &str, what: &str, keys: &[&str]) -> Result<Vec<f64>, String> {
     let mut values = vec![f64::NAN; keys.len()];
     for part in text.split(',') {
         let (k, v) = part
@@ -99,6 +108,27 @@ fn parse_kv(text: &str, what: &str, keys: &[&str]) -> Result<Vec<f64>, String> {
         return Err(format!("--{what}: missing {}", keys[i]));
     }
     Ok(values)
+}
+
+/// The first engine's two scores of every complete game pair in `rows`.
+pub fn pair_scores(rows: &[GameRow]) -> Vec<(f64, f64)> {
+    let mut by_pair: std::collections::BTreeMap<usize, Vec<(usize, f64)>> = Default::default();
+    for r in rows {
+        by_pair
+            .entry(r.pair)
+            .or_default()
+            .push((r.game, r.first_engine_score));
+    }
+    by_pair
+        .into_values()
+        .filter_map(|mut games| {
+            games.sort_by_key(|g| g.0);
+            match games[..] {
+                [(_, a), (_, b)] => Some((a, b)),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// What every game pair of a match shares.
@@ -253,10 +283,39 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
 
     // Game pairs on the shared runner: each worker starts its two players once; a crashed
     // engine is restarted for the next game; the SPRT, when given, stops the match.
-    let pair_numbers: Vec<usize> = (0..pairs).collect();
-    let mut rows: Vec<GameRow> = Vec::new();
+    let all_pairs: Vec<usize> = (0..pairs).collect();
+    let mine = crate::common::shard::shard(&all_pairs, args.shard.as_deref())?;
+    // Resume: the pairs already in --out are kept (rows are written pair by pair).
+    let mut rows: Vec<GameRow> = match &args.out {
+        Some(path) => crate::common::results::resume_rows(path, args.resume)?,
+        None => Vec::new(),
+    };
+    let done: std::collections::BTreeSet<usize> = rows.iter().map(|r| r.pair).collect();
+    let pair_numbers: Vec<usize> = mine
+        .into_iter()
+        .copied()
+        .filter(|p| !done.contains(&(p + 1)))
+        .collect();
     let mut penta = Pentanomial::default();
-    let bar = crate::common::progress::bar(pairs as u64 * 2, "games");
+    for (a, b) in pair_scores(&rows) {
+        penta.add(a, b);
+    }
+    if !rows.is_empty() {
+        eprintln!(
+            "match: {} game pairs already in the output, {} to play",
+            done.len(),
+            pair_numbers.len()
+        );
+    }
+    let mut writer = match &args.out {
+        Some(path) => Some(crate::common::results::appender(path)?),
+        None => None,
+    };
+    let out_error = |e: &dyn std::fmt::Display| {
+        let path = args.out.as_deref().unwrap_or(std::path::Path::new("-"));
+        format!("{}: {e}", path.display())
+    };
+    let bar = crate::common::progress::bar(pair_numbers.len() as u64 * 2, "games");
     let setting = PairSetting {
         specs: &specs,
         names: [names[0].as_str(), names[1].as_str()],
@@ -272,6 +331,12 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         |played| {
             let games = played?;
             penta.add(games[0].first_engine_score, games[1].first_engine_score);
+            if let Some(w) = writer.as_mut() {
+                for g in &games {
+                    w.serialize(g).map_err(|e| out_error(&e))?;
+                }
+                w.flush().map_err(|e| out_error(&e))?;
+            }
             rows.extend(games);
             bar.inc(2);
             let decided = sprt.is_some_and(|s| s.decision(s.llr(&penta)).is_some());
@@ -287,14 +352,6 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     if let Some(path) = &args.pgn {
         let text: String = rows.iter().map(|r| r.pgn.as_str()).collect();
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-    }
-    if let Some(path) = &args.out {
-        let mut w = csv::Writer::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        for r in &rows {
-            w.serialize(r)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-        }
-        w.flush().map_err(|e| format!("{}: {e}", path.display()))?;
     }
     print!("{}", report::report(&names, &rows, &penta, sprt.as_ref()));
     Ok(())

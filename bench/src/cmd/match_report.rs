@@ -1,0 +1,69 @@
+//! `cutlab match-report`: the summary of one match from its games CSVs (the output of an
+//! interrupted and resumed match, or the shards of one, `--shard K/N`): W-D-L, Elo and
+//! normalized Elo with intervals, LOS, pentanomial counts, and the SPRT state when asked.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use cutlab_analysis::{
+    elo::{Pentanomial, Sprt},
+    rows::GameRow,
+};
+
+use super::matches::{pair_scores, parse_kv, report};
+
+/// Options of `cutlab match-report`.
+#[derive(Args, Debug)]
+pub struct MatchReportArgs {
+    /// Games CSVs of one match (`cutlab match --out`), e.g. its shards.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// `elo0=0,elo1=5,alpha=0.05,beta=0.05`: the GSPRT's state on the games so far.
+    #[arg(long)]
+    sprt: Option<String>,
+}
+
+/// Prints the combined summary.
+///
+/// # Errors
+/// An unreadable file, games of different pairings, or the same game pair twice.
+pub fn run(args: &MatchReportArgs) -> Result<(), String> {
+    let mut rows: Vec<GameRow> = Vec::new();
+    for path in &args.files {
+        rows.extend(cutlab_analysis::rows::read::<GameRow>(path)?);
+    }
+    let summary = cutlab_analysis::tables::MatchSummary::of(&rows)
+        .ok_or_else(|| "no games in the files".to_string())?;
+    let names = [summary.first.clone(), summary.second.clone()];
+    if let Some(other) = rows
+        .iter()
+        .find(|r| !names.contains(&r.white) || !names.contains(&r.black))
+    {
+        return Err(format!(
+            "game {} is {} vs {}, not of the match {} vs {}",
+            other.game, other.white, other.black, names[0], names[1]
+        ));
+    }
+    let mut games: Vec<usize> = rows.iter().map(|r| r.game).collect();
+    games.sort_unstable();
+    if let Some(w) = games.windows(2).find(|w| w[0] == w[1]) {
+        return Err(format!(
+            "game {} appears twice (the same shard given twice?)",
+            w[0]
+        ));
+    }
+    rows.sort_by_key(|r| r.game);
+    let mut penta = Pentanomial::default();
+    for (a, b) in pair_scores(&rows) {
+        penta.add(a, b);
+    }
+    let sprt = match &args.sprt {
+        Some(text) => {
+            let v = parse_kv(text, "sprt", &["elo0", "elo1", "alpha", "beta"])?;
+            Some(Sprt::new(v[0], v[1], v[2], v[3])?)
+        }
+        None => None,
+    };
+    print!("{}", report::report(&names, &rows, &penta, sprt.as_ref()));
+    Ok(())
+}
