@@ -203,11 +203,36 @@ impl MatchSummary {
     }
 }
 
+/// Whether a match's 95% Elo interval decides it: the first engine is stronger, weaker, or
+/// the match is undecided at its size.
+#[must_use]
+pub fn verdict(m: &MatchSummary) -> &'static str {
+    let s = &m.stats;
+    if m.pentanomial.pairs() < 2 || !s.elo.is_finite() || !s.elo_error.is_finite() {
+        "undecided"
+    } else if s.elo - s.elo_error > 0.0 {
+        "stronger"
+    } else if s.elo + s.elo_error < 0.0 {
+        "weaker"
+    } else {
+        "undecided"
+    }
+}
+
 /// One row per match: its label (a threshold, a pairing), games, W-D-L, the first engine's
-/// score, Elo with its 95% interval and LOS (Jiang and Buro's Tables 2-4 report the score).
+/// score, Elo with its 95% interval, LOS (Jiang and Buro's Tables 2-4 report the score), and
+/// whether the interval decides the match.
 #[must_use]
 pub fn matches(label: &str, entries: &[(String, MatchSummary)]) -> Table {
-    let mut t = Table::new(&[label, ">games", ">W-D-L", ">score", ">Elo [95% CI]", ">LOS"]);
+    let mut t = Table::new(&[
+        label,
+        ">games",
+        ">W-D-L",
+        ">score",
+        ">Elo [95% CI]",
+        ">LOS",
+        "verdict (95%)",
+    ]);
     for (name, m) in entries {
         let s = &m.stats;
         #[expect(clippy::cast_precision_loss, reason = "counts")]
@@ -233,6 +258,7 @@ pub fn matches(label: &str, entries: &[(String, MatchSummary)]) -> Table {
             format!("{:.1}%", 100.0 * score),
             elo,
             format!("{:.1}%", 100.0 * s.los),
+            verdict(m).to_string(),
         ]);
     }
     t
@@ -358,10 +384,31 @@ mod tests {
         assert_eq!((m.wins, m.draws, m.losses), (2, 1, 1));
         assert_eq!(m.pentanomial.wd, 1);
         assert_eq!(m.pentanomial.wl_dd, 1);
-        let table = matches("pairing", &[("A vs B".into(), m)]).render();
+        let table = matches("pairing", &[("A vs B".into(), m.clone())]).render();
         assert!(table.contains("| 2-1-1 |"), "{table}");
         assert!(table.contains("62.5%"), "{table}");
         assert!(table.contains("[-"), "an interval over two pairs: {table}");
+        assert_eq!(verdict(&m), "undecided", "two pairs decide nothing");
+        // Forty pairs, half won 1.5-0.5 and half drawn: 62.5%, decided.
+        let won: Vec<GameRow> = (1..=80_usize)
+            .map(|g| {
+                let first_game = g % 2 == 1;
+                let score = if first_game && g.div_ceil(2) % 2 == 1 {
+                    1.0
+                } else {
+                    0.5
+                };
+                let (white, black) = if first_game { ("A", "B") } else { ("B", "A") };
+                game(g, white, black, "*", score)
+            })
+            .collect();
+        let m = MatchSummary::of(&won).unwrap();
+        assert_eq!(verdict(&m), "stronger");
+        assert!(
+            matches("pairing", &[("A vs B".into(), m)])
+                .render()
+                .contains("stronger")
+        );
     }
 
     #[test]
