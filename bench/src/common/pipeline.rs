@@ -9,7 +9,7 @@ use std::{
 };
 
 use cutlab_instrument::csv_sink::splitmix64;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 /// One finished step.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -234,4 +234,39 @@ pub fn write_position_files(
         &positions[..trace.min(positions.len())],
     )?;
     Ok(positions.len())
+}
+
+/// Writes a run's record to `manifest.toml`.
+///
+/// # Errors
+/// The record cannot be written.
+pub fn save_manifest<M: Serialize>(layout: &Layout, manifest: &M) -> Result<(), String> {
+    let path = layout.file("manifest.toml");
+    let text = toml::to_string(manifest).map_err(|e| format!("manifest: {e}"))?;
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The record of the run in the layout's directory, `None` when there is none. A run that is
+/// there is read only with `resume`: an existing run is never mixed into silently.
+///
+/// # Errors
+/// A run there without `resume`, or a record that cannot be read.
+pub fn load_manifest<M: DeserializeOwned>(
+    layout: &Layout,
+    resume: bool,
+) -> Result<Option<M>, String> {
+    let path = layout.file("manifest.toml");
+    if !path.is_file() {
+        return Ok(None);
+    }
+    if !resume {
+        return Err(format!(
+            "{} holds a run: pass --resume to continue it, or choose another --out",
+            layout.dir.display()
+        ));
+    }
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    toml::from_str(&text)
+        .map(Some)
+        .map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -17,7 +17,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::common::{
     options::SuiteOptions,
-    pipeline::{Layout, Step, StepRecord, environment, run_step, write_position_files},
+    pipeline::{
+        Layout, Step, StepRecord, environment, load_manifest, run_step, save_manifest,
+        write_position_files,
+    },
 };
 
 /// Options of `cutlab ablate`.
@@ -320,29 +323,6 @@ impl Ablation {
     }
 }
 
-fn save_manifest(layout: &Layout, manifest: &Manifest) -> Result<(), String> {
-    let path = layout.file("manifest.toml");
-    let text = toml::to_string(manifest).map_err(|e| format!("manifest: {e}"))?;
-    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-fn load_manifest(layout: &Layout, resume: bool) -> Result<Option<Manifest>, String> {
-    let path = layout.file("manifest.toml");
-    if !path.is_file() {
-        return Ok(None);
-    }
-    if !resume {
-        return Err(format!(
-            "{} holds a run: pass --resume to continue it, or choose another --out",
-            layout.dir.display()
-        ));
-    }
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    toml::from_str(&text)
-        .map(Some)
-        .map_err(|e| format!("{}: {e}", path.display()))
-}
-
 /// Runs `cutlab ablate`.
 ///
 /// # Errors
@@ -362,7 +342,7 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
         let d = layout.file(sub);
         std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
     }
-    let mut manifest =
+    let mut manifest: Manifest =
         load_manifest(&layout, args.resume || args.shard.is_some())?.unwrap_or_default();
     if !manifest.scale.is_empty() && manifest.scale != scale.name {
         return Err(format!(
@@ -391,7 +371,7 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
     let total = steps.len();
     for step in mine {
         let k = steps.iter().position(|s| s.name == step.name).unwrap_or(0) + 1;
-        if let Some(done) = load_manifest(&layout, true)?
+        if let Some(done) = load_manifest::<Manifest>(&layout, true)?
             .and_then(|m| m.steps.into_iter().find(|s| s.name == step.name))
         {
             eprintln!("[{k}/{total}] {}: done earlier", done.name);

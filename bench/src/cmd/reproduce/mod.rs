@@ -17,7 +17,8 @@ use serde::{Deserialize, Serialize};
 use scale::Scale;
 
 use crate::common::pipeline::{
-    Layout, Step, StepRecord, environment, run_step, write_position_files,
+    Layout, Step, StepRecord, environment, load_manifest, run_step, save_manifest,
+    write_position_files,
 };
 
 /// Options of `cutlab reproduce`.
@@ -330,12 +331,6 @@ fn plan(
     Ok((steps, engine_name))
 }
 
-fn save_manifest(layout: &Layout, manifest: &Manifest) -> Result<(), String> {
-    let path = layout.file("manifest.toml");
-    let text = toml::to_string(manifest).map_err(|e| format!("manifest: {e}"))?;
-    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
-}
-
 /// Runs `cutlab reproduce`.
 ///
 /// # Errors
@@ -351,20 +346,7 @@ pub fn run(args: &ReproduceArgs) -> Result<(), String> {
     let layout = Layout {
         dir: args.out.clone(),
     };
-    let manifest_path = layout.file("manifest.toml");
-    let mut manifest: Manifest = if manifest_path.is_file() {
-        if !args.resume {
-            return Err(format!(
-                "{} holds a run: pass --resume to continue it, or choose another --out",
-                layout.dir.display()
-            ));
-        }
-        let text = std::fs::read_to_string(&manifest_path)
-            .map_err(|e| format!("{}: {e}", manifest_path.display()))?;
-        toml::from_str(&text).map_err(|e| format!("{}: {e}", manifest_path.display()))?
-    } else {
-        Manifest::default()
-    };
+    let mut manifest: Manifest = load_manifest(&layout, args.resume)?.unwrap_or_default();
     if args.resume && !manifest.scale.is_empty() && manifest.scale != scale.name {
         return Err(format!(
             "{} holds a {} run; resume it with --{}",
