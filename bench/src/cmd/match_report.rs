@@ -5,12 +5,9 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use cutlab_analysis::{
-    elo::{Pentanomial, Sprt},
-    rows::GameRow,
-};
+use cutlab_analysis::{elo::Sprt, rows::GameRow};
 
-use super::matches::{pair_scores, parse_kv, report};
+use super::matches::{parse_kv, report};
 
 /// Options of `cutlab match-report`.
 #[derive(Args, Debug)]
@@ -53,10 +50,6 @@ pub fn run(args: &MatchReportArgs) -> Result<(), String> {
         ));
     }
     rows.sort_by_key(|r| r.game);
-    let mut penta = Pentanomial::default();
-    for (a, b) in pair_scores(&rows) {
-        penta.add(a, b);
-    }
     let sprt = match &args.sprt {
         Some(text) => {
             let v = parse_kv(text, "sprt", &["elo0", "elo1", "alpha", "beta"])?;
@@ -64,6 +57,9 @@ pub fn run(args: &MatchReportArgs) -> Result<(), String> {
         }
         None => None,
     };
-    print!("{}", report::report(&names, &rows, &penta, sprt.as_ref()));
+    print!(
+        "{}",
+        report::report(&names, &rows, &summary.pentanomial, sprt.as_ref())
+    );
     Ok(())
 }

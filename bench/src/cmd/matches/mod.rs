@@ -13,6 +13,7 @@ use clap::{Args, ValueEnum};
 use cutlab_analysis::{
     elo::{Pentanomial, Sprt},
     rows::GameRow,
+    tables::MatchSummary,
 };
 
 use game::{Adjudication, play_game};
@@ -108,27 +109,6 @@ pub fn parse_kv(text: &str, what: &str, keys: &[&str]) -> Result<Vec<f64>, Strin
         return Err(format!("--{what}: missing {}", keys[i]));
     }
     Ok(values)
-}
-
-/// The first engine's two scores of every complete game pair in `rows`.
-pub fn pair_scores(rows: &[GameRow]) -> Vec<(f64, f64)> {
-    let mut by_pair: std::collections::BTreeMap<usize, Vec<(usize, f64)>> = Default::default();
-    for r in rows {
-        by_pair
-            .entry(r.pair)
-            .or_default()
-            .push((r.game, r.first_engine_score));
-    }
-    by_pair
-        .into_values()
-        .filter_map(|mut games| {
-            games.sort_by_key(|g| g.0);
-            match games[..] {
-                [(_, a), (_, b)] => Some((a, b)),
-                _ => None,
-            }
-        })
-        .collect()
 }
 
 /// What every game pair of a match shares.
@@ -296,10 +276,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         .copied()
         .filter(|p| !done.contains(&(p + 1)))
         .collect();
-    let mut penta = Pentanomial::default();
-    for (a, b) in pair_scores(&rows) {
-        penta.add(a, b);
-    }
+    let mut penta = MatchSummary::of(&rows).map_or_else(Pentanomial::default, |s| s.pentanomial);
     if !rows.is_empty() {
         eprintln!(
             "match: {} game pairs already in the output, {} to play",
