@@ -215,11 +215,11 @@ impl Engine {
         limits.move_overhead_ms = self.move_overhead_ms;
         self.infinite = limits.infinite;
         let root = self.root.clone();
-        let search = self.idle();
-        let (config, hash_mib) = (search.config.clone(), search.tt.size_mib());
         let Some(mut search) = self.search.take() else {
             return answer_without_search(&root, "engine busy");
         };
+        // What a fresh engine needs if this search fails.
+        let (config, hash_mib) = (search.config.clone(), search.tt.size_mib());
         self.stop = search.stop_flag();
         self.stop.store(false, Ordering::Relaxed);
         let stop = Arc::clone(&self.stop);
