@@ -94,11 +94,17 @@ impl Dist {
     /// (what the transposition table keeps of a distribution; a point when `sigma` is 0).
     #[must_use]
     pub fn with_value_at(value: i32, p: f64, sigma: f64, points: usize) -> Dist {
-        let shifted = Dist::normal(value, sigma, points);
-        let offset = value - shifted.value_at(p);
+        let normal = Dist::normal(value, sigma, points);
+        let offset = value - normal.value_at(p);
+        normal.shifted(offset)
+    }
+
+    /// The distribution of V + `by`.
+    #[must_use]
+    pub fn shifted(&self, by: i32) -> Dist {
         Dist {
-            xs: shifted.xs.iter().map(|x| x + offset).collect(),
-            cdf: shifted.cdf,
+            xs: self.xs.iter().map(|x| x + by).collect(),
+            cdf: self.cdf.clone(),
         }
     }
 
@@ -267,6 +273,15 @@ mod tests {
         assert_eq!(p.value_at(0.95), 12);
         assert_eq!(Dist::point(5).negate().value_at(0.5), -5);
         assert!((Dist::normal(0, 0.0, 16).cdf_at(0) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_shifted_normal_is_the_normal_at_the_new_mean() {
+        for (sigma, points) in [(50.0, 16), (0.0, 16), (37.5, 7)] {
+            let shape = Dist::normal(0, sigma, points);
+            assert_eq!(shape.shifted(123), Dist::normal(123, sigma, points));
+            assert_eq!(shape.shifted(-40), Dist::normal(-40, sigma, points));
+        }
     }
 
     #[test]

@@ -148,6 +148,28 @@ impl ProbMoves {
     }
 }
 
+/// What every node of one probabilistic search shares: the parameters, and the leaf
+/// distribution N(0, σ²) discretised once with its reach (a leaf is it shifted to its
+/// quiescence score, which is exactly `Dist::normal(q, σ, points)`).
+pub(crate) struct ProbContext {
+    /// The parameters.
+    pub params: ProbAbParams,
+    leaf: Dist,
+    leaf_reach: i32,
+}
+
+impl ProbContext {
+    /// The context of a search with `params`.
+    pub fn new(params: ProbAbParams) -> ProbContext {
+        let leaf = Dist::normal(0, params.sigma, params.points);
+        ProbContext {
+            params,
+            leaf_reach: leaf.reach(),
+            leaf,
+        }
+    }
+}
+
 impl<O: Observer> Search<O> {
     /// A node of probabilistic alpha-beta: the distribution of its value. It mirrors the PVS
     /// node function step by step (no forward pruning), so that with σ = 0, where every
@@ -164,12 +186,12 @@ impl<O: Observer> Search<O> {
         ply: u32,
         node_type: NodeType,
         parent_id: u64,
-        params: &ProbAbParams,
+        ctx: &ProbContext,
     ) -> Dist {
         if depth <= 0 && !pos.in_check() {
-            return self.prob_frontier(pos, [alpha, beta], ply, node_type, parent_id, params);
+            return self.prob_frontier(pos, [alpha, beta], ply, node_type, parent_id, ctx);
         }
-        let p = params.confidence;
+        let p = ctx.params.confidence;
 
         // Step 1. Initialise node
         let mut node = self.begin_node(pos, parent_id, ply, depth.max(1), [alpha, beta], node_type);
@@ -188,11 +210,11 @@ impl<O: Observer> Search<O> {
         if let Some(exit) = self.probe_tt(pos, &mut node) {
             let spread = node.tt.map_or(0, |h| h.eval);
             let value = self.leave(&node, exit);
-            return Dist::with_value_at(value, p, f64::from(spread), params.points);
+            return Dist::with_value_at(value, p, f64::from(spread), ctx.params.points);
         }
 
         // Step 14. Move loop: combine the children's distributions (Equation 1).
-        let Some(moves) = self.prob_moves(pos, &node, params) else {
+        let Some(moves) = self.prob_moves(pos, &node, ctx) else {
             return Dist::point(self.leave(&node, Exit::aborted()));
         };
 
@@ -259,12 +281,7 @@ impl<O: Observer> Search<O> {
     /// the confidence; it raises alpha, and reaching beta (P(V >= beta) >= p) cuts. The best
     /// move is the child whose own distribution is best at the confidence. `None` when the
     /// search was stopped.
-    fn prob_moves(
-        &mut self,
-        pos: &Position,
-        node: &Node,
-        params: &ProbAbParams,
-    ) -> Option<ProbMoves> {
+    fn prob_moves(&mut self, pos: &Position, node: &Node, ctx: &ProbContext) -> Option<ProbMoves> {
         let killers = self.frames[node.ply_index()].killers;
         let mut picker = MovePicker::new(node.tt_move, killers, PickerKind::All);
         let mut alpha = node.alpha;
@@ -289,24 +306,17 @@ impl<O: Observer> Search<O> {
                     node.ply + 1,
                     child_type,
                     node.id,
-                    params,
+                    ctx,
                 )
                 .negate()
             } else {
-                self.prob_zero_window_child(
-                    &child,
-                    node,
-                    alpha,
-                    [new_depth, reduction],
-                    index,
-                    params,
-                )
+                self.prob_zero_window_child(&child, node, alpha, [new_depth, reduction], index, ctx)
             };
             self.keys.pop();
             if self.aborted {
                 return None;
             }
-            let (new_best, node_value) = moves.add(m, mine, node.alpha, params);
+            let (new_best, node_value) = moves.add(m, mine, node.alpha, &ctx.params);
             if new_best && node.is_pv() {
                 self.update_pv(node.ply_index(), m);
             }
@@ -332,9 +342,9 @@ impl<O: Observer> Search<O> {
         alpha: i32,
         [new_depth, reduction]: [i32; 2],
         index: usize,
-        params: &ProbAbParams,
+        ctx: &ProbContext,
     ) -> Dist {
-        let p = params.confidence;
+        let p = ctx.params.confidence;
         let (ply, id) = (node.ply + 1, node.id);
         let child_type = node.node_type.child(index);
         let null_window = [-alpha - 1, -alpha];
@@ -346,19 +356,19 @@ impl<O: Observer> Search<O> {
                 ply,
                 child_type,
                 id,
-                params,
+                ctx,
             )
             .negate();
         if reduction > 0 && mine.value_at(p) > alpha {
             mine = self
-                .prob_search(child, null_window, new_depth, ply, child_type, id, params)
+                .prob_search(child, null_window, new_depth, ply, child_type, id, ctx)
                 .negate();
         }
         let value = mine.value_at(p);
         if node.is_pv() && value > alpha && value < node.beta {
             let window = [-node.beta, -alpha];
             mine = self
-                .prob_search(child, window, new_depth, ply, NodeType::Pv, id, params)
+                .prob_search(child, window, new_depth, ply, NodeType::Pv, id, ctx)
                 .negate();
         }
         mine
@@ -374,18 +384,17 @@ impl<O: Observer> Search<O> {
         ply: u32,
         node_type: NodeType,
         parent_id: u64,
-        params: &ProbAbParams,
+        ctx: &ProbContext,
     ) -> Dist {
-        let reach = Dist::normal(0, params.sigma, params.points).reach();
         let window = [
-            alpha.saturating_sub(reach).max(-INFINITE),
-            beta.saturating_add(reach).min(INFINITE),
+            alpha.saturating_sub(ctx.leaf_reach).max(-INFINITE),
+            beta.saturating_add(ctx.leaf_reach).min(INFINITE),
         ];
         let q = self.quiescence(pos, window[0], window[1], ply, node_type, parent_id);
         if is_mate(q) {
             Dist::point(q)
         } else {
-            Dist::normal(q, params.sigma, params.points)
+            ctx.leaf.shifted(q)
         }
     }
 }

@@ -12,6 +12,7 @@ use super::{CutCounts, Info, MAX_DEPTH, Search, SearchResult, lmr::LmrTable};
 use crate::{
     limits::{Limits, TimeManager},
     position::{Position, uci},
+    prob_ab::ProbContext,
     score::{INFINITE, MATE, is_mate},
     tt::PackedMove,
 };
@@ -209,9 +210,11 @@ impl<O: Observer> Search<O> {
     /// value at its confidence.
     fn root_value(&mut self, root: &Position, alpha: i32, beta: i32, depth: i32) -> i32 {
         match self.config.prob_ab {
-            Some(params) => self
-                .prob_search(root, [alpha, beta], depth, 0, NodeType::Pv, 0, &params)
-                .value_at(params.confidence),
+            Some(params) => {
+                let ctx = ProbContext::new(params);
+                self.prob_search(root, [alpha, beta], depth, 0, NodeType::Pv, 0, &ctx)
+                    .value_at(params.confidence)
+            }
             None => self.search(root, alpha, beta, depth, 0, NodeType::Pv, 0),
         }
     }
