@@ -208,6 +208,15 @@ pub const PRESET_ALIASES: [(&str, &str); 4] = [
     ("nmp-verified", "null-move-verified"),
 ];
 
+/// A preset part as the parts it stands for: a named stack (`modern`) spelled out, any other
+/// part itself.
+fn spelled_out(part: &str) -> Vec<&str> {
+    match part {
+        "modern" => MODERN_STACK.split('+').collect(),
+        other => vec![other],
+    }
+}
+
 /// A preset part under its one name (an alias becomes the part it stands for).
 fn canonical_part(part: &str) -> &str {
     PRESET_ALIASES
@@ -292,14 +301,7 @@ impl SearchConfig {
             })
             .collect();
         config.name = canonical.join("+");
-        let expanded: Vec<&str> = canonical
-            .iter()
-            .flat_map(|part| match part.as_str() {
-                "modern" => MODERN_STACK.split('+').collect::<Vec<_>>(),
-                other => vec![other],
-            })
-            .collect();
-        for part in expanded {
+        for part in canonical.iter().flat_map(|part| spelled_out(part)) {
             let (part, thresholds) = match part.split_once('@') {
                 Some((base @ ("probcut" | "mpc"), t)) => (base, Some(parse_thresholds(part, t)?)),
                 _ => (part, None),
@@ -441,10 +443,8 @@ impl SearchConfig {
         Ok(variant
             .split('+')
             .map(|part| canonical_part(part.trim()))
-            .flat_map(|part| match part {
-                "modern" => MODERN_STACK.split('+').map(str::to_string).collect(),
-                other => vec![other.to_string()],
-            })
+            .flat_map(spelled_out)
+            .map(str::to_string)
             .collect())
     }
 
