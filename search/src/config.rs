@@ -433,6 +433,15 @@ impl SearchConfig {
         SearchConfig::preset(variant).map_or_else(|_| variant.to_string(), |c| c.name)
     }
 
+    /// Whether a move-level method (step 14a of the search) is on.
+    #[must_use]
+    pub fn prunes_moves(&self) -> bool {
+        self.lmp.is_some()
+            || self.futility.is_some()
+            || self.history_pruning.is_some()
+            || self.see_pruning.is_some()
+    }
+
     /// The preset parts of a variant under their one names, named stacks (`modern`) spelled
     /// out: what `cutlab ablate` adds and removes one at a time.
     ///

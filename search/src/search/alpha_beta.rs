@@ -425,7 +425,11 @@ impl<O: Observer> Search<O> {
         cand: &MoveCandidate,
         best_value: i32,
     ) -> bool {
-        if node.is_root() || best_value <= -MATE_BOUND || !pos.has_non_pawn_material(pos.turn()) {
+        if !self.config.prunes_moves()
+            || node.is_root()
+            || best_value <= -MATE_BOUND
+            || !pos.has_non_pawn_material(pos.turn())
+        {
             return false;
         }
         self.try_lmp(pos, node, cand)
