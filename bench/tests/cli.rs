@@ -279,6 +279,66 @@ fn shards_merge_into_the_whole() {
 }
 
 #[test]
+fn slurm_jobs_run_shards_that_merge_into_the_whole() {
+    let dir = temp_dir("slurm-plan");
+    assert!(depth_run(&dir, "full.csv", &[]).status.success());
+    // The plan and batch scripts, without a cluster: an array of 3 shards and a merge job.
+    let out = dir.join("sharded.csv");
+    let suite = dir.join("suite.epd");
+    let plan = dir.join("jobs");
+    let submitted = Command::new(EXE)
+        .args(["slurm", "--slurm-dry-run", "--slurm-array", "3", "--dir"])
+        .arg(&plan)
+        .args(["--", "depth", "--suite", suite.to_str().unwrap()])
+        .args([
+            "--variants",
+            "null-move,null-move+mpc",
+            "--depth",
+            "5",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .expect("slurm runs");
+    assert!(submitted.status.success(), "{submitted:?}");
+    let array = std::fs::read_to_string(plan.join("slurm/cutlab-depth.sbatch")).unwrap();
+    assert!(array.contains("#SBATCH --array=1-3"), "{array}");
+    assert!(
+        array.contains("--shard \"$SLURM_ARRAY_TASK_ID/3\""),
+        "{array}"
+    );
+    let merge = std::fs::read_to_string(plan.join("slurm/cutlab-depth-merge.sbatch")).unwrap();
+    assert!(merge.contains("--merge 3"), "{merge}");
+
+    // What the jobs run, run here: each shard, then the merge.
+    let step = |extra: &[&str]| {
+        Command::new(EXE)
+            .arg("step")
+            .arg(&plan)
+            .arg("depth")
+            .args(extra)
+            .output()
+            .expect("step runs")
+    };
+    let early = step(&["--merge", "3"]);
+    assert!(
+        !early.status.success(),
+        "merging before the shards end is refused"
+    );
+    assert!(String::from_utf8_lossy(&early.stderr).contains("shard 1/3 has not finished"));
+    for k in 1..=3 {
+        let shard = step(&["--shard", &format!("{k}/3")]);
+        assert!(shard.status.success(), "{shard:?}");
+    }
+    assert!(step(&["--merge", "3"]).status.success());
+    assert_eq!(depth_rows(&out), depth_rows(&dir.join("full.csv")));
+    assert!(
+        plan.join("steps/depth.toml").is_file(),
+        "the step is recorded"
+    );
+}
+
+#[test]
 fn regret_is_zero_when_the_variant_is_the_oracle() {
     let dir = temp_dir("oracle");
     let suite = dir.join("suite.epd");

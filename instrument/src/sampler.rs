@@ -3,7 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{CutOutcome, CutTestEvent, Method, Observer, csv_sink::sampled};
+use crate::{
+    CutOutcome, CutTestEvent, Method, Observer,
+    csv_sink::{sampled, splitmix64},
+};
 
 /// One sampled cut decision.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -40,6 +43,9 @@ pub struct CutSampler {
     rate: f64,
     seed: u64,
     position: String,
+    /// A hash of the position id: the sample of one position does not depend on which
+    /// positions were searched before it (shards draw the cuts one process would).
+    position_key: u64,
     /// The sampled decisions, in search order.
     pub samples: Vec<CutSample>,
 }
@@ -52,6 +58,7 @@ impl CutSampler {
             rate,
             seed,
             position: String::new(),
+            position_key: 0,
             samples: Vec::new(),
         }
     }
@@ -59,6 +66,7 @@ impl CutSampler {
     /// Names the position of the next search.
     pub fn set_position(&mut self, id: &str) {
         id.clone_into(&mut self.position);
+        self.position_key = id.bytes().fold(0, |h, b| splitmix64(h ^ u64::from(b)));
     }
 }
 
@@ -66,7 +74,7 @@ impl Observer for CutSampler {
     const NODE_EVENTS: bool = false;
 
     fn cut_test(&mut self, e: &CutTestEvent, fen: &dyn Fn() -> String) {
-        let key = e.node_id ^ (self.samples.len() as u64).rotate_left(40);
+        let key = self.position_key ^ e.node_id ^ u64::from(e.test_index).rotate_left(40);
         if !e.outcome.is_cut() || e.ply == 0 || !sampled(self.seed, key, self.rate) {
             return;
         }

@@ -6,12 +6,14 @@ mod depth;
 mod fit;
 mod match_report;
 mod matches;
-mod merge;
+pub(crate) mod merge;
 mod oracle;
 mod perft;
 mod profile;
 mod regress;
 mod reproduce;
+mod slurm;
+mod step;
 mod suite;
 mod trace;
 mod variants;
@@ -57,6 +59,12 @@ pub enum Command {
     /// What each forward-pruning method of a stack buys and costs: leave one out of the stack
     /// and add one in to a baseline; depth, tree size, false cuts, regret and Elo per method.
     Ablate(ablate::AblateArgs),
+    /// Run one step of a run's plan (DIR/plan.toml): whole, one shard, or merging its shards;
+    /// what each Slurm job of `reproduce --slurm` and `cutlab slurm` runs.
+    Step(step::StepArgs),
+    /// Submit one experiment (regress, depth, oracle, trace, match, ablate) to Slurm as a job
+    /// array of shards and a merge job after it.
+    Slurm(slurm::SlurmArgs),
     /// Position suites.
     #[command(subcommand)]
     Suite(SuiteCommand),
@@ -90,6 +98,8 @@ impl Command {
             Command::Fit(args) => fit::run(&args),
             Command::Reproduce(args) => reproduce::run(&args),
             Command::Ablate(args) => ablate::run(&args),
+            Command::Step(args) => step::run(&args),
+            Command::Slurm(args) => slurm::run(&args),
             Command::Profile(args) => profile::run(&args),
             Command::Suite(SuiteCommand::Generate(args)) => suite::run(&args),
             Command::Variants => variants::run(),

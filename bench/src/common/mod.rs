@@ -1,5 +1,6 @@
 //! Plumbing the commands share: options flattened into their arguments, result files that
-//! resume, the parallel runner, experiment pipelines, progress bars and shards.
+//! resume, the parallel runner, experiment pipelines and their Slurm jobs, progress bars and
+//! shards.
 
 pub mod options;
 pub mod parallel;
@@ -7,3 +8,4 @@ pub mod pipeline;
 pub mod progress;
 pub mod results;
 pub mod shard;
+pub mod slurm;

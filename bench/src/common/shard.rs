@@ -1,10 +1,7 @@
 //! Shards: a stable partition of a run's items over several processes (`--shard K/N`).
 
-/// The `K/N` slice of `items` (K from 1): every N-th item from the K-th, a stable partition.
-pub fn shard<'a, T>(items: &'a [T], spec: Option<&str>) -> Result<Vec<&'a T>, String> {
-    let Some(spec) = spec else {
-        return Ok(items.iter().collect());
-    };
+/// `K/N` as (K, N), with 1 <= K <= N.
+pub fn parse(spec: &str) -> Result<(usize, usize), String> {
     let bad = || format!("--shard: expected 'K/N' with 1 <= K <= N, got '{spec}'");
     let (k, n) = spec.split_once('/').ok_or_else(bad)?;
     let (k, n) = (
@@ -14,6 +11,15 @@ pub fn shard<'a, T>(items: &'a [T], spec: Option<&str>) -> Result<Vec<&'a T>, St
     if k == 0 || k > n {
         return Err(bad());
     }
+    Ok((k, n))
+}
+
+/// The `K/N` slice of `items` (K from 1): every N-th item from the K-th, a stable partition.
+pub fn shard<'a, T>(items: &'a [T], spec: Option<&str>) -> Result<Vec<&'a T>, String> {
+    let Some(spec) = spec else {
+        return Ok(items.iter().collect());
+    };
+    let (k, n) = parse(spec)?;
     Ok(items.iter().skip(k - 1).step_by(n).collect())
 }
 

@@ -18,8 +18,8 @@ use serde::{Deserialize, Serialize};
 use crate::common::{
     options::SuiteOptions,
     pipeline::{
-        Layout, Step, StepRecord, environment, load_manifest, run_step, save_manifest,
-        write_position_files,
+        Layout, Step, StepRecord, environment, finished_steps, load_manifest, run_and_record,
+        save_manifest, save_plan, step_record, write_position_files,
     },
 };
 
@@ -367,28 +367,21 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
     manifest.environment = environment();
     save_manifest(&layout, &manifest)?;
     let steps = plan(args, &scale, &layout, (&stack, &baseline), &ablations);
+    save_plan(&layout, &steps)?;
     let mine = crate::common::shard::shard(&steps, args.shard.as_deref())?;
     let total = steps.len();
     for step in mine {
         let k = steps.iter().position(|s| s.name == step.name).unwrap_or(0) + 1;
-        if let Some(done) = load_manifest::<Manifest>(&layout, true)?
-            .and_then(|m| m.steps.into_iter().find(|s| s.name == step.name))
-        {
-            eprintln!("[{k}/{total}] {}: done earlier", done.name);
+        if step_record(&layout, &step.name).is_some() {
+            eprintln!("[{k}/{total}] {}: done earlier", step.name);
             continue;
         }
         eprintln!("[{k}/{total}] {}", step.command_line());
-        let seconds = run_step(&layout, step, true)?;
-        // Shards may finish steps meanwhile: merge into the manifest as it is now.
-        let mut now = load_manifest(&layout, true)?.unwrap_or_else(|| manifest.clone());
-        now.steps.push(StepRecord {
-            name: step.name.clone(),
-            command: step.command_line(),
-            seconds,
-        });
-        save_manifest(&layout, &now)?;
+        run_and_record(&layout, step, true)?;
     }
-    let done = load_manifest(&layout, true)?.unwrap_or(manifest);
+    let mut done = manifest;
+    done.steps = finished_steps(&layout, &steps);
+    save_manifest(&layout, &done)?;
     if done.steps.len() < total {
         eprintln!(
             "{} of {total} steps done; the report is written when all are (run the other shards, \

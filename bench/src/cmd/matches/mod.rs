@@ -22,8 +22,8 @@ use players::{Control, EngineSpec, Player, parse_engine};
 /// Options of `cutlab match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// An engine: `variant=NAME` or `uci=COMMAND`, then `option.NAME=VALUE` and `name=NAME`
-    /// words. Give it twice; the first engine's view is reported.
+    /// An engine: `variant=NAME` or `uci=COMMAND`, then `option.NAME=VALUE`, `name=NAME` and
+    /// (for a variant) `params=FILE` words. Give it twice; the first engine's view is reported.
     #[arg(long, num_args = 1.., action = clap::ArgAction::Append, required = true)]
     engine: Vec<String>,
     /// Openings: EPD/FEN or PGN (default: early positions of the built-in suite).

@@ -20,7 +20,8 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
 }
 
-/// Parses one engine's `--engine` words: `variant=`|`uci=`, `name=`, `option.NAME=`.
+/// Parses one engine's `--engine` words: `variant=`|`uci=`, `name=`, `option.NAME=`, and
+/// `params=FILE` (a fitted parameter file applied to the variant's models).
 pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
     let mut spec = EngineSpec {
         name: String::new(),
@@ -28,6 +29,7 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
         command: None,
         options: Vec::new(),
     };
+    let mut params = None;
     for word in words {
         let (key, value) = word
             .split_once('=')
@@ -46,6 +48,7 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
                 }
             }
             "name" => spec.name = value.to_string(),
+            "params" => params = Some(value.to_string()),
             option if option.starts_with("option.") => {
                 spec.options
                     .push((option["option.".len()..].to_string(), value.to_string()));
@@ -55,6 +58,14 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
     }
     if spec.variant.is_some() == spec.command.is_some() {
         return Err("--engine needs exactly one of variant=NAME and uci=COMMAND".into());
+    }
+    if let Some(path) = params {
+        let config = spec
+            .variant
+            .as_mut()
+            .ok_or("--engine: params= applies to a variant, not to a UCI engine")?;
+        let fitted = cutlab_search::fit_params::FitParams::load(std::path::Path::new(&path))?;
+        config.apply_params(&fitted).map_err(|e| e.to_string())?;
     }
     Ok(spec)
 }

@@ -6,19 +6,19 @@
 mod report;
 mod scale;
 
-use std::{
-    path::{Path, PathBuf},
-    time::Instant,
-};
+use std::{path::PathBuf, time::Instant};
 
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
 use scale::Scale;
 
-use crate::common::pipeline::{
-    Layout, Step, StepRecord, environment, load_manifest, run_step, save_manifest,
-    write_position_files,
+use crate::common::{
+    pipeline::{
+        Layout, Step, StepRecord, environment, finished_steps, load_manifest, record_step,
+        run_and_record, save_manifest, save_plan, step_record, write_position_files,
+    },
+    slurm::{SlurmOptions, describe, submit_plan},
 };
 
 /// Options of `cutlab reproduce`.
@@ -66,6 +66,20 @@ pub struct ReproduceArgs {
     /// Continue an interrupted run in `--out`: finished steps are skipped, experiments resume.
     #[arg(long)]
     resume: bool,
+    /// Fixed depth and nodes instead of time (depth and oracle steps at the scale's trace and
+    /// oracle depths, games at a fixed node count per move): every row repeats exactly, on
+    /// any machine and in any split over processes.
+    #[arg(long)]
+    deterministic: bool,
+    /// Submit the steps as Slurm jobs (job arrays for the long ones, merge jobs after them,
+    /// `--dependency=afterok` between steps) instead of running them here; the last job
+    /// writes the report.
+    #[arg(long)]
+    slurm: bool,
+    /// Slurm jobs: array size, partition, time, memory.
+    #[command(flatten)]
+    #[serde(skip)]
+    slurm_options: SlurmOptions,
 }
 
 /// What the run did, step by step: written to `manifest.toml` as it goes, read by the report.
@@ -114,10 +128,10 @@ fn engine_name(command: &str) -> Result<String, String> {
     Ok(engine.id_name().to_string())
 }
 
-/// Writes a variant's whole configuration (models included) as TOML, so a match engine
-/// searches with the run's parameter file.
-fn variant_file(layout: &Layout, variant: &str, params: Option<&Path>) -> Result<String, String> {
-    let config = crate::common::options::resolve_config(variant, params, None)?;
+/// Writes a variant's whole configuration (models included) as TOML, for a match engine to
+/// play and a reader to see.
+fn variant_file(layout: &Layout, variant: &str) -> Result<String, String> {
+    let config = crate::common::options::resolve_config(variant, None, None)?;
     let name = format!(
         "variants/{}.toml",
         variant.replace(['+', '/', ':', '@'], "_")
@@ -168,42 +182,62 @@ fn plan(
         .filter(|(_, deep)| *deep <= scale.regress_depth)
         .map(|(s, d)| format!("{s}:{d}"))
         .collect();
-    steps.push(Step::new(
-        "fit",
-        &[
+    steps.push(
+        Step::new(
             "fit",
-            &layout.path("samples.csv"),
-            "--pairs",
-            &pairs.join(","),
-            "--out",
-            &layout.path("params.toml"),
-            "--plot",
-            &layout.path("fit.svg"),
-        ],
-    ));
+            &[
+                "fit",
+                &layout.path("samples.csv"),
+                "--pairs",
+                &pairs.join(","),
+                "--out",
+                &layout.path("params.toml"),
+                "--plot",
+                &layout.path("fit.svg"),
+            ],
+        )
+        .after("regress"),
+    );
     // The searches use the run's own fit when it covers every MPC pair, else the built-in one.
     let params = scale.own_fit.then(|| layout.path("params.toml"));
     let with_params = |step: Step| match &params {
-        Some(p) => step.arg("--params").arg(p.clone()),
+        Some(p) => step.arg("--params").arg(p.clone()).after("fit"),
         None => step,
+    };
+    let after_fit = |step: Step| {
+        if params.is_some() {
+            step.after("fit")
+        } else {
+            step
+        }
+    };
+    // Fixed time, or (--deterministic) the fixed depth that makes every row repeatable.
+    let limited = |step: Step, time_ms: u64, depth: u32| {
+        if args.deterministic {
+            step.arg("--depth").arg(depth.to_string())
+        } else {
+            step.arg("--time-ms").arg(time_ms.to_string())
+        }
     };
 
     // Sections 3-4 and the Multi-Cut family: depth reached in fixed time.
-    steps.push(with_params(Step::new(
-        "depth",
-        &[
+    steps.push(with_params(limited(
+        Step::new(
             "depth",
-            "--suite",
-            &suite,
-            "--variants",
-            &scale::DEPTH_VARIANTS.join(","),
-            "--time-ms",
-            &scale.depth_time_ms.to_string(),
-            "--threads",
-            &threads,
-            "--out",
-            &layout.path("depth.csv"),
-        ],
+            &[
+                "depth",
+                "--suite",
+                &suite,
+                "--variants",
+                &scale::DEPTH_VARIANTS.join(","),
+                "--threads",
+                &threads,
+                "--out",
+                &layout.path("depth.csv"),
+            ],
+        ),
+        scale.depth_time_ms,
+        scale.trace_depth.unsigned_abs(),
     )));
 
     // Oracle regret, probabilistic alpha-beta included.
@@ -211,21 +245,23 @@ fn plan(
         Some(cmd) => format!("uci:{cmd},depth={}", scale.engine_oracle_depth),
         None => format!("internal:depth={}", scale.internal_oracle_depth),
     };
-    steps.push(with_params(Step::new(
-        "oracle",
-        &[
+    steps.push(with_params(limited(
+        Step::new(
             "oracle",
-            "--suite",
-            &layout.path("oracle-positions.epd"),
-            "--variants",
-            &scale::ORACLE_VARIANTS.join(","),
-            "--time-ms",
-            &scale.oracle_time_ms.to_string(),
-            "--oracle",
-            &oracle,
-            "--out",
-            &layout.path("regret.csv"),
-        ],
+            &[
+                "oracle",
+                "--suite",
+                &layout.path("oracle-positions.epd"),
+                "--variants",
+                &scale::ORACLE_VARIANTS.join(","),
+                "--oracle",
+                &oracle,
+                "--out",
+                &layout.path("regret.csv"),
+            ],
+        ),
+        scale.oracle_time_ms,
+        scale.internal_oracle_depth,
     )));
 
     // Cut decisions of each method alone: counts, and sampled cuts verified full-width.
@@ -251,48 +287,56 @@ fn plan(
         )));
     }
 
-    // Tables 2-4: matches. Engines are variant files carrying the run's models.
+    // Tables 2-4: matches. With the built-in fit each variant's whole configuration is written
+    // to variants/ and played from there; with the run's own fit, which exists only once the
+    // fit step has run, the engines read it (`params=`).
     let games = args.games.unwrap_or(scale.games).to_string();
-    let baseline = variant_file(layout, "null-move", params.as_deref().map(Path::new))?;
+    let engine_words = |variant: &str| -> Result<Vec<String>, String> {
+        Ok(match &params {
+            Some(p) => vec![format!("variant={variant}"), format!("params={p}")],
+            None => vec![format!("variant={}", variant_file(layout, variant)?)],
+        })
+    };
+    let limit: Vec<String> = match (args.deterministic, &args.tc) {
+        (true, _) => vec!["--nodes".into(), scale.nodes_per_move().to_string()],
+        (false, Some(tc)) => vec!["--tc".into(), tc.clone()],
+        (false, None) => Vec::new(),
+    };
     let mut game_step =
-        |name: String, (first, file): (&str, &str), second: Vec<String>, tc: &str| {
-            let mut step = Step::new(
-                name.clone(),
-                &[
-                    "match",
-                    "--engine",
-                    &format!("variant={file}"),
-                    &format!("name={first}"),
-                    "--engine",
-                ],
-            );
+        |name: String, first: (&str, Vec<String>), second: Vec<String>, tc: &str| {
+            let mut step = Step::new(name.clone(), &["match", "--engine"]);
+            for word in first.1 {
+                step = step.arg(word);
+            }
+            step = step.arg(format!("name={}", first.0)).arg("--engine");
             for word in second {
                 step = step.arg(word);
             }
+            if limit.is_empty() {
+                step = step.args(&["--tc", tc]);
+            } else {
+                step.args.extend(limit.iter().cloned());
+            }
             step = step
-                .arg("--games")
-                .arg(games.clone())
-                .arg("--tc")
-                .arg(args.tc.clone().unwrap_or_else(|| tc.to_string()))
-                .arg("--concurrency")
-                .arg(threads.clone())
-                .arg("--order")
-                .arg("random")
-                .arg("--seed")
-                .arg(seed.clone())
+                .args(&["--games", &games, "--concurrency", &threads])
+                .args(&["--order", "random", "--seed", &seed])
                 .arg("--out")
                 .arg(layout.path(&format!("matches/{name}.csv")))
                 .arg("--pgn")
                 .arg(layout.path(&format!("matches/{name}.pgn")));
-            steps.push(step);
+            steps.push(after_fit(step));
         };
-    let versus_baseline = || vec![format!("variant={baseline}"), "name=null-move".to_string()];
+    let baseline = engine_words("null-move")?;
+    let versus_baseline = || {
+        let mut words = baseline.clone();
+        words.push("name=null-move".to_string());
+        words
+    };
     for &t in scale.t_end {
         let v = format!("null-move+mpc@1:{t}");
-        let file = variant_file(layout, &v, params.as_deref().map(Path::new))?;
         game_step(
             format!("table2-tend-{t}"),
-            (&v, &file),
+            (&v, engine_words(&v)?),
             versus_baseline(),
             scale.tc_table2,
         );
@@ -303,10 +347,9 @@ fn plan(
         .filter(|&&t| t != 1.0 || !scale.t_end.contains(&1.0))
     {
         let v = format!("null-move+mpc@{t}:1");
-        let file = variant_file(layout, &v, params.as_deref().map(Path::new))?;
         game_step(
             format!("table3-tmid-{t}"),
-            (&v, &file),
+            (&v, engine_words(&v)?),
             versus_baseline(),
             scale.tc_table3,
         );
@@ -317,14 +360,13 @@ fn plan(
         engine_name = Some(id);
         for (k, tc) in scale.tc_table4.iter().enumerate() {
             for (v, ..) in report::PAPER_TABLE4 {
-                let file = variant_file(layout, v, params.as_deref().map(Path::new))?;
                 let opponent = vec![
                     format!("uci={cmd}"),
                     "option.UCI_LimitStrength=true".to_string(),
                     format!("option.UCI_Elo={}", args.engine_elo),
                     format!("name=stockfish-{}", args.engine_elo),
                 ];
-                game_step(table4_match(k + 1, v), (v, &file), opponent, tc);
+                game_step(table4_match(k + 1, v), (v, engine_words(v)?), opponent, tc);
             }
         }
     }
@@ -384,22 +426,40 @@ pub fn run(args: &ReproduceArgs) -> Result<(), String> {
             args.engine
         );
     }
+    // Runs recorded before steps had record files of their own keep what they finished.
+    for done in &manifest.steps {
+        if step_record(&layout, &done.name).is_none() {
+            record_step(&layout, done)?;
+        }
+    }
+    save_plan(&layout, &steps)?;
+    if args.slurm {
+        let words: Vec<String> = std::env::args().skip(1).collect();
+        let mut finish = SlurmOptions::strip(&words);
+        if !finish.iter().any(|w| w == "--resume") {
+            finish.push("--resume".into());
+        }
+        let jobs = submit_plan(&layout, &steps, Some(&finish), &args.slurm_options)?;
+        println!(
+            "{}",
+            describe(&layout, &jobs, args.slurm_options.slurm_dry_run)
+        );
+        return Ok(());
+    }
     let total = Instant::now();
     for (k, step) in steps.iter().enumerate() {
-        if manifest.steps.iter().any(|s| s.name == step.name) {
+        if step_record(&layout, &step.name).is_some() {
             eprintln!("[{}/{}] {}: done earlier", k + 1, steps.len(), step.name);
             continue;
         }
         eprintln!("[{}/{}] {}", k + 1, steps.len(), step.command_line());
-        let seconds = run_step(&layout, step, args.resume)?;
-        manifest.steps.push(StepRecord {
-            name: step.name.clone(),
-            command: step.command_line(),
-            seconds,
-        });
+        run_and_record(&layout, step, args.resume)?;
+        manifest.steps = finished_steps(&layout, &steps);
         save_manifest(&layout, &manifest)?;
         report::write(&layout, &manifest)?;
     }
+    manifest.steps = finished_steps(&layout, &steps);
+    save_manifest(&layout, &manifest)?;
     let summary = report::write(&layout, &manifest)?;
     println!("{summary}");
     println!(

@@ -1,0 +1,58 @@
+//! `cutlab step DIR NAME`: runs one step of a run's plan (`DIR/plan.toml`, written by
+//! `reproduce`, `ablate` and `slurm`), whole, as one shard, or by merging its finished shards;
+//! writes the step's record. This is what each Slurm job runs.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::common::pipeline::{Layout, load_plan, merge_shards, run_and_record, step_record};
+
+/// Options of `cutlab step`.
+#[derive(Args, Debug)]
+pub struct StepArgs {
+    /// The run's directory (holding `plan.toml`).
+    dir: PathBuf,
+    /// The step's name, as in the plan.
+    name: String,
+    /// Run only this shard of the step, `K/N`.
+    #[arg(long, conflicts_with = "merge")]
+    shard: Option<String>,
+    /// Merge the step's N finished shards.
+    #[arg(long)]
+    merge: Option<usize>,
+}
+
+/// Runs the step.
+pub fn run(args: &StepArgs) -> Result<(), String> {
+    let layout = Layout {
+        dir: args.dir.clone(),
+    };
+    let plan = load_plan(&layout)?;
+    let step = plan.iter().find(|s| s.name == args.name).ok_or_else(|| {
+        format!(
+            "{}: no step '{}' (steps: {})",
+            layout.file("plan.toml").display(),
+            args.name,
+            plan.iter()
+                .map(|s| s.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })?;
+    let record = match (&args.shard, args.merge) {
+        (_, Some(n)) => merge_shards(&layout, step, n)?,
+        (Some(spec), None) => {
+            let (k, n) = crate::common::shard::parse(spec)?;
+            let shard = step.shard(k, n);
+            if step_record(&layout, &shard.name).is_some() {
+                eprintln!("{}: done earlier", shard.name);
+                return Ok(());
+            }
+            run_and_record(&layout, &shard, true)?
+        }
+        (None, None) => run_and_record(&layout, step, true)?,
+    };
+    eprintln!("{}: done in {:.0} s", record.name, record.seconds);
+    Ok(())
+}
