@@ -3,6 +3,7 @@
 pub mod elo;
 pub mod markdown;
 pub mod plot;
+pub mod power;
 pub mod regression;
 pub mod rows;
 pub mod stats;

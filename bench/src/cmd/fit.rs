@@ -20,8 +20,10 @@ use cutlab_analysis::rows::SampleRow;
 /// Options of `cutlab fit`.
 #[derive(Args, Debug)]
 pub struct FitArgs {
-    /// Samples written by `cutlab regress`.
-    samples: PathBuf,
+    /// Samples written by `cutlab regress` (several files: their points together, a position
+    /// of one file never mixed with a same-named one of another).
+    #[arg(required = true)]
+    samples: Vec<PathBuf>,
     /// Depth pairs `shallow:deep`, comma-separated.
     #[arg(long, default_value = "3:5,4:8,2:6,3:7,3:9,4:10")]
     pairs: String,
@@ -56,34 +58,39 @@ fn parse_pairs(text: &str) -> Result<Vec<(i32, i32)>, String> {
 /// Runs the fit.
 pub fn run(args: &FitArgs) -> Result<(), String> {
     let pairs = parse_pairs(&args.pairs)?;
-    let path = &args.samples;
-    let mut reader =
-        csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    // position -> (stage, depth -> value)
-    let mut values: HashMap<String, (Stage, HashMap<i32, i32>)> = HashMap::new();
-    for (i, row) in reader.deserialize::<SampleRow>().enumerate() {
-        let row = row.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2))?;
-        let stage = match row.stage.as_str() {
-            "endgame" => Stage::Endgame,
-            "middlegame" => Stage::Middlegame,
-            other => {
-                return Err(format!(
-                    "{}:{}: unknown stage '{other}'",
-                    path.display(),
-                    i + 2
-                ));
-            }
-        };
-        values
-            .entry(row.position)
-            .or_insert_with(|| (stage, HashMap::new()))
-            .1
-            .insert(row.depth, row.value_cp);
+    // (file, position) -> (stage, depth -> value)
+    let mut values: HashMap<(usize, String), (Stage, HashMap<i32, i32>)> = HashMap::new();
+    for (file, path) in args.samples.iter().enumerate() {
+        let mut reader =
+            csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for (i, row) in reader.deserialize::<SampleRow>().enumerate() {
+            let row = row.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2))?;
+            let stage = match row.stage.as_str() {
+                "endgame" => Stage::Endgame,
+                "middlegame" => Stage::Middlegame,
+                other => {
+                    return Err(format!(
+                        "{}:{}: unknown stage '{other}'",
+                        path.display(),
+                        i + 2
+                    ));
+                }
+            };
+            values
+                .entry((file, row.position))
+                .or_insert_with(|| (stage, HashMap::new()))
+                .1
+                .insert(row.depth, row.value_cp);
+        }
     }
     let mut fits = FitParams {
         source: format!(
             "cutlab fit {} --pairs {} --range {}",
-            path.display(),
+            args.samples
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
             args.pairs,
             args.range
         ),

@@ -35,6 +35,17 @@ pub struct GenerateArgs {
     /// Last ply sampled (games also stop here).
     #[arg(long, default_value_t = 140)]
     max_ply: u32,
+    /// Keep only positions of this stage (Jiang and Buro's: endgame when both sides have
+    /// less than 15 points of non-pawn material).
+    #[arg(long, value_parser = ["middlegame", "endgame"])]
+    stage: Option<String>,
+    /// Keep only positions the engine scored within ±N centipawns when it moved from them
+    /// (balanced positions, where a regression on shallow values has points).
+    #[arg(long)]
+    max_score_cp: Option<i32>,
+    /// First word of the position ids (`<prefix>.gGAME.pPLY`), to tell suites apart.
+    #[arg(long, default_value = "gen")]
+    id_prefix: String,
     /// EPD file to write.
     #[arg(long)]
     out: PathBuf,
@@ -50,7 +61,7 @@ pub fn run(args: &GenerateArgs) -> Result<(), String> {
     };
     let mut seen = HashSet::new();
     let mut text = format!(
-        "# cutlab suite generate --games {} --seed {} --random-plies {} --nodes {} --per-game {} --min-ply {} --max-ply {}\n",
+        "# cutlab suite generate --games {} --seed {} --random-plies {} --nodes {} --per-game {} --min-ply {} --max-ply {}",
         args.games,
         args.seed,
         args.random_plies,
@@ -59,6 +70,18 @@ pub fn run(args: &GenerateArgs) -> Result<(), String> {
         args.min_ply,
         args.max_ply
     );
+    if let Some(stage) = &args.stage {
+        let _ = write!(text, " --stage {stage}");
+    }
+    if let Some(cp) = args.max_score_cp {
+        let _ = write!(text, " --max-score-cp {cp}");
+    }
+    let _ = writeln!(text, " --id-prefix {}", args.id_prefix);
+    let wanted = |pos: &Position| {
+        args.stage
+            .as_deref()
+            .is_none_or(|s| pos.stage().name() == s)
+    };
     let bar = progress::bar(u64::from(args.games), "games");
     let mut count = 0;
     for game in 0..args.games {
@@ -71,14 +94,18 @@ pub fn run(args: &GenerateArgs) -> Result<(), String> {
             if moves.is_empty() || pos.insufficient_material() || pos.halfmoves() >= 100 {
                 break;
             }
-            if ply >= args.min_ply && !pos.in_check() {
-                candidates.push((ply, pos.fen()));
-            }
+            let sampled = ply >= args.min_ply && !pos.in_check() && wanted(&pos);
             let m = if ply < args.random_plies {
+                if sampled && args.max_score_cp.is_none() {
+                    candidates.push((ply, pos.fen()));
+                }
                 let index = usize::try_from(next() % moves.len() as u64).unwrap_or(0);
                 moves[index]
             } else {
                 let result = search.go(&pos, &keys, &Limits::nodes(args.nodes), &mut |_| {});
+                if sampled && args.max_score_cp.is_none_or(|cp| result.score.abs() <= cp) {
+                    candidates.push((ply, pos.fen()));
+                }
                 match result.best_move {
                     Some(m) => m,
                     None => break,
@@ -96,7 +123,11 @@ pub fn run(args: &GenerateArgs) -> Result<(), String> {
             let (ply, fen) = candidates.swap_remove(index);
             let key: String = fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
             if seen.insert(key.clone()) {
-                let _ = writeln!(text, "{key} id \"gen.g{game:04}.p{ply:03}\";");
+                let _ = writeln!(
+                    text,
+                    "{key} id \"{}.g{game:04}.p{ply:03}\";",
+                    args.id_prefix
+                );
                 count += 1;
             }
         }

@@ -29,7 +29,7 @@ impl SuiteOptions {
 }
 
 /// The models and confidence applied to the variants a command searches with.
-#[derive(Args, Debug, Serialize)]
+#[derive(Args, Debug, Default, Serialize)]
 pub struct ModelOptions {
     /// Confidence p of probabilistic alpha-beta (variants with `prob-ab`).
     #[arg(long)]

@@ -46,9 +46,9 @@ pub enum BenchObserver {
 pub fn run(args: &BenchArgs) -> Result<(), String> {
     let config = args.models.config(&args.variant)?;
     match args.observer {
-        BenchObserver::Noop => bench_with(args, config, NoopObserver).map(drop),
+        BenchObserver::Noop => bench_with(args, config, NoopObserver, true).map(drop),
         BenchObserver::Counters => {
-            let counters = bench_with(args, config, Counters::default())?;
+            let (counters, _) = bench_with(args, config, Counters::default(), true)?;
             eprintln!("{}", counters.summary());
             Ok(())
         }
@@ -56,7 +56,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             let path =
                 std::env::temp_dir().join(format!("cutlab-bench-{}.csv", std::process::id()));
             let sink = CsvSink::create(&path, NodeFilter::default()).map_err(|e| e.to_string())?;
-            let sink = bench_with(args, config, sink)?;
+            let (sink, _) = bench_with(args, config, sink, true)?;
             let stats = sink.finish().map_err(|e| e.to_string())?;
             eprintln!("{} node rows written (file deleted)", stats.node_rows);
             let _ = std::fs::remove_file(cutlab_instrument::csv_sink::tests_path(&path));
@@ -66,11 +66,31 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     }
 }
 
+/// The default variant's speed over the bench positions at `depth`, nodes per second (what
+/// `reproduce` scales its time limits by).
+///
+/// # Errors
+/// A bench position that does not parse (a bug).
+pub fn speed(depth: i32) -> Result<u64, String> {
+    let args = BenchArgs {
+        depth,
+        models: crate::common::options::ModelOptions::default(),
+        variant: DEFAULT_VARIANT.to_string(),
+        hash_mb: 16,
+        observer: BenchObserver::Noop,
+    };
+    let config = args.models.config(&args.variant)?;
+    bench_with(&args, config, NoopObserver, false).map(|(_, nps)| nps)
+}
+
+/// Searches every bench position to the bench's depth, printing each node count and the
+/// total (when `print`); returns the observer and the speed, nodes per second.
 fn bench_with<O: Observer>(
     args: &BenchArgs,
     config: SearchConfig,
     observer: O,
-) -> Result<O, String> {
+    print: bool,
+) -> Result<(O, u64), String> {
     let mut search = Search::with_observer(config, args.hash_mb, observer);
     let start = Instant::now();
     let mut total = 0;
@@ -79,11 +99,16 @@ fn bench_with<O: Observer>(
         search.clear();
         let result = search.go(&pos, &[], &Limits::depth(args.depth), &mut |_| {});
         total += result.nodes;
-        println!("{fen} | {}", result.nodes);
+        if print {
+            println!("{fen} | {}", result.nodes);
+        }
     }
     let ms = u64::try_from(start.elapsed().as_millis())
         .unwrap_or(u64::MAX)
         .max(1);
-    println!("{total} nodes {} nps", total * 1000 / ms);
-    Ok(search.observer)
+    let nps = total * 1000 / ms;
+    if print {
+        println!("{total} nodes {nps} nps");
+    }
+    Ok((search.observer, nps))
 }

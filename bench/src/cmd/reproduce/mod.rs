@@ -3,6 +3,7 @@
 //! command run as a child process (its output in `logs/`, its command line in the report), so
 //! any step can be rerun by hand; finished steps are marked and skipped by `--resume`.
 
+mod power;
 mod report;
 mod scale;
 
@@ -25,8 +26,12 @@ use crate::common::{
 #[derive(Args, Debug, Serialize)]
 pub struct ReproduceArgs {
     /// About 8 minutes on 2 cores (the default scale).
-    #[arg(long, conflicts_with_all = ["full", "smoke"])]
+    #[arg(long, conflicts_with_all = ["full", "smoke", "standard"])]
     quick: bool,
+    /// One night on 2 cores (at most 8 hours): sized by a power calculation the report
+    /// prints, the headline MPC-against-null-move match under a GSPRT.
+    #[arg(long, conflicts_with_all = ["full", "smoke"])]
+    standard: bool,
     /// The paper's scale: its position count, 30 s per position, 64-game matches at its time
     /// controls (weeks on 2 cores; --games and --tc cut it down).
     #[arg(long, conflicts_with = "smoke")]
@@ -66,6 +71,11 @@ pub struct ReproduceArgs {
     /// Continue an interrupted run in `--out`: finished steps are skipped, experiments resume.
     #[arg(long)]
     resume: bool,
+    /// Multiply the scale's time limits by this (default: the reference speed over this
+    /// machine's, measured by a 2-second bench, so that a scale means the same search effort
+    /// on any machine; a resumed run keeps its factor).
+    #[arg(long)]
+    time_factor: Option<f64>,
     /// Fixed depth and nodes instead of time (depth and oracle steps at the scale's trace and
     /// oracle depths, games at a fixed node count per move): every row repeats exactly, on
     /// any machine and in any split over processes.
@@ -101,10 +111,45 @@ pub struct Manifest {
     pub engine: Option<(String, String)>,
     /// External engine's UCI_Elo.
     pub engine_elo: u32,
+    /// This machine's bench speed, nodes per second (when measured).
+    #[serde(default)]
+    pub speed_nps: Option<u64>,
+    /// Factor of every time limit of the scale.
+    #[serde(default = "one")]
+    pub time_factor: f64,
+    /// The power statement (Markdown): what each experiment is sized to decide.
+    #[serde(default)]
+    pub power: String,
     /// Versions: cutlab, git commit, rustc; and the machine.
     pub environment: Vec<(String, String)>,
     /// Finished steps.
     pub steps: Vec<StepRecord>,
+}
+
+/// A time factor of 1 (runs recorded before time factors).
+const fn one() -> f64 {
+    1.0
+}
+
+/// The factor of the scale's time limits: given, kept from the run being resumed, 1 for fixed
+/// depth and nodes, else the reference speed over this machine's.
+fn time_factor(args: &ReproduceArgs, manifest: &Manifest) -> Result<(f64, Option<u64>), String> {
+    if let Some(f) = args.time_factor {
+        if !(f.is_finite() && f > 0.0) {
+            return Err(format!("--time-factor {f}: expected a positive number"));
+        }
+        return Ok((f, None));
+    }
+    if args.resume && !manifest.scale.is_empty() {
+        return Ok((manifest.time_factor, manifest.speed_nps));
+    }
+    if args.deterministic {
+        return Ok((1.0, None));
+    }
+    let nps = crate::cmd::bench::speed(scale::SPEED_DEPTH)?.max(1);
+    #[expect(clippy::cast_precision_loss, reason = "speeds")]
+    let factor = scale::REFERENCE_NPS as f64 / nps as f64;
+    Ok(((factor * 100.0).round() / 100.0, Some(nps)))
 }
 
 /// The external engine's command: given, found, or none.
@@ -141,6 +186,9 @@ fn variant_file(layout: &Layout, variant: &str) -> Result<String, String> {
     Ok(path.display().to_string())
 }
 
+/// Name of the headline match (its CSV is `matches/headline.csv`).
+pub const HEADLINE: &str = "headline";
+
 /// Name of the match of `variant` against the external engine at time control `k` (from 1).
 fn table4_match(k: usize, variant: &str) -> String {
     format!("table4-tc{k}-{}", variant.replace(['+', ':', '@'], "_"))
@@ -153,11 +201,18 @@ fn table4_match(k: usize, variant: &str) -> String {
 )]
 fn plan(
     args: &ReproduceArgs,
-    scale: &Scale,
+    (scale, factor): (&Scale, f64),
     layout: &Layout,
     engine: Option<&str>,
 ) -> Result<(Vec<Step>, Option<String>), String> {
     let threads = args.threads.to_string();
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_precision_loss,
+        reason = "milliseconds"
+    )]
+    let scaled_ms = |ms: u64| (ms as f64 * factor).round().max(1.0) as u64;
     let seed = args.seed.to_string();
     let suite = layout.path("positions.epd");
     let mut steps = Vec::new();
@@ -177,27 +232,69 @@ fn plan(
             &layout.path("samples.csv"),
         ],
     ));
+    // Balanced endgames from self-play, so that Table 1 has endgame points near 0.
+    let mut samples = vec![layout.path("samples.csv")];
+    if scale.endgame_games > 0 {
+        steps.push(Step::new(
+            "endgames",
+            &[
+                "suite",
+                "generate",
+                "--games",
+                &scale.endgame_games.to_string(),
+                "--seed",
+                &seed,
+                "--min-ply",
+                "40",
+                "--stage",
+                "endgame",
+                "--max-score-cp",
+                "300",
+                "--id-prefix",
+                "endgame",
+                "--out",
+                &layout.path("endgames.epd"),
+            ],
+        ));
+        steps.push(
+            Step::new(
+                "regress-endgames",
+                &[
+                    "regress",
+                    "--suite",
+                    &layout.path("endgames.epd"),
+                    "--depths",
+                    &format!("1..{}", scale.regress_depth),
+                    "--threads",
+                    &threads,
+                    "--out",
+                    &layout.path("samples-endgames.csv"),
+                ],
+            )
+            .after("endgames"),
+        );
+        samples.push(layout.path("samples-endgames.csv"));
+    }
     let pairs: Vec<String> = scale::PAIRS
         .iter()
         .filter(|(_, deep)| *deep <= scale.regress_depth)
         .map(|(s, d)| format!("{s}:{d}"))
         .collect();
-    steps.push(
-        Step::new(
-            "fit",
-            &[
-                "fit",
-                &layout.path("samples.csv"),
-                "--pairs",
-                &pairs.join(","),
-                "--out",
-                &layout.path("params.toml"),
-                "--plot",
-                &layout.path("fit.svg"),
-            ],
-        )
-        .after("regress"),
-    );
+    let mut fit = Step::new("fit", &["fit"]).after("regress");
+    if scale.endgame_games > 0 {
+        fit = fit.after("regress-endgames");
+    }
+    for file in &samples {
+        fit = fit.arg(file.clone());
+    }
+    steps.push(fit.args(&[
+        "--pairs",
+        &pairs.join(","),
+        "--out",
+        &layout.path("params.toml"),
+        "--plot",
+        &layout.path("fit.svg"),
+    ]));
     // The searches use the run's own fit when it covers every MPC pair, else the built-in one.
     let params = scale.own_fit.then(|| layout.path("params.toml"));
     let with_params = |step: Step| match &params {
@@ -216,7 +313,7 @@ fn plan(
         if args.deterministic {
             step.arg("--depth").arg(depth.to_string())
         } else {
-            step.arg("--time-ms").arg(time_ms.to_string())
+            step.arg("--time-ms").arg(scaled_ms(time_ms).to_string())
         }
     };
 
@@ -302,30 +399,37 @@ fn plan(
         (false, Some(tc)) => vec!["--tc".into(), tc.clone()],
         (false, None) => Vec::new(),
     };
-    let mut game_step =
-        |name: String, first: (&str, Vec<String>), second: Vec<String>, tc: &str| {
-            let mut step = Step::new(name.clone(), &["match", "--engine"]);
-            for word in first.1 {
-                step = step.arg(word);
-            }
-            step = step.arg(format!("name={}", first.0)).arg("--engine");
-            for word in second {
-                step = step.arg(word);
-            }
-            if limit.is_empty() {
-                step = step.args(&["--tc", tc]);
-            } else {
-                step.args.extend(limit.iter().cloned());
-            }
-            step = step
-                .args(&["--games", &games, "--concurrency", &threads])
-                .args(&["--order", "random", "--seed", &seed])
-                .arg("--out")
-                .arg(layout.path(&format!("matches/{name}.csv")))
-                .arg("--pgn")
-                .arg(layout.path(&format!("matches/{name}.pgn")));
-            steps.push(after_fit(step));
-        };
+    let mut game_step = |name: String,
+                         first: (&str, Vec<String>),
+                         second: Vec<String>,
+                         (tc, games, sprt): (&str, &str, Option<String>)|
+     -> Result<(), String> {
+        let mut step = Step::new(name.clone(), &["match", "--engine"]);
+        for word in first.1 {
+            step = step.arg(word);
+        }
+        step = step.arg(format!("name={}", first.0)).arg("--engine");
+        for word in second {
+            step = step.arg(word);
+        }
+        if limit.is_empty() {
+            step = step.arg("--tc").arg(scale::scaled_tc(tc, factor)?);
+        } else {
+            step.args.extend(limit.iter().cloned());
+        }
+        if let Some(sprt) = sprt {
+            step = step.arg("--sprt").arg(sprt);
+        }
+        step = step
+            .args(&["--games", games, "--concurrency", &threads])
+            .args(&["--order", "random", "--seed", &seed])
+            .arg("--out")
+            .arg(layout.path(&format!("matches/{name}.csv")))
+            .arg("--pgn")
+            .arg(layout.path(&format!("matches/{name}.pgn")));
+        steps.push(after_fit(step));
+        Ok(())
+    };
     let baseline = engine_words("null-move")?;
     let versus_baseline = || {
         let mut words = baseline.clone();
@@ -338,8 +442,8 @@ fn plan(
             format!("table2-tend-{t}"),
             (&v, engine_words(&v)?),
             versus_baseline(),
-            scale.tc_table2,
-        );
+            (scale.tc_table2, &games, None),
+        )?;
     }
     for &t in scale
         .t_mid
@@ -351,8 +455,24 @@ fn plan(
             format!("table3-tmid-{t}"),
             (&v, engine_words(&v)?),
             versus_baseline(),
-            scale.tc_table3,
-        );
+            (scale.tc_table3, &games, None),
+        )?;
+    }
+    // The headline: MPC against null move, played until the GSPRT decides or the cap.
+    if let Some(h) = &scale.headline {
+        game_step(
+            HEADLINE.to_string(),
+            (h.variant, engine_words(h.variant)?),
+            versus_baseline(),
+            (
+                h.tc,
+                &h.max_games.to_string(),
+                Some(format!(
+                    "elo0={},elo1={},alpha=0.05,beta=0.05",
+                    h.elo.0, h.elo.1
+                )),
+            ),
+        )?;
     }
     let mut engine_name = None;
     if let Some(cmd) = engine {
@@ -366,7 +486,12 @@ fn plan(
                     format!("option.UCI_Elo={}", args.engine_elo),
                     format!("name=stockfish-{}", args.engine_elo),
                 ];
-                game_step(table4_match(k + 1, v), (v, engine_words(v)?), opponent, tc);
+                game_step(
+                    table4_match(k + 1, v),
+                    (v, engine_words(v)?),
+                    opponent,
+                    (tc, &games, None),
+                )?;
             }
         }
     }
@@ -382,6 +507,8 @@ pub fn run(args: &ReproduceArgs) -> Result<(), String> {
         Scale::FULL
     } else if args.smoke {
         Scale::SMOKE
+    } else if args.standard {
+        Scale::STANDARD
     } else {
         Scale::QUICK
     };
@@ -409,7 +536,10 @@ pub fn run(args: &ReproduceArgs) -> Result<(), String> {
         [scale.oracle_positions, scale.trace_positions],
     )?;
     let engine = find_engine(&args.engine);
-    let (steps, engine_id) = plan(args, &scale, &layout, engine.as_deref())?;
+    let (factor, speed) = time_factor(args, &manifest)?;
+    let (steps, engine_id) = plan(args, (&scale, factor), &layout, engine.as_deref())?;
+    manifest.time_factor = factor;
+    manifest.speed_nps = speed;
     manifest.scale = scale.name.to_string();
     manifest.suite.clone_from(&suite.source);
     manifest.positions = sampled;
@@ -419,6 +549,17 @@ pub fn run(args: &ReproduceArgs) -> Result<(), String> {
     manifest.engine = engine.clone().zip(engine_id);
     manifest.engine_elo = args.engine_elo;
     manifest.environment = environment();
+    manifest.power = power::statement(&power::Sizes {
+        scale: &scale,
+        factor,
+        speed_nps: speed,
+        threads: args.threads,
+        positions: sampled,
+        games: args.games.unwrap_or(scale.games),
+        table4: manifest.engine.is_some(),
+        deterministic: args.deterministic,
+    })?;
+    eprintln!("{}", manifest.power);
     save_manifest(&layout, &manifest)?;
     if engine.is_none() {
         eprintln!(

@@ -1,4 +1,5 @@
-//! How big a run is: `--smoke`, `--quick` (the default) and `--full` (the paper's scale).
+//! How big a run is: `--smoke`, `--quick` (the default), `--standard` (one night, sized to
+//! decide) and `--full` (the paper's scale); and how its time limits follow the machine's speed.
 
 /// Depth pairs of Jiang and Buro: (3,5) and (4,8) of their Table 1, and the MPC pairs of their
 /// section 4.
@@ -42,9 +43,35 @@ pub const TRACED: [(&str, f64); 7] = [
     ("multicut-tt", 0.02),
 ];
 
+/// The speed the scales' time limits are set for: `cutlab bench --depth 8` on the 2-core VM
+/// cutlab is developed on (1.64-1.69 M nps over three runs, 2026-11-22). A run multiplies every
+/// time limit by this over its own machine's speed, as OpenBench scales by nps, so that a
+/// scale means the same search effort on any machine.
+pub const REFERENCE_NPS: u64 = 1_650_000;
+
+/// Depth of the speed measurement (about 2 s at the reference speed).
+pub const SPEED_DEPTH: i32 = 8;
+
+/// Assumed standard deviation of a game pair's score (mean of its two games) when a match is
+/// sized: 0.25 is between the 0.20 of cutlab's one-sided matches and the 0.30 of a wide-open
+/// one; the report gives each match's measured value.
+pub const PAIR_SD: f64 = 0.25;
+
+/// A match played until a sequential test decides, or a cap.
+pub struct Headline {
+    /// The variant tested, against `null-move`.
+    pub variant: &'static str,
+    /// Time control.
+    pub tc: &'static str,
+    /// GSPRT hypotheses, Elo: H0 and H1.
+    pub elo: (f64, f64),
+    /// Game cap.
+    pub max_games: usize,
+}
+
 /// The sizes of one scale.
 pub struct Scale {
-    /// `smoke`, `quick` or `full`.
+    /// `smoke`, `quick`, `standard` or `full`.
     pub name: &'static str,
     /// Positions sampled from the suite (0: all).
     pub positions: usize,
@@ -78,9 +105,25 @@ pub struct Scale {
     pub t_end: &'static [f64],
     /// Middlegame thresholds of Table 3 (endgame fixed at 1.0).
     pub t_mid: &'static [f64],
+    /// Self-play games sampled for balanced endgame positions added to the regression, so
+    /// that Table 1 has endgame points within |v'| <= 300 (0: none).
+    pub endgame_games: u32,
+    /// The headline match (MPC against null move) under a GSPRT, if this scale plays one.
+    pub headline: Option<Headline>,
 }
 
 impl Scale {
+    /// The scale called `name`.
+    pub fn named(name: &str) -> Option<Scale> {
+        match name {
+            "smoke" => Some(Scale::SMOKE),
+            "quick" => Some(Scale::QUICK),
+            "standard" => Some(Scale::STANDARD),
+            "full" => Some(Scale::FULL),
+            _ => None,
+        }
+    }
+
     /// Nodes per move of a `--deterministic` match: the search time of the depth step at
     /// about a million nodes per second.
     pub const fn nodes_per_move(&self) -> u64 {
@@ -106,6 +149,13 @@ impl Scale {
         tc_table4: &["1+0.01"],
         t_end: &[1.0],
         t_mid: &[1.2],
+        endgame_games: 2,
+        headline: Some(Headline {
+            variant: "null-move+mpc",
+            tc: "1+0.01",
+            elo: (0.0, 20.0),
+            max_games: 2,
+        }),
     };
 
     /// About ten minutes on 2 cores: the README's main command.
@@ -127,6 +177,39 @@ impl Scale {
         tc_table4: &["2+0.02"],
         t_end: &[0.5, 1.0, 1.5],
         t_mid: &[0.8, 1.0, 1.2],
+        endgame_games: 0,
+        headline: None,
+    };
+
+    /// One night on 2 cores (at most 8 hours; the report prints the budget): the whole
+    /// built-in suite at 1 s per position, a regression with enough balanced points per pair
+    /// and stage, threshold sweeps of 200 games (±40 Elo at a pair deviation up to 0.29), and
+    /// the headline MPC-against-null-move match under a GSPRT [0, 20] capped at 2000 games.
+    pub const STANDARD: Scale = Scale {
+        name: "standard",
+        positions: 0,
+        regress_depth: 10,
+        own_fit: true,
+        depth_time_ms: 1000,
+        oracle_positions: 100,
+        oracle_time_ms: 500,
+        engine_oracle_depth: 14,
+        internal_oracle_depth: 6,
+        trace_positions: 8,
+        trace_depth: 10,
+        games: 200,
+        tc_table2: "2+0.02",
+        tc_table3: "2+0.02",
+        tc_table4: &["5+0.05"],
+        t_end: &[0.6, 1.0, 1.3],
+        t_mid: &[0.8, 1.2],
+        endgame_games: 120,
+        headline: Some(Headline {
+            variant: "null-move+mpc",
+            tc: "5+0.05",
+            elo: (0.0, 20.0),
+            max_games: 2000,
+        }),
     };
 
     /// The paper's scale: 300+ positions at 30 s each, its thresholds, 64-game matches at its
@@ -150,5 +233,52 @@ impl Scale {
         tc_table4: &["120+10", "480+20"],
         t_end: &[0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.05, 1.1, 1.2, 1.3],
         t_mid: &[0.8, 0.9, 1.0, 1.1, 1.2, 1.3],
+        endgame_games: 0,
+        headline: None,
     };
+}
+
+/// A time control `BASE+INC` (seconds) with both parts multiplied by `factor`.
+///
+/// # Errors
+/// A time control that is not `BASE+INC`.
+pub fn scaled_tc(tc: &str, factor: f64) -> Result<String, String> {
+    let (base, inc) = parse_tc(tc)?;
+    let short = |x: f64| {
+        let text = format!("{x:.3}");
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
+    Ok(format!("{}+{}", short(base * factor), short(inc * factor)))
+}
+
+/// Seconds a game at `tc` takes, roughly: each side spends three quarters of its base time
+/// and sixty increments.
+///
+/// # Errors
+/// A time control that is not `BASE+INC`.
+pub fn game_seconds(tc: &str) -> Result<f64, String> {
+    let (base, inc) = parse_tc(tc)?;
+    Ok(2.0 * (0.75 * base + 60.0 * inc))
+}
+
+/// `BASE+INC` as seconds (base, increment).
+fn parse_tc(tc: &str) -> Result<(f64, f64), String> {
+    let bad = || format!("time control '{tc}': expected SECONDS+INCREMENT");
+    let (base, inc) = tc.split_once('+').ok_or_else(bad)?;
+    Ok((
+        base.parse().map_err(|_| bad())?,
+        inc.parse().map_err(|_| bad())?,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn time_controls_scale_and_stay_readable() {
+        assert_eq!(super::scaled_tc("10+0.1", 1.0).unwrap(), "10+0.1");
+        assert_eq!(super::scaled_tc("2+0.02", 1.5).unwrap(), "3+0.03");
+        assert_eq!(super::scaled_tc("5+0.05", 0.5).unwrap(), "2.5+0.025");
+        assert!(super::scaled_tc("40/60", 1.0).is_err());
+        assert!((super::game_seconds("10+0.1").unwrap() - 27.0).abs() < 1e-9);
+    }
 }

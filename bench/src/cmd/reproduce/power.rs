@@ -1,0 +1,263 @@
+//! The power statement of a run: what each experiment of its scale is sized to decide, and
+//! what it costs in time, printed when the run starts and at the head of its report.
+
+use std::fmt::Write as _;
+
+use cutlab_analysis::{
+    elo::Sprt,
+    markdown::Table,
+    power::{elo_half_width, sprt_forecast},
+};
+
+use super::scale::{self, PAIR_SD, REFERENCE_NPS, Scale};
+
+/// Seconds per position of the regression to depth 10 at the reference speed (measured:
+/// 20 positions of the built-in suite, `cutlab regress --depths 1..10`, 46 s on one core).
+const REGRESS_SECONDS_AT_10: f64 = 2.3;
+
+/// What the run is: its scale, where, and how big it was made.
+pub struct Sizes<'a> {
+    /// The scale.
+    pub scale: &'a Scale,
+    /// Factor of the time limits, and the speed it came from.
+    pub factor: f64,
+    /// Measured speed, nodes per second.
+    pub speed_nps: Option<u64>,
+    /// Threads.
+    pub threads: usize,
+    /// Positions sampled.
+    pub positions: usize,
+    /// Games of each sweep and Table 4 match.
+    pub games: usize,
+    /// Whether Table 4 (an external engine) is played.
+    pub table4: bool,
+    /// Fixed depth and nodes instead of time.
+    pub deterministic: bool,
+}
+
+/// Minutes, or hours past 90 minutes.
+fn duration(seconds: f64) -> String {
+    if seconds >= 5400.0 {
+        format!("{:.1} h", seconds / 3600.0)
+    } else {
+        format!("{:.0} min", (seconds / 60.0).ceil())
+    }
+}
+
+/// The statement, as Markdown.
+///
+/// # Errors
+/// A time control of the scale that does not parse.
+#[expect(clippy::cast_precision_loss, reason = "sizes and times")]
+pub fn statement(s: &Sizes) -> Result<String, String> {
+    let sc = s.scale;
+    let threads = s.threads.max(1) as f64;
+    let mut out = String::from("## Power: what this scale is sized to decide\n\n");
+    let speed = match s.speed_nps {
+        Some(nps) => format!(
+            "this machine's bench speed is {:.2} M nps against the reference {:.2} M nps, so",
+            nps as f64 / 1e6,
+            REFERENCE_NPS as f64 / 1e6
+        ),
+        None => "as given or kept from the run's start,".to_string(),
+    };
+    if s.deterministic {
+        out.push_str(&format!(
+            "Scale `{}`, deterministic: searches to fixed depths and games at {} nodes per \
+             move, so the time budget below is only a guide.",
+            sc.name,
+            sc.nodes_per_move()
+        ));
+    } else {
+        let _ = write!(
+            out,
+            "Scale `{}`: {speed} every time limit is multiplied by {:.2} (the time controls \
+             below are after it).",
+            sc.name, s.factor
+        );
+    }
+    let _ = writeln!(
+        out,
+        " Match sizes assume a game-pair score deviation of {PAIR_SD} (each match table gives \
+         its measured one); {} threads.\n",
+        s.threads
+    );
+    let mut t = Table::new(&["experiment", "size", "planned precision", ">time budget"]);
+    let mut total = 0.0;
+    let mut row = |t: &mut Table, cells: [String; 3], seconds: f64| {
+        total += seconds;
+        let [a, b, c] = cells;
+        t.row(vec![a, b, c, duration(seconds)]);
+    };
+    let regress_one = REGRESS_SECONDS_AT_10 * s.factor * 2f64.powi(sc.regress_depth - 10);
+    let endgames = sc.endgame_games as f64 * 0.9;
+    row(
+        &mut t,
+        [
+            "Table 1 regression".into(),
+            format!(
+                "{} positions{}, depths 1-{}",
+                s.positions,
+                if sc.endgame_games > 0 {
+                    format!(
+                        " + balanced endgames sampled from {} self-play games",
+                        sc.endgame_games
+                    )
+                } else {
+                    String::new()
+                },
+                sc.regress_depth
+            ),
+            "at least 100 points per pair and stage within abs(v') <= 300 (n in Table 1)".into(),
+        ],
+        regress_one * (s.positions as f64 + 3.0 * endgames) / threads + 2.0 * endgames,
+    );
+    let depth_ms = (sc.depth_time_ms as f64 * s.factor).round();
+    row(
+        &mut t,
+        [
+            "depth at fixed time".into(),
+            format!(
+                "{} positions x {} variants x {depth_ms} ms",
+                s.positions,
+                scale::DEPTH_VARIANTS.len()
+            ),
+            "paired differences to null-move, 95% t intervals".into(),
+        ],
+        s.positions as f64 * scale::DEPTH_VARIANTS.len() as f64 * depth_ms / 1000.0 / threads,
+    );
+    let oracle_ms = (sc.oracle_time_ms as f64 * s.factor).round();
+    let oracle_positions = sc.oracle_positions.min(s.positions);
+    row(
+        &mut t,
+        [
+            "oracle regret".into(),
+            format!(
+                "{oracle_positions} positions x {} variants x {oracle_ms} ms",
+                scale::ORACLE_VARIANTS.len()
+            ),
+            "paired regret differences, 95% intervals".into(),
+        ],
+        oracle_positions as f64 * (scale::ORACLE_VARIANTS.len() as f64 * oracle_ms / 1000.0 + 5.0),
+    );
+    row(
+        &mut t,
+        [
+            "false cuts".into(),
+            format!(
+                "{} positions x {} methods to depth {}",
+                sc.trace_positions.min(s.positions),
+                scale::TRACED.len(),
+                sc.trace_depth
+            ),
+            "Wilson intervals per method".into(),
+        ],
+        sc.trace_positions.min(s.positions) as f64 * scale::TRACED.len() as f64 * 2.0 * regress_one,
+    );
+    let sweeps = sc.t_end.len()
+        + sc.t_mid
+            .iter()
+            .filter(|&&t| t != 1.0 || !sc.t_end.contains(&1.0))
+            .count();
+    let half = elo_half_width(s.games, PAIR_SD);
+    let tc2 = scale::scaled_tc(sc.tc_table2, s.factor)?;
+    row(
+        &mut t,
+        [
+            "Tables 2-3 threshold sweeps".into(),
+            format!("{sweeps} matches x {} games at {tc2}", s.games),
+            format!("+-{half:.0} Elo each (95%)"),
+        ],
+        sweeps as f64 * s.games as f64 * scale::game_seconds(&tc2)? / threads,
+    );
+    let mut forecast = String::new();
+    if let Some(h) = &sc.headline {
+        let tc = scale::scaled_tc(h.tc, s.factor)?;
+        let sprt = Sprt::new(h.elo.0, h.elo.1, 0.05, 0.05)?;
+        row(
+            &mut t,
+            [
+                format!("headline: {} vs null-move", h.variant),
+                format!(
+                    "GSPRT elo0={} elo1={} (alpha = beta = 0.05), cap {} games at {tc}",
+                    h.elo.0, h.elo.1, h.max_games
+                ),
+                "accepts H0 or H1, or undecided at the cap (forecast below)".into(),
+            ],
+            h.max_games as f64 * scale::game_seconds(&tc)? / threads,
+        );
+        let mut f = Table::new(&["true Elo", ">P(accept H1)", ">expected games (no cap)"]);
+        for elo in [-10.0, 0.0, 10.0, 20.0, 40.0] {
+            let x = sprt_forecast(&sprt, elo, PAIR_SD);
+            f.row(vec![
+                format!("{elo:+}"),
+                format!("{:.0}%", 100.0 * x.p_accept_h1),
+                format!("{:.0}", x.expected_games),
+            ]);
+        }
+        let _ = write!(
+            forecast,
+            "\nHeadline forecast (Wald's approximations, pair deviation {PAIR_SD}); the time \
+             budget above is the cap's, where the interval is +-{:.0} Elo:\n\n{}",
+            elo_half_width(h.max_games, PAIR_SD),
+            f.render()
+        );
+    }
+    if s.table4 {
+        for tc in sc.tc_table4 {
+            let tc = scale::scaled_tc(tc, s.factor)?;
+            row(
+                &mut t,
+                [
+                    "Table 4 against the external engine".into(),
+                    format!("3 matches x {} games at {tc}", s.games),
+                    format!("+-{half:.0} Elo each (95%)"),
+                ],
+                3.0 * s.games as f64 * scale::game_seconds(&tc)? / threads,
+            );
+        }
+    }
+    let planned = total;
+    t.row(vec![
+        "total".into(),
+        String::new(),
+        String::new(),
+        format!("at most {}", duration(planned)),
+    ]);
+    let _ = writeln!(out, "{}{forecast}", t.render());
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Sizes, statement};
+    use crate::cmd::reproduce::scale::Scale;
+
+    #[test]
+    fn the_standard_scale_fits_one_night_on_two_cores() {
+        let text = statement(&Sizes {
+            scale: &Scale::STANDARD,
+            factor: 1.0,
+            speed_nps: Some(1_650_000),
+            threads: 2,
+            positions: 400,
+            games: Scale::STANDARD.games,
+            table4: true,
+            deterministic: false,
+        })
+        .unwrap();
+        let total = text
+            .lines()
+            .find(|l| l.starts_with("| total"))
+            .expect("a total row");
+        let hours: f64 = total
+            .split("at most ")
+            .nth(1)
+            .and_then(|t| t.trim_end_matches(['|', ' ']).strip_suffix(" h"))
+            .and_then(|h| h.parse().ok())
+            .expect("hours");
+        assert!(hours <= 8.0, "{total}");
+        assert!(text.contains("+-34 Elo each"), "{text}");
+        assert!(text.contains("GSPRT elo0=0 elo1=20"), "{text}");
+    }
+}
