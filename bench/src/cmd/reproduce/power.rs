@@ -154,22 +154,31 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
         ],
         sc.trace_positions.min(s.positions) as f64 * scale::TRACED.len() as f64 * 2.0 * regress_one,
     );
-    let sweeps = sc.t_end.len()
-        + sc.t_mid
-            .iter()
-            .filter(|&&t| t != 1.0 || !sc.t_end.contains(&1.0))
-            .count();
     let half = elo_half_width(s.games, PAIR_SD);
-    let tc2 = scale::scaled_tc(sc.tc_table2, s.factor)?;
-    row(
-        &mut t,
-        [
-            "Tables 2-3 threshold sweeps".into(),
-            format!("{sweeps} matches x {} games at {tc2}", s.games),
-            format!("+-{half:.0} Elo each (95%)"),
-        ],
-        sweeps as f64 * s.games as f64 * scale::game_seconds(&tc2)? / threads,
-    );
+    let table3 = sc
+        .t_mid
+        .iter()
+        .filter(|&&t| t != 1.0 || !sc.t_end.contains(&1.0))
+        .count();
+    for (table, matches, tc) in [
+        (
+            "Table 2 endgame-threshold sweep",
+            sc.t_end.len(),
+            sc.tc_table2,
+        ),
+        ("Table 3 middlegame-threshold sweep", table3, sc.tc_table3),
+    ] {
+        let tc = scale::scaled_tc(tc, s.factor)?;
+        row(
+            &mut t,
+            [
+                table.into(),
+                format!("{matches} matches x {} games at {tc}", s.games),
+                format!("+-{half:.0} Elo each (95%)"),
+            ],
+            matches as f64 * s.games as f64 * scale::game_seconds(&tc)? / threads,
+        );
+    }
     let mut forecast = String::new();
     if let Some(h) = &sc.headline {
         let tc = scale::scaled_tc(h.tc, s.factor)?;
