@@ -511,9 +511,17 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
         "## Ours: oracle regret",
         "## Ours: false cuts",
         "## Configuration",
+        "## Power: what this scale is sized to decide",
+        "## Headline: MPC against null move, to a decision",
+        "GSPRT elo0 = 0, elo1 = 20",
     ] {
         assert!(report.contains(section), "{section} missing:\n{report}");
     }
+    // The time limits follow the machine's measured speed, and the report says by how much.
+    assert!(
+        report.contains("every time limit is multiplied by"),
+        "{report}"
+    );
     assert!(
         !report.contains("## Table 4"),
         "no external engine was given"
