@@ -84,12 +84,17 @@ fn shell_word(word: &str) -> String {
     }
 }
 
-/// CPUs a step's command uses: its `--threads` or `--concurrency`, else one.
+/// CPUs a step's command uses: its `--threads` or `--concurrency`, else the command's default
+/// (two for `ablate`, one for the others).
 fn cpus(step: &Step) -> usize {
     ["--threads", "--concurrency"]
         .iter()
         .find_map(|o| step.option(o).and_then(|v| v.parse().ok()))
-        .unwrap_or(1)
+        .unwrap_or(if step.sharding() == Sharding::InPlace {
+            2
+        } else {
+            1
+        })
 }
 
 /// Writes a job's batch script to `DIR/slurm/<name>.sbatch` and submits it (unless a dry
