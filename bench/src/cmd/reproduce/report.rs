@@ -135,6 +135,37 @@ fn figure(out: &mut String, layout: &Layout, file: &str, caption: &str) {
     }
 }
 
+/// Points needed per depth pair and stage for a fit to count (the standard scale's promise).
+const MIN_POINTS: u64 = 100;
+
+/// Whether every pair and stage the scale fits has at least [`MIN_POINTS`] points.
+fn fewest_points(fits: &FitParams, manifest: &Manifest) -> String {
+    let depth = scale::Scale::named(&manifest.scale).map_or(10, |s| s.regress_depth);
+    let mut fewest: Option<(u64, String)> = None;
+    for &(shallow, deep) in scale::PAIRS.iter().filter(|(_, d)| *d <= depth) {
+        for stage in ["middlegame", "endgame"] {
+            let n = fits
+                .pairs
+                .iter()
+                .find(|f| f.shallow == shallow && f.deep == deep && f.stage.name() == stage)
+                .map_or(0, |f| f.n);
+            if fewest.as_ref().is_none_or(|(m, _)| n < *m) {
+                fewest = Some((n, format!("({shallow},{deep}) {stage}")));
+            }
+        }
+    }
+    match fewest {
+        Some((n, at)) if n >= MIN_POINTS => {
+            format!("Every pair and stage has at least {MIN_POINTS} points (fewest: {n}, {at}).")
+        }
+        Some((n, at)) => format!(
+            "**Too few points to trust every fit**: {at} has {n}, fewer than {MIN_POINTS} (a \
+             larger scale samples more positions)."
+        ),
+        None => String::new(),
+    }
+}
+
 /// Writes `report.md` and the figures from what the run has so far; returns the one-screen
 /// summary for the terminal.
 ///
@@ -170,15 +201,21 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
         let _ = writeln!(
             out,
             "## Table 1: linear regression v = a v' + b + e\n\nDeep value v against shallow \
-             value v' (`samples.csv`, fitted on |v'| <= 300 cp without mate scores, as the paper \
-             did). {params_note}\n\n{}\nThe paper (Crafty): (3,5) a = 0.998 / 1.026, sigma = 55.8 / \
-             51.8, r = 0.90 / 0.94 (middlegame / endgame); (4,8) a = 1.02 / 1.11, sigma = 82 / 75, \
-             r = 0.82 / 0.90. (Its b column lost its signs in the text we have.)\n",
+             value v' (`samples.csv`{}, fitted on |v'| <= 300 cp without mate scores, as the \
+             paper did). {params_note}\n\n{}\n{}\n\nThe paper (Crafty): (3,5) a = 0.998 / 1.026, \
+             sigma = 55.8 / 51.8, r = 0.90 / 0.94 (middlegame / endgame); (4,8) a = 1.02 / 1.11, \
+             sigma = 82 / 75, r = 0.82 / 0.90. (Its b column lost its signs in the text we have.)\n",
+            if layout.file("samples-endgames.csv").is_file() {
+                " and `samples-endgames.csv`, balanced endgames from self-play"
+            } else {
+                ""
+            },
             if fits.pairs.is_empty() {
                 "Too few positions at this scale to fit any pair.\n".to_string()
             } else {
                 tables::regression(&fits).render()
-            }
+            },
+            fewest_points(&fits, manifest)
         );
         figure(
             &mut out,
