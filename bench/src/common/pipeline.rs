@@ -298,6 +298,11 @@ pub fn run_step(layout: &Layout, step: &Step, resume: bool) -> Result<f64, Strin
 /// As [`run_step`], or a record that cannot be written.
 pub fn run_and_record(layout: &Layout, step: &Step, resume: bool) -> Result<StepRecord, String> {
     let seconds = run_step(layout, step, resume)?;
+    finish(layout, step, seconds)
+}
+
+/// Writes the record of `step`, finished after `seconds`.
+fn finish(layout: &Layout, step: &Step, seconds: f64) -> Result<StepRecord, String> {
     let record = StepRecord {
         name: step.name.clone(),
         command: step.command_line(),
@@ -336,13 +341,7 @@ pub fn merge_shards(layout: &Layout, step: &Step, n: usize) -> Result<StepRecord
             }
         }
     }
-    let record = StepRecord {
-        name: step.name.clone(),
-        command: step.command_line(),
-        seconds,
-    };
-    record_step(layout, &record)?;
-    Ok(record)
+    finish(layout, step, seconds)
 }
 
 /// Joins what `n` shards wrote in place of `path` (`dir/stem.ext`): every `dir/stem.shardK.rest`
