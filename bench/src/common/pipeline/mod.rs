@@ -1,0 +1,270 @@
+//! Experiments as pipelines of ordinary `cutlab` commands: each step a child process with
+//! its output in `logs/<step>.log` and its command line recorded, so that any step can be
+//! rerun by hand and an interrupted run resumes where it stopped (`reproduce`, `ablate`).
+//!
+//! A run writes its plan (`plan.toml`: every step's command line and the steps it needs) and
+//! one record per finished step (`steps/<name>.toml`, written whole or not at all), so steps
+//! can run in any process: one after another here, or as Slurm jobs (`common::slurm`).
+
+mod environment;
+mod positions;
+mod records;
+mod shards;
+
+use std::{
+    path::{Path, PathBuf},
+    process::{Command, Stdio},
+    time::Instant,
+};
+
+use serde::{Deserialize, Serialize};
+
+pub use environment::environment;
+pub use positions::write_position_files;
+pub use records::{
+    StepRecord, finished_steps, load_manifest, load_plan, record_step, save_manifest, save_plan,
+    step_record,
+};
+pub use shards::merge_shards;
+
+/// One step: a `cutlab` command line.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Step {
+    /// Step name (also its log file's stem).
+    pub name: String,
+    /// The arguments after `cutlab`.
+    pub args: Vec<String>,
+    /// Steps whose outputs this one reads (it starts after they end).
+    #[serde(default)]
+    pub after: Vec<String>,
+}
+
+/// How a step splits over several processes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sharding {
+    /// One process.
+    Whole,
+    /// `--shard K/N` writes `<out>.K.csv`; the shards' CSVs (and PGNs) are merged after.
+    OutFile,
+    /// `--shard K/N` runs into the same directory; the whole command run again with
+    /// `--resume` finds everything done and writes the summary.
+    InPlace,
+}
+
+impl Step {
+    /// A step running `cutlab ARGS`.
+    #[must_use]
+    pub fn new(name: impl Into<String>, args: &[&str]) -> Step {
+        Step {
+            name: name.into(),
+            args: args.iter().map(|s| (*s).to_string()).collect(),
+            after: Vec::new(),
+        }
+    }
+
+    /// The step, starting after step `name`.
+    #[must_use]
+    pub fn after(mut self, name: &str) -> Step {
+        self.after.push(name.to_string());
+        self
+    }
+
+    /// How the step's command splits over processes.
+    #[must_use]
+    pub fn sharding(&self) -> Sharding {
+        match self.args.first().map(String::as_str) {
+            Some("regress" | "depth" | "oracle" | "trace" | "match") => Sharding::OutFile,
+            Some("ablate") => Sharding::InPlace,
+            _ => Sharding::Whole,
+        }
+    }
+
+    /// The value of option `--name`, if given.
+    #[must_use]
+    pub fn option(&self, name: &str) -> Option<&str> {
+        let i = self.args.iter().position(|a| a == name)?;
+        self.args.get(i + 1).map(String::as_str)
+    }
+
+    /// The `k`-th of `n` shards of the step, `<name>.shard<k>` (`--shard k/n`; outputs to
+    /// `<stem>.shard<k>.<ext>`).
+    #[must_use]
+    pub fn shard(&self, k: usize, n: usize) -> Step {
+        let mut args = self.args.clone();
+        if self.sharding() == Sharding::OutFile {
+            for option in ["--out", "--pgn"] {
+                if let Some(i) = args.iter().position(|a| a == option)
+                    && let Some(path) = args.get_mut(i + 1)
+                {
+                    *path = shard_path(path, k);
+                }
+            }
+        }
+        args.extend(["--shard".to_string(), format!("{k}/{n}")]);
+        Step {
+            name: format!("{}.shard{k}", self.name),
+            args,
+            after: self.after.clone(),
+        }
+    }
+
+    /// The step with more arguments.
+    #[must_use]
+    pub fn args(mut self, more: &[&str]) -> Step {
+        self.args.extend(more.iter().map(|s| (*s).to_string()));
+        self
+    }
+
+    /// The step with one more argument.
+    #[must_use]
+    pub fn arg(mut self, a: impl Into<String>) -> Step {
+        self.args.push(a.into());
+        self
+    }
+
+    /// The command line, quoted for a shell.
+    #[must_use]
+    pub fn command_line(&self) -> String {
+        let quote = |a: &String| {
+            if a.contains([' ', '"', '\'']) || a.is_empty() {
+                format!("'{a}'")
+            } else {
+                a.clone()
+            }
+        };
+        std::iter::once("cutlab".to_string())
+            .chain(self.args.iter().map(quote))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// `dir/stem.ext` as `dir/stem.shard<k>.ext`: the output of shard `k`.
+#[must_use]
+pub fn shard_path(path: &str, k: usize) -> String {
+    let p = Path::new(path);
+    match (p.file_stem(), p.extension()) {
+        (Some(stem), Some(ext)) => p
+            .with_file_name(format!(
+                "{}.shard{k}.{}",
+                stem.to_string_lossy(),
+                ext.to_string_lossy()
+            ))
+            .display()
+            .to_string(),
+        _ => format!("{path}.shard{k}"),
+    }
+}
+
+/// The run's directory layout.
+pub struct Layout {
+    /// The output directory.
+    pub dir: PathBuf,
+}
+
+impl Layout {
+    /// A file in the output directory.
+    #[must_use]
+    pub fn file(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    /// A file in the output directory, as text for a command line.
+    #[must_use]
+    pub fn path(&self, name: &str) -> String {
+        self.file(name).display().to_string()
+    }
+}
+
+/// Runs one step as a child process, its standard output to `logs/<name>.log`.
+///
+/// # Errors
+/// The child cannot start or fails (the message names its log).
+pub fn run_step(layout: &Layout, step: &Step, resume: bool) -> Result<f64, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cutlab executable: {e}"))?;
+    let log_path = layout.file(&format!("logs/{}.log", step.name));
+    let log =
+        std::fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
+    let mut args = step.args.clone();
+    let resumable = matches!(args[0].as_str(), "depth" | "oracle" | "match");
+    if resume && resumable {
+        args.push("--resume".into());
+    }
+    // Outputs a step rewrites from scratch (matches, traces, fits) are removed first.
+    if !resumable
+        && args[0] != "regress"
+        && let Some(i) = args.iter().position(|a| a == "--out")
+    {
+        let _ = std::fs::remove_file(&args[i + 1]);
+    }
+    let start = Instant::now();
+    let status = Command::new(exe)
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(log)
+        .status()
+        .map_err(|e| format!("step {}: {e}", step.name))?;
+    if !status.success() {
+        return Err(format!(
+            "step '{}' failed ({status}); its output is in {}; rerun with --resume to continue",
+            step.name,
+            log_path.display()
+        ));
+    }
+    Ok(start.elapsed().as_secs_f64())
+}
+
+/// Runs one step here and writes its record.
+///
+/// # Errors
+/// As [`run_step`], or a record that cannot be written.
+pub fn run_and_record(layout: &Layout, step: &Step, resume: bool) -> Result<StepRecord, String> {
+    let seconds = run_step(layout, step, resume)?;
+    finish(layout, step, seconds)
+}
+
+/// Writes the record of `step`, finished after `seconds`.
+fn finish(layout: &Layout, step: &Step, seconds: f64) -> Result<StepRecord, String> {
+    let record = StepRecord {
+        name: step.name.clone(),
+        command: step.command_line(),
+        seconds,
+    };
+    record_step(layout, &record)?;
+    Ok(record)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Sharding, Step, shard_path};
+
+    #[test]
+    fn shards_write_files_of_their_own_that_no_step_writes() {
+        // Threshold 1.1 of one sweep must not be shard 1 of threshold 1.
+        assert_eq!(
+            shard_path("m/table2-tend-1.csv", 1),
+            "m/table2-tend-1.shard1.csv"
+        );
+        assert_ne!(
+            shard_path("m/table2-tend-1.csv", 1),
+            "m/table2-tend-1.1.csv"
+        );
+        let step = Step::new("t", &["match", "--out", "a.csv", "--pgn", "a.pgn"]);
+        let shard = step.shard(2, 4);
+        assert_eq!(step.sharding(), Sharding::OutFile);
+        assert_eq!(shard.name, "t.shard2");
+        assert_eq!(
+            shard.args,
+            [
+                "match",
+                "--out",
+                "a.shard2.csv",
+                "--pgn",
+                "a.shard2.pgn",
+                "--shard",
+                "2/4"
+            ]
+        );
+        assert_eq!(Step::new("f", &["fit"]).sharding(), Sharding::Whole);
+    }
+}

@@ -1,0 +1,115 @@
+//! What a run keeps on disk: its plan (`plan.toml`), one record per finished step
+//! (`steps/<name>.toml`) and its manifest (`manifest.toml`).
+
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
+
+use super::{Layout, Step};
+
+/// One finished step.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct StepRecord {
+    /// Step name (also its log file's stem).
+    pub name: String,
+    /// The `cutlab` command line it ran.
+    pub command: String,
+    /// Wall time, seconds.
+    pub seconds: f64,
+}
+
+/// The plan file's contents.
+#[derive(Serialize, Deserialize)]
+struct PlanFile {
+    /// The steps, in the order they run here.
+    steps: Vec<Step>,
+}
+
+/// Writes a run's plan, `plan.toml`.
+///
+/// # Errors
+/// The file cannot be written.
+pub fn save_plan(layout: &Layout, steps: &[Step]) -> Result<(), String> {
+    let path = layout.file("plan.toml");
+    let text = toml::to_string(&PlanFile {
+        steps: steps.to_vec(),
+    })
+    .map_err(|e| format!("plan: {e}"))?;
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The plan of the run in the layout's directory.
+///
+/// # Errors
+/// No plan there, or one that cannot be read.
+pub fn load_plan(layout: &Layout) -> Result<Vec<Step>, String> {
+    let path = layout.file("plan.toml");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    toml::from_str::<PlanFile>(&text)
+        .map(|p| p.steps)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Writes a finished step's record, `steps/<name>.toml`: to a temporary file renamed into
+/// place, so that a record is whole or absent and processes finishing together lose nothing.
+///
+/// # Errors
+/// The record cannot be written.
+pub fn record_step(layout: &Layout, record: &StepRecord) -> Result<(), String> {
+    let dir = layout.file("steps");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join(format!("{}.toml", record.name));
+    let partial = dir.join(format!(".{}.{}.partial", record.name, std::process::id()));
+    let text = toml::to_string(record).map_err(|e| format!("step record: {e}"))?;
+    std::fs::write(&partial, text).map_err(|e| format!("{}: {e}", partial.display()))?;
+    std::fs::rename(&partial, &path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The record of step `name`, if it finished.
+#[must_use]
+pub fn step_record(layout: &Layout, name: &str) -> Option<StepRecord> {
+    let path = layout.file(&format!("steps/{name}.toml"));
+    toml::from_str(&std::fs::read_to_string(path).ok()?).ok()
+}
+
+/// The records of the finished steps of a plan, in its order.
+#[must_use]
+pub fn finished_steps(layout: &Layout, steps: &[Step]) -> Vec<StepRecord> {
+    steps
+        .iter()
+        .filter_map(|s| step_record(layout, &s.name))
+        .collect()
+}
+
+/// Writes a run's record to `manifest.toml`.
+///
+/// # Errors
+/// The record cannot be written.
+pub fn save_manifest<M: Serialize>(layout: &Layout, manifest: &M) -> Result<(), String> {
+    let path = layout.file("manifest.toml");
+    let text = toml::to_string(manifest).map_err(|e| format!("manifest: {e}"))?;
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The record of the run in the layout's directory, `None` when there is none. A run that is
+/// there is read only with `resume`: an existing run is never mixed into silently.
+///
+/// # Errors
+/// A run there without `resume`, or a record that cannot be read.
+pub fn load_manifest<M: DeserializeOwned>(
+    layout: &Layout,
+    resume: bool,
+) -> Result<Option<M>, String> {
+    let path = layout.file("manifest.toml");
+    if !path.is_file() {
+        return Ok(None);
+    }
+    if !resume {
+        return Err(format!(
+            "{} holds a run: pass --resume to continue it, or choose another --out",
+            layout.dir.display()
+        ));
+    }
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    toml::from_str(&text)
+        .map(Some)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}

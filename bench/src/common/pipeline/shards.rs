@@ -1,0 +1,87 @@
+//! Joining a step's shards: their outputs merged into the step's own, and the step recorded.
+
+use std::{
+    path::{Path, PathBuf},
+    time::Instant,
+};
+
+use super::{Layout, Sharding, Step, StepRecord, finish, run_step, step_record};
+
+/// Joins the `n` shards of a finished sharded step: their CSVs (and PGNs) into the step's
+/// own outputs, or, for a step sharded in place, the whole command again with `--resume`.
+/// Writes the step's record, its seconds the sum of its shards'.
+///
+/// # Errors
+/// A shard without its record or outputs, or files that cannot be merged or written.
+pub fn merge_shards(layout: &Layout, step: &Step, n: usize) -> Result<StepRecord, String> {
+    let mut seconds = 0.0;
+    for k in 1..=n {
+        let shard = step.shard(k, n);
+        seconds += step_record(layout, &shard.name)
+            .ok_or_else(|| format!("step {}: shard {k}/{n} has not finished", step.name))?
+            .seconds;
+    }
+    match step.sharding() {
+        Sharding::Whole => return Err(format!("step {} is not sharded", step.name)),
+        Sharding::InPlace => {
+            let start = Instant::now();
+            run_step(layout, &step.clone().arg("--resume"), true)?;
+            seconds += start.elapsed().as_secs_f64();
+        }
+        Sharding::OutFile => {
+            for option in ["--out", "--pgn"] {
+                if let Some(path) = step.option(option) {
+                    merge_outputs(Path::new(path), n)?;
+                }
+            }
+        }
+    }
+    finish(layout, step, seconds)
+}
+
+/// Joins what `n` shards wrote in place of `path` (`dir/stem.ext`): every `dir/stem.shardK.rest`
+/// (the output itself and the files named after it: oracle scores, test tables, variant
+/// configurations) into `dir/stem.rest`, CSVs row by row under one header, PGNs one after
+/// another, anything else (the same in every shard) from the first shard.
+fn merge_outputs(path: &Path, n: usize) -> Result<(), String> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .ok_or_else(|| format!("{}: not a file name", path.display()))?;
+    let first = format!("{stem}.shard1.");
+    let listing = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut rests: Vec<String> = listing
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|name| name.strip_prefix(&first).map(str::to_string))
+        .collect();
+    rests.sort();
+    if rests.is_empty() {
+        return Err(format!("{}: no shard outputs ({first}*)", dir.display()));
+    }
+    for rest in rests {
+        let shards: Vec<PathBuf> = (1..=n)
+            .map(|k| dir.join(format!("{stem}.shard{k}.{rest}")))
+            .collect();
+        let merged = dir.join(format!("{stem}.{rest}"));
+        let dotted = format!(".{rest}");
+        if dotted.ends_with(".csv") {
+            crate::cmd::merge::merge_csv(&merged, &shards)?;
+        } else if dotted.ends_with(".pgn") {
+            let mut text = String::new();
+            for shard in &shards {
+                text += &std::fs::read_to_string(shard)
+                    .map_err(|e| format!("{}: {e}", shard.display()))?;
+            }
+            std::fs::write(&merged, text).map_err(|e| format!("{}: {e}", merged.display()))?;
+        } else {
+            std::fs::copy(&shards[0], &merged).map_err(|e| format!("{}: {e}", merged.display()))?;
+        }
+    }
+    Ok(())
+}
