@@ -27,6 +27,11 @@ stop() {
       rm -f "$pidfile"
     fi
   done
+  if [ -f "$dir/slurm.conf" ]; then
+    socket=$(sed -n 's/^AuthInfo=socket=//p' "$dir/slurm.conf")
+    [ -n "$socket" ] && rm -f "$socket" "$socket.lock"
+  fi
+  return 0
 }
 
 start() {
@@ -40,11 +45,12 @@ start() {
   mkdir -p "$dir"/{state,spool,munge}
   chmod 700 "$dir/munge"
 
-  # munge: its own key and socket in DIR, so nothing system-wide is touched.
+  # munge: its own key in DIR and its own socket, so nothing system-wide is touched.
   key="$dir/munge/munge.key"
   [ -s "$key" ] || dd if=/dev/urandom of="$key" bs=1024 count=1 status=none
   chmod 400 "$key"
-  socket="$dir/munge/munge.socket"
+  # A short path: a unix socket's path must fit in 108 bytes, DIR's may not.
+  socket=$(mktemp -u /tmp/cutlab-munge.XXXXXX)
   munged --force --key-file="$key" --socket="$socket" --pid-file="$dir/munged.pid" \
     --log-file="$dir/munged.log" --seed-file="$dir/munge/munge.seed"
 
