@@ -1,7 +1,7 @@
 //! The subcommands, one file (or folder) each.
 
 mod ablate;
-mod bench;
+pub(crate) mod bench;
 mod depth;
 mod fit;
 mod match_report;

@@ -1,6 +1,6 @@
 //! Plumbing the commands share: options flattened into their arguments, result files that
-//! resume, the parallel runner, experiment pipelines and their Slurm jobs, progress bars and
-//! shards.
+//! resume, the parallel runner, experiment pipelines and their Slurm jobs, progress bars,
+//! shards, and time limits that follow the machine's speed.
 
 pub mod options;
 pub mod parallel;
@@ -9,3 +9,4 @@ pub mod progress;
 pub mod results;
 pub mod shard;
 pub mod slurm;
+pub mod speed;

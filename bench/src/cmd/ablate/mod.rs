@@ -21,6 +21,7 @@ use crate::common::{
         Layout, Step, StepRecord, environment, finished_steps, load_manifest, run_and_record,
         save_manifest, save_plan, step_record, write_position_files,
     },
+    speed,
 };
 
 /// Options of `cutlab ablate`.
@@ -61,6 +62,11 @@ pub struct AblateArgs {
     /// Time control of the matches, `SECONDS+INCREMENT`.
     #[arg(long)]
     tc: Option<String>,
+    /// Multiply the scale's time limits (not a `--time-ms` or `--tc` you give) by this
+    /// (default: the reference speed over this machine's, measured by a 2-second bench; a
+    /// resumed run keeps its factor).
+    #[arg(long)]
+    time_factor: Option<f64>,
     /// `elo0=0,elo1=10[,alpha=0.05,beta=0.05]`: each match stops when its GSPRT decides.
     #[arg(long)]
     sprt: Option<String>,
@@ -155,8 +161,19 @@ pub struct Manifest {
     pub seed: u64,
     /// Versions and machine.
     pub environment: Vec<(String, String)>,
+    /// This machine's bench speed, nodes per second (when measured).
+    #[serde(default)]
+    pub speed_nps: Option<u64>,
+    /// Factor of the scale's time limits.
+    #[serde(default = "one")]
+    pub time_factor: f64,
     /// Finished steps.
     pub steps: Vec<StepRecord>,
+}
+
+/// A time factor of 1 (runs recorded before time factors).
+const fn one() -> f64 {
+    1.0
 }
 
 /// Joins preset parts into a variant name.
@@ -221,13 +238,22 @@ fn ablations(args: &AblateArgs) -> Result<Plan, String> {
 /// The steps of a run, in order.
 fn plan(
     args: &AblateArgs,
-    scale: &Scale,
+    (scale, factor): (&Scale, f64),
     layout: &Layout,
     (stack, baseline): (&str, &str),
     ablations: &[Ablation],
-) -> Vec<Step> {
+) -> Result<Vec<Step>, String> {
     let threads = args.threads.to_string();
-    let time_ms = args.time_ms.unwrap_or(scale.time_ms).to_string();
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_precision_loss,
+        reason = "milliseconds"
+    )]
+    let time_ms = args
+        .time_ms
+        .unwrap_or_else(|| (scale.time_ms as f64 * factor).round().max(1.0) as u64)
+        .to_string();
     let depth = args.depth.unwrap_or(scale.depth).to_string();
     let positions = layout.path("positions.epd");
     let mut steps = Vec::new();
@@ -283,7 +309,10 @@ fn plan(
     }
     // Elo: each variant against its reference.
     let games = args.games.unwrap_or(scale.games).to_string();
-    let tc = args.tc.clone().unwrap_or_else(|| scale.tc.to_string());
+    let tc = match &args.tc {
+        Some(tc) => tc.clone(),
+        None => speed::scaled_tc(scale.tc, factor)?,
+    };
     for a in ablations {
         for (direction, reference, ref_name) in
             [("without", stack, "stack"), ("with", baseline, "baseline")]
@@ -309,7 +338,7 @@ fn plan(
             );
         }
     }
-    steps
+    Ok(steps)
 }
 
 impl Ablation {
@@ -366,7 +395,18 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
     manifest.seed = args.seed;
     manifest.environment = environment();
     save_manifest(&layout, &manifest)?;
-    let steps = plan(args, &scale, &layout, (&stack, &baseline), &ablations);
+    let kept = (!manifest.scale.is_empty()).then_some((manifest.time_factor, manifest.speed_nps));
+    let (factor, speed_nps) = speed::time_factor(args.time_factor, kept, false)?;
+    manifest.time_factor = factor;
+    manifest.speed_nps = speed_nps;
+    save_manifest(&layout, &manifest)?;
+    let steps = plan(
+        args,
+        (&scale, factor),
+        &layout,
+        (&stack, &baseline),
+        &ablations,
+    )?;
     save_plan(&layout, &steps)?;
     let mine = crate::common::shard::shard(&steps, args.shard.as_deref())?;
     let total = steps.len();

@@ -263,8 +263,14 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
          Intervals are 95%: t intervals of paired differences over positions (depth at fixed \
          time, regret), a t interval of log node ratios (tree size at fixed depth), Wilson \
          (false cuts), pentanomial (Elo). An interval that excludes 0 (1 for tree size) is a \
-         decided difference at this size; one that includes it is undecided.\n",
-        manifest.scale, manifest.stack, manifest.baseline, manifest.positions, manifest.seed
+         decided difference at this size; one that includes it is undecided. Time limits: \
+         {}.\n",
+        manifest.scale,
+        manifest.stack,
+        manifest.baseline,
+        manifest.positions,
+        manifest.seed,
+        crate::common::speed::describe(manifest.time_factor, manifest.speed_nps)
     );
     let path = layout.file("ablate.csv");
     let mut csv = csv::Writer::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;

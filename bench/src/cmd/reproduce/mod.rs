@@ -20,6 +20,7 @@ use crate::common::{
         run_and_record, save_manifest, save_plan, step_record, write_position_files,
     },
     slurm::{SlurmOptions, describe, submit_plan},
+    speed,
 };
 
 /// Options of `cutlab reproduce`.
@@ -129,27 +130,6 @@ pub struct Manifest {
 /// A time factor of 1 (runs recorded before time factors).
 const fn one() -> f64 {
     1.0
-}
-
-/// The factor of the scale's time limits: given, kept from the run being resumed, 1 for fixed
-/// depth and nodes, else the reference speed over this machine's.
-fn time_factor(args: &ReproduceArgs, manifest: &Manifest) -> Result<(f64, Option<u64>), String> {
-    if let Some(f) = args.time_factor {
-        if !(f.is_finite() && f > 0.0) {
-            return Err(format!("--time-factor {f}: expected a positive number"));
-        }
-        return Ok((f, None));
-    }
-    if args.resume && !manifest.scale.is_empty() {
-        return Ok((manifest.time_factor, manifest.speed_nps));
-    }
-    if args.deterministic {
-        return Ok((1.0, None));
-    }
-    let nps = crate::cmd::bench::speed(scale::SPEED_DEPTH)?.max(1);
-    #[expect(clippy::cast_precision_loss, reason = "speeds")]
-    let factor = scale::REFERENCE_NPS as f64 / nps as f64;
-    Ok(((factor * 100.0).round() / 100.0, Some(nps)))
 }
 
 /// The external engine's command: given, found, or none.
@@ -413,7 +393,7 @@ fn plan(
             step = step.arg(word);
         }
         if limit.is_empty() {
-            step = step.arg("--tc").arg(scale::scaled_tc(tc, factor)?);
+            step = step.arg("--tc").arg(speed::scaled_tc(tc, factor)?);
         } else {
             step.args.extend(limit.iter().cloned());
         }
@@ -536,7 +516,9 @@ pub fn run(args: &ReproduceArgs) -> Result<(), String> {
         [scale.oracle_positions, scale.trace_positions],
     )?;
     let engine = find_engine(&args.engine);
-    let (factor, speed) = time_factor(args, &manifest)?;
+    let kept = (args.resume && !manifest.scale.is_empty())
+        .then_some((manifest.time_factor, manifest.speed_nps));
+    let (factor, speed) = speed::time_factor(args.time_factor, kept, args.deterministic)?;
     let (steps, engine_id) = plan(args, (&scale, factor), &layout, engine.as_deref())?;
     manifest.time_factor = factor;
     manifest.speed_nps = speed;

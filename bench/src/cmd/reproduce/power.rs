@@ -9,7 +9,8 @@ use cutlab_analysis::{
     power::{elo_half_width, sprt_forecast},
 };
 
-use super::scale::{self, PAIR_SD, REFERENCE_NPS, Scale};
+use super::scale::{self, PAIR_SD, Scale};
+use crate::common::speed::{self, game_seconds, scaled_tc};
 
 /// Seconds per position of the regression to depth 10 at the reference speed (measured:
 /// 20 positions of the built-in suite, `cutlab regress --depths 1..10`, 46 s on one core).
@@ -53,14 +54,6 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
     let sc = s.scale;
     let threads = s.threads.max(1) as f64;
     let mut out = String::from("## Power: what this scale is sized to decide\n\n");
-    let speed = match s.speed_nps {
-        Some(nps) => format!(
-            "this machine's bench speed is {:.2} M nps against the reference {:.2} M nps, so",
-            nps as f64 / 1e6,
-            REFERENCE_NPS as f64 / 1e6
-        ),
-        None => "as given or kept from the run's start,".to_string(),
-    };
     if s.deterministic {
         out.push_str(&format!(
             "Scale `{}`, deterministic: searches to fixed depths and games at {} nodes per \
@@ -71,9 +64,9 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
     } else {
         let _ = write!(
             out,
-            "Scale `{}`: {speed} every time limit is multiplied by {:.2} (the time controls \
-             below are after it).",
-            sc.name, s.factor
+            "Scale `{}`: {} (the time controls below are after it).",
+            sc.name,
+            speed::describe(s.factor, s.speed_nps)
         );
     }
     let _ = writeln!(
@@ -168,7 +161,7 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
         ),
         ("Table 3 middlegame-threshold sweep", table3, sc.tc_table3),
     ] {
-        let tc = scale::scaled_tc(tc, s.factor)?;
+        let tc = scaled_tc(tc, s.factor)?;
         row(
             &mut t,
             [
@@ -176,12 +169,12 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
                 format!("{matches} matches x {} games at {tc}", s.games),
                 format!("+-{half:.0} Elo each (95%)"),
             ],
-            matches as f64 * s.games as f64 * scale::game_seconds(&tc)? / threads,
+            matches as f64 * s.games as f64 * game_seconds(&tc)? / threads,
         );
     }
     let mut forecast = String::new();
     if let Some(h) = &sc.headline {
-        let tc = scale::scaled_tc(h.tc, s.factor)?;
+        let tc = scaled_tc(h.tc, s.factor)?;
         let sprt = Sprt::new(h.elo.0, h.elo.1, 0.05, 0.05)?;
         row(
             &mut t,
@@ -193,7 +186,7 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
                 ),
                 "accepts H0 or H1, or undecided at the cap (forecast below)".into(),
             ],
-            h.max_games as f64 * scale::game_seconds(&tc)? / threads,
+            h.max_games as f64 * game_seconds(&tc)? / threads,
         );
         let mut f = Table::new(&["true Elo", ">P(accept H1)", ">expected games (no cap)"]);
         for elo in [-10.0, 0.0, 10.0, 20.0, 40.0] {
@@ -214,7 +207,7 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
     }
     if s.table4 {
         for tc in sc.tc_table4 {
-            let tc = scale::scaled_tc(tc, s.factor)?;
+            let tc = scaled_tc(tc, s.factor)?;
             row(
                 &mut t,
                 [
@@ -222,7 +215,7 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
                     format!("3 matches x {} games at {tc}", s.games),
                     format!("+-{half:.0} Elo each (95%)"),
                 ],
-                3.0 * s.games as f64 * scale::game_seconds(&tc)? / threads,
+                3.0 * s.games as f64 * game_seconds(&tc)? / threads,
             );
         }
     }

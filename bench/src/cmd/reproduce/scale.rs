@@ -1,5 +1,5 @@
 //! How big a run is: `--smoke`, `--quick` (the default), `--standard` (one night, sized to
-//! decide) and `--full` (the paper's scale); and how its time limits follow the machine's speed.
+//! decide) and `--full` (the paper's scale).
 
 /// Depth pairs of Jiang and Buro: (3,5) and (4,8) of their Table 1, and the MPC pairs of their
 /// section 4.
@@ -42,15 +42,6 @@ pub const TRACED: [(&str, f64); 7] = [
     ("multicut-all", 0.02),
     ("multicut-tt", 0.02),
 ];
-
-/// The speed the scales' time limits are set for: `cutlab bench --depth 8` on the 2-core VM
-/// cutlab is developed on (1.64-1.69 M nps over three runs, 2026-11-22). A run multiplies every
-/// time limit by this over its own machine's speed, as OpenBench scales by nps, so that a
-/// scale means the same search effort on any machine.
-pub const REFERENCE_NPS: u64 = 1_650_000;
-
-/// Depth of the speed measurement (about 2 s at the reference speed).
-pub const SPEED_DEPTH: i32 = 8;
 
 /// Assumed standard deviation of a game pair's score (mean of its two games) when a match is
 /// sized: 0.25 is between the 0.20 of cutlab's one-sided matches and the 0.30 of a wide-open
@@ -236,49 +227,4 @@ impl Scale {
         endgame_games: 0,
         headline: None,
     };
-}
-
-/// A time control `BASE+INC` (seconds) with both parts multiplied by `factor`.
-///
-/// # Errors
-/// A time control that is not `BASE+INC`.
-pub fn scaled_tc(tc: &str, factor: f64) -> Result<String, String> {
-    let (base, inc) = parse_tc(tc)?;
-    let short = |x: f64| {
-        let text = format!("{x:.3}");
-        text.trim_end_matches('0').trim_end_matches('.').to_string()
-    };
-    Ok(format!("{}+{}", short(base * factor), short(inc * factor)))
-}
-
-/// Seconds a game at `tc` takes, roughly: each side spends three quarters of its base time
-/// and sixty increments.
-///
-/// # Errors
-/// A time control that is not `BASE+INC`.
-pub fn game_seconds(tc: &str) -> Result<f64, String> {
-    let (base, inc) = parse_tc(tc)?;
-    Ok(2.0 * (0.75 * base + 60.0 * inc))
-}
-
-/// `BASE+INC` as seconds (base, increment).
-fn parse_tc(tc: &str) -> Result<(f64, f64), String> {
-    let bad = || format!("time control '{tc}': expected SECONDS+INCREMENT");
-    let (base, inc) = tc.split_once('+').ok_or_else(bad)?;
-    Ok((
-        base.parse().map_err(|_| bad())?,
-        inc.parse().map_err(|_| bad())?,
-    ))
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn time_controls_scale_and_stay_readable() {
-        assert_eq!(super::scaled_tc("10+0.1", 1.0).unwrap(), "10+0.1");
-        assert_eq!(super::scaled_tc("2+0.02", 1.5).unwrap(), "3+0.03");
-        assert_eq!(super::scaled_tc("5+0.05", 0.5).unwrap(), "2.5+0.025");
-        assert!(super::scaled_tc("40/60", 1.0).is_err());
-        assert!((super::game_seconds("10+0.1").unwrap() - 27.0).abs() < 1e-9);
-    }
 }

@@ -1,0 +1,104 @@
+//! Time limits that follow the machine: an experiment's scale is set for a reference speed,
+//! and a run multiplies its time limits by the reference over its own machine's speed, as
+//! OpenBench scales its time controls by nps, so that a scale means the same search effort on
+//! any machine (`reproduce`, `ablate`).
+
+/// The speed the experiments' time limits are set for: `cutlab bench --depth 8` on the 2-core
+/// VM cutlab is developed on (1.64-1.69 M nps over three runs, 2026-11-22). A run multiplies every
+/// time limit by this over its own machine's speed, as OpenBench scales by nps, so that a
+/// scale means the same search effort on any machine.
+pub const REFERENCE_NPS: u64 = 1_650_000;
+
+/// Depth of the speed measurement (about 2 s at the reference speed).
+pub const SPEED_DEPTH: i32 = 8;
+
+/// The factor of a run's time limits and the speed it came from: `given` (`--time-factor`),
+/// else `kept` (the run being resumed, so that its steps keep one factor), else 1 for searches
+/// limited by depth and nodes (`fixed`), else measured: the reference speed over this machine's.
+///
+/// # Errors
+/// A factor that is not a positive number.
+pub fn time_factor(
+    given: Option<f64>,
+    kept: Option<(f64, Option<u64>)>,
+    fixed: bool,
+) -> Result<(f64, Option<u64>), String> {
+    if let Some(f) = given {
+        if !(f.is_finite() && f > 0.0) {
+            return Err(format!("--time-factor {f}: expected a positive number"));
+        }
+        return Ok((f, None));
+    }
+    if let Some(kept) = kept {
+        return Ok(kept);
+    }
+    if fixed {
+        return Ok((1.0, None));
+    }
+    let nps = crate::cmd::bench::speed(SPEED_DEPTH)?.max(1);
+    #[expect(clippy::cast_precision_loss, reason = "speeds")]
+    let factor = REFERENCE_NPS as f64 / nps as f64;
+    Ok(((factor * 100.0).round() / 100.0, Some(nps)))
+}
+
+/// What a report says of the factor.
+#[must_use]
+#[expect(clippy::cast_precision_loss, reason = "speeds")]
+pub fn describe(factor: f64, speed_nps: Option<u64>) -> String {
+    match speed_nps {
+        Some(nps) => format!(
+            "this machine's bench speed is {:.2} M nps against the reference {:.2} M nps, so \
+             every time limit is multiplied by {factor:.2}",
+            nps as f64 / 1e6,
+            REFERENCE_NPS as f64 / 1e6
+        ),
+        None => format!(
+            "every time limit is multiplied by {factor:.2} (given, or kept from the run's start)"
+        ),
+    }
+}
+
+/// A time control `BASE+INC` (seconds) with both parts multiplied by `factor`.
+///
+/// # Errors
+/// A time control that is not `BASE+INC`.
+pub fn scaled_tc(tc: &str, factor: f64) -> Result<String, String> {
+    let (base, inc) = parse_tc(tc)?;
+    let short = |x: f64| {
+        let text = format!("{x:.3}");
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
+    Ok(format!("{}+{}", short(base * factor), short(inc * factor)))
+}
+
+/// Seconds a game at `tc` takes, roughly: each side spends three quarters of its base time
+/// and sixty increments.
+///
+/// # Errors
+/// A time control that is not `BASE+INC`.
+pub fn game_seconds(tc: &str) -> Result<f64, String> {
+    let (base, inc) = parse_tc(tc)?;
+    Ok(2.0 * (0.75 * base + 60.0 * inc))
+}
+
+/// `BASE+INC` as seconds (base, increment).
+fn parse_tc(tc: &str) -> Result<(f64, f64), String> {
+    let bad = || format!("time control '{tc}': expected SECONDS+INCREMENT");
+    let (base, inc) = tc.split_once('+').ok_or_else(bad)?;
+    Ok((
+        base.parse().map_err(|_| bad())?,
+        inc.parse().map_err(|_| bad())?,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn time_controls_scale_and_stay_readable() {
+        assert_eq!(super::scaled_tc("10+0.1", 1.0).unwrap(), "10+0.1");
+        assert_eq!(super::scaled_tc("2+0.02", 1.5).unwrap(), "3+0.03");
+        assert_eq!(super::scaled_tc("5+0.05", 0.5).unwrap(), "2.5+0.025");
+        assert!(super::scaled_tc("40/60", 1.0).is_err());
+        assert!((super::game_seconds("10+0.1").unwrap() - 27.0).abs() < 1e-9);
+    }
+}
