@@ -53,7 +53,7 @@ pub fn describe(factor: f64, speed_nps: Option<u64>) -> String {
             REFERENCE_NPS as f64 / 1e6
         ),
         None => format!(
-            "every time limit is multiplied by {factor:.2} (given, or kept from the run's start)"
+            "every time limit is multiplied by {factor:.2}, as given or kept from the run's start"
         ),
     }
 }
