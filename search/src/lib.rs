@@ -12,7 +12,6 @@ pub mod eval;
 pub mod fit_params;
 pub mod limits;
 pub mod movepick;
-mod pesto;
 pub mod position;
 pub mod prob_ab;
 pub mod pruning;
