@@ -1,5 +1,7 @@
 //! Positions sampled from PGN games (pgn-reader, by shakmaty's author): between two plies,
 //! a seeded choice of positions per game, skipping positions with the side to move in check.
+//! Each keeps its game's result (`1-0`, `0-1`, `1/2-1/2`) as the EPD operation `c9`, as in the
+//! position files Texel tuning reads.
 
 use std::{io, ops::ControlFlow, path::Path};
 
@@ -33,8 +35,16 @@ impl Default for PgnSampling {
     }
 }
 
+/// The tags a sample needs: the start position and the result.
+#[derive(Default)]
+struct GameTags {
+    start: Option<Chess>,
+    result: Option<String>,
+}
+
 struct Game {
     pos: Chess,
+    result: Option<String>,
     ply: u32,
     candidates: Vec<(u32, Position)>,
     error: Option<String>,
@@ -45,12 +55,12 @@ struct Sampler {
 }
 
 impl Visitor for Sampler {
-    type Tags = Option<Chess>;
+    type Tags = GameTags;
     type Movetext = Game;
-    type Output = Result<Vec<(u32, Position)>, String>;
+    type Output = Result<(Vec<(u32, Position)>, Option<String>), String>;
 
     fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
-        ControlFlow::Continue(None)
+        ControlFlow::Continue(GameTags::default())
     }
 
     fn tag(
@@ -67,8 +77,13 @@ impl Visitor for Sampler {
                         .map_err(|e| format!("FEN tag: {e}"))
                 });
             match parsed {
-                Ok(pos) => *tags = Some(pos),
+                Ok(pos) => tags.start = Some(pos),
                 Err(e) => return ControlFlow::Break(Err(e)),
+            }
+        } else if name == b"Result" {
+            let result = String::from_utf8_lossy(value.as_bytes()).into_owned();
+            if ["1-0", "0-1", "1/2-1/2"].contains(&result.as_str()) {
+                tags.result = Some(result);
             }
         }
         ControlFlow::Continue(())
@@ -76,7 +91,8 @@ impl Visitor for Sampler {
 
     fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
         ControlFlow::Continue(Game {
-            pos: tags.unwrap_or_default(),
+            pos: tags.start.unwrap_or_default(),
+            result: tags.result,
             ply: 0,
             candidates: Vec::new(),
             error: None,
@@ -112,7 +128,7 @@ impl Visitor for Sampler {
     fn end_game(&mut self, game: Self::Movetext) -> Self::Output {
         match game.error {
             Some(e) => Err(e),
-            None => Ok(game.candidates),
+            None => Ok((game.candidates, game.result)),
         }
     }
 }
@@ -144,7 +160,7 @@ pub fn parse_pgn<R: io::Read>(
             .map_err(|e| fail(0, e.to_string()))?;
         let Some(result) = game else { break };
         game_no += 1;
-        let mut candidates = match result {
+        let (mut candidates, game_result) = match result {
             Ok(c) => c,
             Err(problem) if !skip_invalid => {
                 return Err(fail(0, format!("game {game_no}: {problem}")));
@@ -159,10 +175,11 @@ pub fn parse_pgn<R: io::Read>(
             state = cutlab_instrument_hash(state);
             let index = usize::try_from(state % candidates.len() as u64).unwrap_or(0);
             let (ply, pos) = candidates.swap_remove(index);
-            positions.push(SuitePosition::new(
-                format!("{source}:g{game_no}:p{ply}"),
-                &pos,
-            ));
+            let mut sample = SuitePosition::new(format!("{source}:g{game_no}:p{ply}"), &pos);
+            if let Some(r) = &game_result {
+                sample.operations.insert("c9".to_string(), r.clone());
+            }
+            positions.push(sample);
         }
     }
     if positions.is_empty() {
@@ -217,6 +234,13 @@ mod tests {
         let ids = |s: &Suite| s.positions.iter().map(|p| p.id.clone()).collect::<Vec<_>>();
         assert_eq!(ids(&suite), ids(&again));
         assert!(suite.positions.iter().all(|p| !p.in_check));
+        let results: Vec<Option<&String>> = suite
+            .positions
+            .iter()
+            .map(|p| p.operations.get("c9"))
+            .collect();
+        assert_eq!(results[..3], [Some(&"1-0".to_string()); 3]);
+        assert_eq!(results[3..], [None; 3], "an unfinished game has no result");
     }
 
     #[test]

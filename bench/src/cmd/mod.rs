@@ -16,6 +16,7 @@ mod slurm;
 mod step;
 mod suite;
 mod trace;
+mod tune_eval;
 mod variants;
 
 use clap::Subcommand;
@@ -65,6 +66,9 @@ pub enum Command {
     /// Submit one experiment (regress, depth, oracle, trace, match, ablate) to Slurm as a job
     /// array of shards and a merge job after it.
     Slurm(slurm::SlurmArgs),
+    /// Fit the evaluation's weights to game results (Texel's method) from positions with
+    /// results (EPD `c9`, or PGN games); writes the engine's weights file.
+    TuneEval(tune_eval::TuneEvalArgs),
     /// Position suites.
     #[command(subcommand)]
     Suite(SuiteCommand),
@@ -102,6 +106,7 @@ impl Command {
             Command::Slurm(args) => slurm::run(&args),
             Command::Profile(args) => profile::run(&args),
             Command::Suite(SuiteCommand::Generate(args)) => suite::run(&args),
+            Command::TuneEval(args) => tune_eval::run(&args),
             Command::Variants => variants::run(),
         }
     }
