@@ -706,3 +706,61 @@ fn a_match_resumes_pair_by_pair_and_its_shards_sum_up_to_the_whole() {
         .unwrap();
     assert!(!twice.status.success(), "the same shard twice is refused");
 }
+
+#[test]
+fn tune_eval_writes_weights_that_fit_the_results_better() {
+    let dir = temp_dir("tune-eval");
+    let positions = dir.join("results.epd");
+    // Quiet positions where the side a piece up mostly won, and even ones drawn.
+    std::fs::write(
+        &positions,
+        "4k3/8/8/8/8/8/3PN3/4K3 w - - c9 \"1-0\"; id \"g1.p1\";\n\
+         4k3/3pn3/8/8/8/8/8/4K3 b - - c9 \"0-1\"; id \"g2.p1\";\n\
+         4k3/8/8/8/8/8/3PB3/4K3 b - - c9 \"1-0\"; id \"g3.p1\";\n\
+         4k3/3pb3/8/8/8/8/8/4K3 w - - c9 \"0-1\"; id \"g4.p1\";\n\
+         4k3/3p4/8/8/8/8/3P4/4K3 w - - c9 \"1/2-1/2\"; id \"g5.p1\";\n\
+         4k3/8/8/8/8/8/3PN3/4K3 w - - c9 \"1/2-1/2\"; id \"g6.p1\";\n\
+         4k3/3pn3/8/8/8/8/8/4K3 w - - c9 \"1/2-1/2\"; id \"g7.p1\";\n\
+         3k4/2p5/8/8/8/8/2P5/3K4 b - - c9 \"0-1\"; id \"g8.p1\";\n",
+    )
+    .unwrap();
+    let out_dir = dir.join("tuned");
+    let out = Command::new(EXE)
+        .args(["tune-eval", positions.to_str().unwrap(), "--epochs", "20"])
+        .args(["--validation-share", "0", "--min-positions", "1", "--out"])
+        .arg(&out_dir)
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("8 positions, 8 kept"), "{stdout}");
+    let weights = std::fs::read_to_string(out_dir.join("weights.rs")).unwrap();
+    assert!(weights.contains("pub static WEIGHTS: [S; COUNT]"));
+    assert!(
+        weights.contains("cutlab tune-eval"),
+        "the command is recorded"
+    );
+    let mut loss = csv::Reader::from_path(out_dir.join("loss.csv")).unwrap();
+    let rows: Vec<(usize, f64, f64)> = loss.deserialize().map(Result::unwrap).collect();
+    assert_eq!(rows.first().map(|r| r.0), Some(0));
+    assert_eq!(rows.last().map(|r| r.0), Some(20));
+    assert!(rows.last().unwrap().1 < rows[0].1, "{rows:?}");
+    assert!(out_dir.join("tune-eval.toml").exists());
+
+    std::fs::write(&positions, "4k3/8/8/8/8/8/3PN3/4K3 w - - id \"x\";\n").unwrap();
+    let out = Command::new(EXE)
+        .args(["tune-eval", positions.to_str().unwrap(), "--out"])
+        .arg(&out_dir)
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("results.epd: position x: no game result"),
+        "{stderr}"
+    );
+}
