@@ -10,6 +10,7 @@
 pub mod config;
 pub mod eval;
 pub mod fit_params;
+pub mod history;
 pub mod limits;
 pub mod movepick;
 pub mod position;

@@ -3,54 +3,16 @@
 //! selection one at a time, so that a node that cuts early pays for little ordering.
 //!
 //! Order: TT move; winning and equal captures and queen promotions by MVV-LVA; the two killer
-//! moves; quiet moves by history; losing captures (negative SEE) last.
+//! moves; quiet moves by butterfly and continuation history; losing captures (negative SEE) last.
 
-use shakmaty::{Color, Move, MoveList, Position as _, Role};
+use shakmaty::{Move, MoveList, Position as _, Role};
 
-use crate::{position::Position, see, tt::PackedMove};
-
-/// History heuristic: how often a quiet move (by side, from, to) caused a cut-off, with the
-/// "gravity" update that keeps values within ±`HISTORY_MAX`.
-pub struct History {
-    table: Box<[[[i32; 64]; 64]; 2]>,
-}
-
-/// Bound on history values.
-pub const HISTORY_MAX: i32 = 16_384;
-
-impl Default for History {
-    fn default() -> Self {
-        History {
-            table: Box::new([[[0; 64]; 64]; 2]),
-        }
-    }
-}
-
-impl History {
-    fn slot(&mut self, color: Color, m: Move) -> &mut i32 {
-        let from = m.from().map_or(0, |s| s.to_usize());
-        &mut self.table[color as usize][from][m.to().to_usize()]
-    }
-
-    /// The history score of a quiet move.
-    #[must_use]
-    pub fn get(&self, color: Color, m: Move) -> i32 {
-        let from = m.from().map_or(0, |s| s.to_usize());
-        self.table[color as usize][from][m.to().to_usize()]
-    }
-
-    /// Adds `bonus` (negative: malus) with gravity toward zero.
-    pub fn update(&mut self, color: Color, m: Move, bonus: i32) {
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let entry = self.slot(color, m);
-        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
-    }
-
-    /// Forgets everything.
-    pub fn clear(&mut self) {
-        self.table.iter_mut().flatten().for_each(|row| row.fill(0));
-    }
-}
+use crate::{
+    history::{Histories, PieceTo},
+    position::Position,
+    see,
+    tt::PackedMove,
+};
 
 /// Whether a move changes material: a capture or a promotion.
 #[must_use]
@@ -102,6 +64,7 @@ pub struct MovePicker {
     kind: PickerKind,
     tt_move: Option<Move>,
     killers: [PackedMove; 2],
+    previous: Option<PieceTo>,
     moves: MoveList,
     scores: [i32; 256],
     next: usize,
@@ -116,14 +79,23 @@ impl MovePicker {
             kind,
             tt_move,
             killers,
+            previous: None,
             moves: MoveList::new(),
             scores: [0; 256],
             next: 0,
         }
     }
 
+    /// Orders quiet moves by their continuation history after `previous` (the opponent's last
+    /// move) too.
+    #[must_use]
+    pub fn after(mut self, previous: Option<PieceTo>) -> MovePicker {
+        self.previous = previous;
+        self
+    }
+
     /// The next move and whether it was scored as a losing capture (SEE < 0); `None` when done.
-    pub fn next(&mut self, pos: &Position, history: &History) -> Option<(Move, bool)> {
+    pub fn next(&mut self, pos: &Position, history: &Histories) -> Option<(Move, bool)> {
         loop {
             match self.stage {
                 Stage::TtMove => {
@@ -143,7 +115,7 @@ impl MovePicker {
         }
     }
 
-    fn generate(&mut self, pos: &Position, history: &History) {
+    fn generate(&mut self, pos: &Position, history: &Histories) {
         let chess = pos.chess();
         self.moves = chess.legal_moves();
         if self.kind == PickerKind::Tactical {
@@ -152,7 +124,6 @@ impl MovePicker {
         if let Some(tt) = self.tt_move {
             self.moves.retain(|m| *m != tt);
         }
-        let turn = chess.turn();
         for (i, &m) in self.moves.iter().enumerate() {
             self.scores[i] = if is_tactical(m) {
                 if is_losing(pos, m) {
@@ -165,7 +136,7 @@ impl MovePicker {
             } else if self.killers[1].is(m) {
                 KILLER
             } else {
-                history.get(turn, m)
+                history.quiet_score(pos, m, self.previous)
             };
         }
     }
@@ -196,7 +167,7 @@ mod tests {
 
     /// Perft through the picker, with the first legal move planted as the TT move and the
     /// second as a killer, counts the same leaves as shakmaty's own perft.
-    fn picker_perft(pos: &Position, depth: u32, history: &History) -> u64 {
+    fn picker_perft(pos: &Position, depth: u32, history: &Histories) -> u64 {
         if depth == 0 {
             return 1;
         }
@@ -222,7 +193,7 @@ mod tests {
 
     #[test]
     fn perft_through_the_picker() {
-        let history = History::default();
+        let history = Histories::default();
         for (fen, depth, nodes) in [
             (
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -260,7 +231,7 @@ mod tests {
     fn tactical_picker_orders_winning_captures_first() {
         let pos = Position::from_fen("4k3/8/3q4/4P3/8/1n6/8/R3K3 w - - 0 1").unwrap();
         let mut picker = MovePicker::new(None, [PackedMove::NONE; 2], PickerKind::Tactical);
-        let history = History::default();
+        let history = Histories::default();
         let (first, losing) = picker.next(&pos, &history).unwrap();
         assert_eq!(crate::position::uci(first), "e5d6");
         assert!(!losing);
@@ -269,17 +240,5 @@ mod tests {
             count += 1;
         }
         assert_eq!(count, 1, "only exd6 captures (Ra1 cannot reach b3)");
-    }
-
-    #[test]
-    fn history_gravity_keeps_values_bounded() {
-        let pos = Position::startpos();
-        let m = pos.parse_uci("g1f3").unwrap();
-        let mut history = History::default();
-        for _ in 0..1000 {
-            history.update(Color::White, m, 4000);
-        }
-        assert!(history.get(Color::White, m) <= HISTORY_MAX);
-        assert!(history.get(Color::White, m) > HISTORY_MAX / 2);
     }
 }

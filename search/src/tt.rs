@@ -1,4 +1,5 @@
-//! Transposition table: one-cache-line buckets of five entries, replacement preferring depth with aging.
+//! Transposition table: one-cache-line buckets of five entries, replacement preferring depth
+//! with aging.
 //!
 //! Each entry keeps the upper 32 bits of the Zobrist key as its check (the lower bits pick the
 //! bucket), the best move, the score (mate distances relative to the entry's node), the static

@@ -5,14 +5,15 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group};
 use cutlab_search::{
     Position,
-    movepick::{History, MovePicker, PickerKind},
+    history::Histories,
+    movepick::{MovePicker, PickerKind},
     tt::PackedMove,
 };
 use shakmaty::Position as _;
 
 use super::KIWIPETE;
 
-fn picker_perft(pos: &Position, depth: u32, history: &History) -> u64 {
+fn picker_perft(pos: &Position, depth: u32, history: &Histories) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -26,7 +27,7 @@ fn picker_perft(pos: &Position, depth: u32, history: &History) -> u64 {
 
 fn movegen(c: &mut Criterion) {
     let pos = Position::from_fen(KIWIPETE).unwrap();
-    let history = History::default();
+    let history = Histories::default();
     let mut group = c.benchmark_group("movegen");
     group.throughput(Throughput::Elements(97_862));
     group.bench_function("picker_perft_3_kiwipete", |b| {

@@ -52,6 +52,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Move;
 
 use crate::{
+    history::PieceTo,
     movepick::{MovePicker, PickerKind, is_tactical},
     position::Position,
     score::{DRAW, INFINITE, MATE, is_mate},
@@ -283,11 +284,13 @@ impl<O: Observer> Search<O> {
     /// search was stopped.
     fn prob_moves(&mut self, pos: &Position, node: &Node, ctx: &ProbContext) -> Option<ProbMoves> {
         let killers = self.frames[node.ply_index()].killers;
-        let mut picker = MovePicker::new(node.tt_move, killers, PickerKind::All);
+        let mut picker =
+            MovePicker::new(node.tt_move, killers, PickerKind::All).after(self.previous_move(node));
         let mut alpha = node.alpha;
         let mut moves = ProbMoves::default();
         while let Some((m, _)) = picker.next(pos, &self.history) {
             let index = moves.searched;
+            self.frames[node.ply_index()].moved = Some(PieceTo::new(pos, m));
             let ChildMove {
                 child,
                 tactical,

@@ -58,7 +58,7 @@ impl<O: Observer> Search<O> {
         if cand.tactical || cand.gives_check || cand.lmr_depth > params.max_lmr_depth {
             return false;
         }
-        let history = self.history.get(pos.turn(), cand.m);
+        let history = self.history.butterfly.get(pos.turn(), cand.m);
         let bound = -params.per_ply * (node.depth - 1);
         let pruned = history < bound;
         let probe = Probe {

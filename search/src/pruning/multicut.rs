@@ -32,6 +32,7 @@ use cutlab_instrument::{Bound, CutOutcome, Method, NodeType, Observer};
 use serde::{Deserialize, Serialize};
 
 use crate::{
+    history::PieceTo,
     movepick::{MovePicker, PickerKind},
     position::Position,
     score::{INFINITE, is_mate},
@@ -139,11 +140,13 @@ impl<O: Observer> Search<O> {
         let before = self.nodes;
         let shallow_depth = node.depth - 1 - params.r;
         let killers = self.frames[node.ply_index()].killers;
-        let mut picker = MovePicker::new(node.tt_move, killers, PickerKind::All);
+        let mut picker =
+            MovePicker::new(node.tt_move, killers, PickerKind::All).after(self.previous_move(node));
         let (mut tried, mut fail_highs, mut best) = (0, 0, -INFINITE);
         while tried < m
             && let Some((mv, _)) = picker.next(pos, &self.history)
         {
+            self.frames[node.ply_index()].moved = Some(PieceTo::new(pos, mv));
             let child = pos.play(mv);
             self.keys.push(child.key());
             self.in_test += 1;

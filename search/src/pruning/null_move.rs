@@ -157,6 +157,7 @@ impl<O: Observer> Search<O> {
         let before = self.nodes;
         // The null move is marked in the key list so that no second one follows it.
         self.keys.push(crate::search::NULL_KEY);
+        self.frames[node.ply_index()].moved = None;
         self.in_test += 1;
         let value = -self.search(
             &null_pos,

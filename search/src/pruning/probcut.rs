@@ -234,6 +234,7 @@ mod tests {
             static_eval: 17,
             verify_children: true,
             tests: [0; Method::COUNT],
+            moved: None,
         };
         search.frames[1] = frame;
         let node = Node {

@@ -31,6 +31,7 @@ use cutlab_instrument::{Bound, CutOutcome, Method, Observer};
 use serde::{Deserialize, Serialize};
 
 use crate::{
+    history::PieceTo,
     movepick::{MovePicker, PickerKind},
     position::Position,
     score::{MATE_BOUND, is_mate},
@@ -90,6 +91,7 @@ impl<O: Observer> Search<O> {
                 continue;
             }
             let before = self.nodes;
+            self.frames[node.ply_index()].moved = Some(PieceTo::new(pos, m));
             let child = pos.play(m);
             self.keys.push(child.key());
             self.in_test += 1;

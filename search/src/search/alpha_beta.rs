@@ -34,6 +34,7 @@ use super::{Exit, MAX_PLY, Node, Search};
 use crate::pruning::singular::Singular;
 use crate::{
     eval::evaluate,
+    history::PieceTo,
     movepick::{MovePicker, PickerKind, is_tactical},
     position::Position,
     score::{DRAW, INFINITE, MATE, MATE_BOUND},
@@ -293,7 +294,8 @@ impl<O: Observer> Search<O> {
     fn search_moves(&mut self, pos: &Position, node: &mut Node) -> Result<MoveLoop, Exit> {
         let killers = self.frames[node.ply_index()].killers;
         loop {
-            let mut picker = MovePicker::new(node.tt_move, killers, PickerKind::All);
+            let mut picker = MovePicker::new(node.tt_move, killers, PickerKind::All)
+                .after(self.previous_move(node));
             let mut alpha = node.alpha;
             let mut moves = MoveLoop {
                 best_value: -INFINITE,
@@ -330,6 +332,7 @@ impl<O: Observer> Search<O> {
                 if self.prunes_move(pos, node, &candidate, moves.best_value) {
                     continue;
                 }
+                self.frames[node.ply_index()].moved = Some(PieceTo::new(pos, m));
                 self.keys.push(child.key());
                 let value = if index == 0 {
                     let child_type = node.node_type.child(0);
@@ -469,7 +472,8 @@ impl<O: Observer> Search<O> {
         value
     }
 
-    /// Step 16: `best` becomes the first killer and gains history; `tried` lose history.
+    /// Step 16: `best` becomes the first killer and gains history (butterfly and
+    /// continuation); `tried` lose history.
     pub(crate) fn reward_quiet(&mut self, pos: &Position, node: &Node, best: Move, tried: &[Move]) {
         let frame = &mut self.frames[node.ply_index()];
         if !frame.killers[0].is(best) {
@@ -477,10 +481,19 @@ impl<O: Observer> Search<O> {
             frame.killers[0] = PackedMove::new(best);
         }
         let bonus = (node.depth * node.depth).min(self.config.history_bonus_max);
-        self.history.update(pos.turn(), best, bonus);
+        let previous = self.previous_move(node);
+        self.history.update_quiet(pos, best, previous, bonus);
         for &q in tried {
-            self.history.update(pos.turn(), q, -bonus);
+            self.history.update_quiet(pos, q, previous, -bonus);
         }
+    }
+
+    /// The move that led to `node` (`None` at the root and after a null move), as
+    /// continuation history indexes it.
+    pub(crate) fn previous_move(&self, node: &Node) -> Option<PieceTo> {
+        node.ply_index()
+            .checked_sub(1)
+            .and_then(|i| self.frames[i].moved)
     }
 }
 

@@ -25,8 +25,8 @@ use shakmaty::Move;
 
 use crate::{
     config::SearchConfig,
+    history::{Histories, PieceTo},
     limits::TimeManager,
-    movepick::History,
     score::{MATE, MATE_BOUND},
     tt::{PackedMove, TranspositionTable},
 };
@@ -112,6 +112,9 @@ pub(crate) struct Frame {
     pub verify_children: bool,
     /// Tests each method has run at the node of this ply, by [`Method::index`].
     pub tests: [u32; Method::COUNT],
+    /// The move being searched from this ply, for its children's continuation history
+    /// (`None` before the first, and for a null move).
+    pub moved: Option<PieceTo>,
 }
 
 /// A search engine: its TT, ordering tables and configuration; generic over the observer.
@@ -123,7 +126,7 @@ pub struct Search<O: Observer = NoopObserver> {
     /// Receives the events.
     pub observer: O,
     pub(crate) stop: Arc<AtomicBool>,
-    pub(crate) history: History,
+    pub(crate) history: Histories,
     /// Per-ply state, with two spare frames past [`MAX_PLY`] for the grandchildren's killers
     /// that `begin_node` clears.
     pub(crate) frames: Vec<Frame>,
@@ -165,7 +168,7 @@ impl<O: Observer> Search<O> {
             config,
             observer,
             stop: Arc::new(AtomicBool::new(false)),
-            history: History::default(),
+            history: Histories::default(),
             frames: vec![Frame::default(); MAX_PLY as usize + 3],
             pv: vec![[PackedMove::NONE; MAX_PLY as usize + 1]; MAX_PLY as usize + 1],
             pv_len: vec![0; MAX_PLY as usize + 1],

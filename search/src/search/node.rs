@@ -145,6 +145,7 @@ impl<O: Observer> Search<O> {
         self.seldepth = self.seldepth.max(ply);
         self.frames[ply_index + 2].killers = [PackedMove::NONE; 2];
         self.frames[ply_index].tests = [0; Method::COUNT];
+        self.frames[ply_index].moved = None;
         let node = Node {
             id: self.nodes,
             ply,

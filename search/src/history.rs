@@ -1,0 +1,178 @@
+//! What the search learns about quiet moves for ordering them: the butterfly history (side,
+//! from, to; Schaeffer 1989) and the continuation history (the opponent's last move, then this
+//! move, each as piece and destination: Stockfish's `continuationHistory[0]`, the "counter-move
+//! history" of Ethereal and Weiss). Both use the "gravity" update that keeps values within
+//! ±[`HISTORY_MAX`].
+//!
+//! Stockfish also sums the continuations of the moves two, four and six plies before. Adding
+//! the two-ply one here grew the bench tree at fixed depth (6,717,157 nodes at full weight,
+//! 6,392,345 at half weight, against 6,193,867 with the one-ply continuation alone and
+//! 6,330,893 with neither), so it is left out.
+
+use shakmaty::{Color, Move};
+
+use crate::position::Position;
+
+/// Bound on history values.
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// Adds `bonus` (negative: malus) to `entry`, pulled toward zero the fuller it is.
+fn gravity(entry: &mut i32, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+}
+
+/// How often a quiet move (by side, from, to) caused a cut-off.
+pub struct History {
+    table: Box<[[[i32; 64]; 64]; 2]>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History {
+            table: Box::new([[[0; 64]; 64]; 2]),
+        }
+    }
+}
+
+impl History {
+    /// The history score of a quiet move.
+    #[must_use]
+    pub fn get(&self, color: Color, m: Move) -> i32 {
+        let from = m.from().map_or(0, |s| s.to_usize());
+        self.table[color as usize][from][m.to().to_usize()]
+    }
+
+    /// Adds `bonus` (negative: malus) with gravity toward zero.
+    pub fn update(&mut self, color: Color, m: Move, bonus: i32) {
+        let from = m.from().map_or(0, |s| s.to_usize());
+        gravity(
+            &mut self.table[color as usize][from][m.to().to_usize()],
+            bonus,
+        );
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.table.iter_mut().flatten().for_each(|row| row.fill(0));
+    }
+}
+
+/// A move as its moving piece (colour and type) and destination: what continuation history
+/// is indexed by, 0..768.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceTo(u16);
+
+impl PieceTo {
+    /// `m` played in `pos`.
+    #[must_use]
+    pub fn new(pos: &Position, m: Move) -> PieceTo {
+        let piece = pos.turn() as usize * 6 + (m.role() as usize - 1);
+        PieceTo(u16::try_from(piece * 64 + m.to().to_usize()).unwrap_or(0))
+    }
+
+    fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+const PIECE_TO: usize = 12 * 64;
+
+/// How good a quiet move was right after a given move: indexed by the earlier move and this
+/// one, each as [`PieceTo`].
+pub struct ContinuationHistory {
+    table: Vec<[i32; PIECE_TO]>,
+}
+
+impl Default for ContinuationHistory {
+    fn default() -> Self {
+        ContinuationHistory {
+            table: vec![[0; PIECE_TO]; PIECE_TO],
+        }
+    }
+}
+
+impl ContinuationHistory {
+    /// The score of `now` after `before`.
+    #[must_use]
+    pub fn get(&self, before: PieceTo, now: PieceTo) -> i32 {
+        self.table[before.index()][now.index()]
+    }
+
+    /// Adds `bonus` to `now` after `before`, with gravity.
+    pub fn update(&mut self, before: PieceTo, now: PieceTo, bonus: i32) {
+        gravity(&mut self.table[before.index()][now.index()], bonus);
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.table.iter_mut().for_each(|row| row.fill(0));
+    }
+}
+
+/// Both tables, and the ordering score of a quiet move from them.
+#[derive(Default)]
+pub struct Histories {
+    /// Butterfly history.
+    pub butterfly: History,
+    /// Continuation history, shared by the one- and two-ply continuations.
+    pub continuation: ContinuationHistory,
+}
+
+impl Histories {
+    /// Ordering score of quiet `m` in `pos`, after the opponent's move `previous` (`None` after
+    /// a null move or at the root).
+    #[must_use]
+    pub fn quiet_score(&self, pos: &Position, m: Move, previous: Option<PieceTo>) -> i32 {
+        let continuation = previous.map_or(0, |before| {
+            self.continuation.get(before, PieceTo::new(pos, m))
+        });
+        self.butterfly.get(pos.turn(), m) + continuation
+    }
+
+    /// Gives quiet `m` in `pos` a `bonus` (negative: malus) in every table.
+    pub fn update_quiet(&mut self, pos: &Position, m: Move, previous: Option<PieceTo>, bonus: i32) {
+        self.butterfly.update(pos.turn(), m, bonus);
+        if let Some(before) = previous {
+            self.continuation
+                .update(before, PieceTo::new(pos, m), bonus);
+        }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.butterfly.clear();
+        self.continuation.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rewarded_continuation_outranks_the_same_move_elsewhere() {
+        let mut histories = Histories::default();
+        let pos = Position::startpos();
+        let e4 = pos.parse_uci("e2e4").unwrap();
+        let after_e4 = pos.play(e4);
+        let nf6 = after_e4.parse_uci("g8f6").unwrap();
+        let before = Some(PieceTo::new(&pos, e4));
+        histories.update_quiet(&after_e4, nf6, before, 400);
+        let with = histories.quiet_score(&after_e4, nf6, before);
+        let without = histories.quiet_score(&after_e4, nf6, None);
+        assert_eq!(without, 400);
+        assert_eq!(with, 800);
+        histories.clear();
+        assert_eq!(histories.quiet_score(&after_e4, nf6, before), 0);
+    }
+
+    #[test]
+    fn gravity_keeps_values_bounded() {
+        let mut entry = 0;
+        for _ in 0..1000 {
+            gravity(&mut entry, HISTORY_MAX);
+        }
+        assert!(entry <= HISTORY_MAX && entry > HISTORY_MAX * 9 / 10);
+    }
+}
