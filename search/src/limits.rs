@@ -1,5 +1,7 @@
 //! Search limits (the UCI `go` parameters) and the time manager that turns them into a soft
-//! deadline (no new iteration after it) and a hard deadline (abort the iteration).
+//! deadline (no new iteration after it) and a hard deadline (abort the iteration). On a clock
+//! the soft deadline stretches while the search is unsettled and shrinks once it has settled
+//! (Ethereal's `tm_finished`, `src/timeman.c`).
 
 use std::time::{Duration, Instant};
 
@@ -71,20 +73,49 @@ impl Limits {
     }
 }
 
+/// How settled the search is after an iteration, which scales the soft deadline on a clock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Settledness {
+    /// Iterations completed.
+    pub depth: i32,
+    /// Consecutive iterations that kept the best move.
+    pub best_move_kept: u32,
+    /// The score three iterations ago minus the score now, centipawns (positive: falling).
+    pub score_drop_cp: i32,
+}
+
+impl Settledness {
+    /// Ethereal's factors: 1.2 - 0.04 x (iterations the best move was kept, at most 10), times
+    /// the score drop / 20 bounded to [0.75, 1.25]; from 0.6 (settled) to 1.5 (unsettled).
+    #[must_use]
+    pub fn factor(self) -> f64 {
+        let kept = f64::from(self.best_move_kept.min(10));
+        let best_move = 1.2 - 0.04 * kept;
+        let score = (0.05 * f64::from(self.score_drop_cp)).clamp(0.75, 1.25);
+        best_move * score
+    }
+}
+
+/// Iterations before the soft deadline may end a search on a clock (Ethereal: 4).
+const MIN_SETTLED_DEPTH: i32 = 4;
+
 /// Deadlines derived from [`Limits`] for the side to move.
 #[derive(Clone, Copy, Debug)]
 pub struct TimeManager {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// On a clock: the target time per move, which [`Settledness::factor`] scales.
+    target: Option<Duration>,
 }
 
 impl TimeManager {
     /// Computes the deadlines, starting the clock now.
     ///
     /// With a clock: target = time / moves-to-go (30 when unknown) + 3/4 of the increment;
-    /// no new iteration after 60% of the target, abort at 3 targets, never beyond a quarter of
-    /// the remaining time, always keeping the move overhead back.
+    /// no new iteration after 0.6 to 1.5 targets as the search is settled or not (60% of the
+    /// target before the search has settled anything), abort at 3 targets, never beyond a
+    /// quarter of the remaining time, always keeping the move overhead back.
     #[must_use]
     pub fn new(limits: &Limits, turn: Color) -> TimeManager {
         let start = Instant::now();
@@ -95,6 +126,7 @@ impl TimeManager {
                 start,
                 soft: None,
                 hard: None,
+                target: None,
             };
         }
         if let Some(movetime) = limits.movetime_ms {
@@ -103,6 +135,7 @@ impl TimeManager {
                 start,
                 soft: Some(hard),
                 hard: Some(hard),
+                target: None,
             };
         }
         let (time, inc) = match turn {
@@ -114,6 +147,7 @@ impl TimeManager {
                 start,
                 soft: None,
                 hard: None,
+                target: None,
             };
         };
         let usable = time.saturating_sub(overhead).max(1);
@@ -125,7 +159,14 @@ impl TimeManager {
             start,
             soft: Some(ms(soft)),
             hard: Some(ms(hard)),
+            target: Some(ms(target.max(1))),
         }
+    }
+
+    /// Whether the search plays on a clock (its time is the engine's to manage).
+    #[must_use]
+    pub fn on_clock(&self) -> bool {
+        self.target.is_some()
     }
 
     /// Time since the search started.
@@ -140,10 +181,22 @@ impl TimeManager {
         self.hard.is_some_and(|h| self.start.elapsed() >= h)
     }
 
-    /// Whether a new iteration should not be started.
+    /// Whether a new iteration should not be started, the search being as `settled` is.
     #[must_use]
-    pub fn soft_expired(&self) -> bool {
-        self.soft.is_some_and(|s| self.start.elapsed() >= s)
+    pub fn soft_expired(&self, settled: Settledness) -> bool {
+        self.soft_deadline(settled)
+            .is_some_and(|s| self.start.elapsed() >= s)
+    }
+
+    fn soft_deadline(&self, settled: Settledness) -> Option<Duration> {
+        match self.target {
+            Some(target) if settled.depth >= MIN_SETTLED_DEPTH => Some(
+                target
+                    .mul_f64(settled.factor())
+                    .min(self.hard.unwrap_or(target)),
+            ),
+            _ => self.soft,
+        }
     }
 }
 
@@ -176,5 +229,40 @@ mod tests {
         assert!(white.soft.unwrap() >= Duration::from_millis(1_000));
         let black = TimeManager::new(&limits, Color::Black);
         assert!(black.hard.unwrap() <= Duration::from_millis(250));
+    }
+
+    #[test]
+    fn an_unsettled_search_gets_more_time_than_a_settled_one() {
+        let settled = Settledness {
+            depth: 12,
+            best_move_kept: 10,
+            score_drop_cp: -30,
+        };
+        let unsettled = Settledness {
+            depth: 12,
+            best_move_kept: 0,
+            score_drop_cp: 40,
+        };
+        assert!((settled.factor() - 0.6).abs() < 1e-9);
+        assert!((unsettled.factor() - 1.5).abs() < 1e-9);
+        let limits = Limits {
+            wtime_ms: Some(30_000),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&limits, Color::White);
+        assert!(tm.on_clock());
+        assert_eq!(tm.soft_deadline(settled), Some(Duration::from_millis(600)));
+        assert_eq!(
+            tm.soft_deadline(unsettled),
+            Some(Duration::from_millis(1500))
+        );
+        let early = Settledness {
+            depth: 2,
+            ..unsettled
+        };
+        assert_eq!(tm.soft_deadline(early), Some(Duration::from_millis(600)));
+        let fixed = TimeManager::new(&Limits::movetime(500), Color::White);
+        assert!(!fixed.on_clock());
+        assert_eq!(fixed.soft_deadline(unsettled), fixed.hard);
     }
 }

@@ -10,7 +10,7 @@ use shakmaty::{Move, Position as _};
 
 use super::{CutCounts, Info, MAX_DEPTH, Search, SearchResult, lmr::LmrTable};
 use crate::{
-    limits::{Limits, TimeManager},
+    limits::{Limits, Settledness, TimeManager},
     position::{Position, uci},
     prob_ab::ProbContext,
     score::{INFINITE, MATE, is_mate},
@@ -74,6 +74,9 @@ impl<O: Observer> Search<O> {
             pv: Vec::new(),
             cuts: CutCounts::default(),
         };
+        let only_move = root.chess().legal_moves().len() == 1;
+        let mut settled = Settledness::default();
+        let mut scores = Vec::new();
         if result.best_move.is_some() {
             for depth in 1..=max_depth {
                 let iteration = self.aspiration(root, depth, result.score, report);
@@ -81,7 +84,19 @@ impl<O: Observer> Search<O> {
                     break;
                 };
                 let pv = self.root_pv(root);
-                result.best_move = pv.first().copied().or(result.best_move);
+                let best_move = pv.first().copied().or(result.best_move);
+                settled.best_move_kept = if depth > 1 && best_move == result.best_move {
+                    settled.best_move_kept + 1
+                } else {
+                    0
+                };
+                scores.push(score);
+                settled.score_drop_cp = scores
+                    .len()
+                    .checked_sub(4)
+                    .map_or(0, |i| scores[i].saturating_sub(score));
+                settled.depth = depth;
+                result.best_move = best_move;
                 result.score = score;
                 result.depth = depth;
                 result.pv = pv;
@@ -98,7 +113,13 @@ impl<O: Observer> Search<O> {
                     });
                 }
                 let mated_soon = is_mate(score) && MATE - score.abs() <= depth;
-                if time.soft_expired() || mated_soon || self.nodes >= self.node_limit {
+                // A forced move on a clock is played at once.
+                let forced = only_move && time.on_clock();
+                if time.soft_expired(settled)
+                    || mated_soon
+                    || forced
+                    || self.nodes >= self.node_limit
+                {
                     break;
                 }
             }
