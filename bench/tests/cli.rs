@@ -764,3 +764,38 @@ fn tune_eval_writes_weights_that_fit_the_results_better() {
         "{stderr}"
     );
 }
+
+#[test]
+fn generated_games_carry_their_results_whatever_the_threads() {
+    let dir = temp_dir("generate");
+    let run = |threads: &str, out: &str| {
+        let path = dir.join(out);
+        let status = Command::new(EXE)
+            .args(["suite", "generate", "--games", "4", "--nodes", "300"])
+            .args([
+                "--per-game",
+                "3",
+                "--results",
+                "--threads",
+                threads,
+                "--out",
+            ])
+            .arg(&path)
+            .status()
+            .expect("runs");
+        assert!(status.success());
+        std::fs::read_to_string(path).unwrap()
+    };
+    let one = run("1", "one.epd");
+    assert_eq!(one, run("2", "two.epd"), "threads change nothing");
+    let positions: Vec<&str> = one.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(!positions.is_empty());
+    for line in positions {
+        assert!(
+            ["c9 \"1-0\";", "c9 \"0-1\";", "c9 \"1/2-1/2\";"]
+                .iter()
+                .any(|r| line.contains(r)),
+            "{line}"
+        );
+    }
+}

@@ -1,15 +1,17 @@
 //! `cutlab suite generate`: positions from games the engine plays against itself. Each game
 //! opens with seeded random legal moves, then both sides search a fixed number of nodes; the
-//! positions between two plies are sampled (seeded), skipping checks and duplicates.
+//! positions between two plies are sampled (seeded per game), skipping checks and duplicates.
+//! With `--results` every game is played out and its positions carry its result (`c9`), the
+//! data `cutlab tune-eval` fits the evaluation to.
 
 use std::{collections::HashSet, fmt::Write as _, path::PathBuf};
 
 use clap::Args;
 use cutlab_instrument::csv_sink::splitmix64;
 use cutlab_search::{Limits, Position, Search, SearchConfig};
-use shakmaty::Position as _;
+use shakmaty::{Color, Position as _};
 
-use crate::common::progress;
+use crate::common::{parallel, progress};
 
 /// Options of `cutlab suite generate`.
 #[derive(Args, Debug)]
@@ -32,9 +34,14 @@ pub struct GenerateArgs {
     /// First ply sampled.
     #[arg(long, default_value_t = 16)]
     min_ply: u32,
-    /// Last ply sampled (games also stop here).
+    /// Last ply sampled (without `--results` games also stop here).
     #[arg(long, default_value_t = 140)]
     max_ply: u32,
+    /// Play every game out (to mate, a draw by rule, or adjudication: both sides scoring
+    /// beyond ±1000 cp for 8 plies; games past 400 plies are dropped) and give each position
+    /// its game's result as `c9`.
+    #[arg(long)]
+    results: bool,
     /// Keep only positions of this stage (Jiang and Buro's: endgame when both sides have
     /// less than 15 points of non-pawn material).
     #[arg(long, value_parser = ["middlegame", "endgame"])]
@@ -46,20 +53,139 @@ pub struct GenerateArgs {
     /// First word of the position ids (`<prefix>.gGAME.pPLY`), to tell suites apart.
     #[arg(long, default_value = "gen")]
     id_prefix: String,
+    /// Games played at once (one engine each).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// EPD file to write.
     #[arg(long)]
     out: PathBuf,
 }
 
+/// Plies past which a played-out game is dropped as unfinished.
+const MAX_GAME_PLIES: u32 = 400;
+/// Adjudication: a score beyond this for both sides...
+const DECIDED_CP: i32 = 1000;
+/// ...over this many consecutive plies decides the game.
+const DECIDED_PLIES: u32 = 8;
+
+/// One game: the positions that may be sampled and, when played out, its result.
+struct Game {
+    index: u32,
+    candidates: Vec<(u32, String)>,
+    result: Option<&'static str>,
+}
+
+/// A game's own random stream: its opening and its sample depend on the seed and the game's
+/// number only, whatever the threads.
+struct GameRng(u64);
+
+impl GameRng {
+    fn new(seed: u64, game: u32) -> GameRng {
+        GameRng(splitmix64(
+            seed ^ u64::from(game).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        ))
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = splitmix64(self.0);
+        usize::try_from(self.0 % n.max(1) as u64).unwrap_or(0)
+    }
+}
+
+/// The result string of a win for `color`.
+fn win(color: Color) -> &'static str {
+    match color {
+        Color::White => "1-0",
+        Color::Black => "0-1",
+    }
+}
+
+/// Plays game `index` with `search`.
+fn play(args: &GenerateArgs, search: &mut Search, index: u32) -> Game {
+    let mut rng = GameRng::new(args.seed, index);
+    search.clear();
+    let wanted = |pos: &Position| {
+        args.stage
+            .as_deref()
+            .is_none_or(|s| pos.stage().name() == s)
+    };
+    let last_ply = if args.results {
+        MAX_GAME_PLIES
+    } else {
+        args.max_ply
+    };
+    let mut pos = Position::startpos();
+    let mut keys = Vec::new();
+    let mut game = Game {
+        index,
+        candidates: Vec::new(),
+        result: None,
+    };
+    let mut decided_for: Option<(Color, u32)> = None;
+    for ply in 0..last_ply {
+        let moves = pos.chess().legal_moves();
+        if moves.is_empty() {
+            game.result = Some(if pos.in_check() {
+                win(!pos.turn())
+            } else {
+                "1/2-1/2"
+            });
+            break;
+        }
+        if pos.insufficient_material() || pos.halfmoves() >= 100 {
+            game.result = Some("1/2-1/2");
+            break;
+        }
+        let sampled =
+            (args.min_ply..=args.max_ply).contains(&ply) && !pos.in_check() && wanted(&pos);
+        let m = if ply < args.random_plies {
+            if sampled && args.max_score_cp.is_none() {
+                game.candidates.push((ply, pos.fen()));
+            }
+            moves[rng.below(moves.len())]
+        } else {
+            let result = search.go(&pos, &keys, &Limits::nodes(args.nodes), &mut |_| {});
+            if sampled && args.max_score_cp.is_none_or(|cp| result.score.abs() <= cp) {
+                game.candidates.push((ply, pos.fen()));
+            }
+            // Adjudication: the side ahead stays ahead by the bound, in both sides' eyes.
+            let ahead = if result.score >= DECIDED_CP {
+                Some(pos.turn())
+            } else if result.score <= -DECIDED_CP {
+                Some(!pos.turn())
+            } else {
+                None
+            };
+            decided_for = match (ahead, decided_for) {
+                (Some(side), Some((prev, n))) if side == prev => Some((side, n + 1)),
+                (Some(side), _) => Some((side, 1)),
+                (None, _) => None,
+            };
+            if args.results
+                && let Some((side, plies)) = decided_for
+                && plies >= DECIDED_PLIES
+            {
+                game.result = Some(win(side));
+                break;
+            }
+            match result.best_move {
+                Some(m) => m,
+                None => break,
+            }
+        };
+        keys.push(pos.key());
+        pos = pos.play(m);
+        // A threefold repetition ends the game drawn.
+        if keys.iter().filter(|&&k| k == pos.key()).count() >= 2 {
+            game.result = Some("1/2-1/2");
+            break;
+        }
+    }
+    game
+}
+
 /// Plays the games and writes the suite.
 pub fn run(args: &GenerateArgs) -> Result<(), String> {
-    let mut search = Search::new(SearchConfig::default(), 8);
-    let mut rng = splitmix64(args.seed);
-    let mut next = || {
-        rng = splitmix64(rng);
-        rng
-    };
-    let mut seen = HashSet::new();
     let mut text = format!(
         "# cutlab suite generate --games {} --seed {} --random-plies {} --nodes {} --per-game {} --min-ply {} --max-ply {}",
         args.games,
@@ -70,6 +196,9 @@ pub fn run(args: &GenerateArgs) -> Result<(), String> {
         args.min_ply,
         args.max_ply
     );
+    if args.results {
+        text.push_str(" --results");
+    }
     if let Some(stage) = &args.stage {
         let _ = write!(text, " --stage {stage}");
     }
@@ -77,68 +206,61 @@ pub fn run(args: &GenerateArgs) -> Result<(), String> {
         let _ = write!(text, " --max-score-cp {cp}");
     }
     let _ = writeln!(text, " --id-prefix {}", args.id_prefix);
-    let wanted = |pos: &Position| {
-        args.stage
-            .as_deref()
-            .is_none_or(|s| pos.stage().name() == s)
-    };
+
+    let indices: Vec<u32> = (0..args.games).collect();
     let bar = progress::bar(u64::from(args.games), "games");
-    let mut count = 0;
-    for game in 0..args.games {
-        search.clear();
-        let mut pos = Position::startpos();
-        let mut keys = Vec::new();
-        let mut candidates = Vec::new();
-        for ply in 0..args.max_ply {
-            let moves = pos.chess().legal_moves();
-            if moves.is_empty() || pos.insufficient_material() || pos.halfmoves() >= 100 {
-                break;
-            }
-            let sampled = ply >= args.min_ply && !pos.in_check() && wanted(&pos);
-            let m = if ply < args.random_plies {
-                if sampled && args.max_score_cp.is_none() {
-                    candidates.push((ply, pos.fen()));
-                }
-                let index = usize::try_from(next() % moves.len() as u64).unwrap_or(0);
-                moves[index]
-            } else {
-                let result = search.go(&pos, &keys, &Limits::nodes(args.nodes), &mut |_| {});
-                if sampled && args.max_score_cp.is_none_or(|cp| result.score.abs() <= cp) {
-                    candidates.push((ply, pos.fen()));
-                }
-                match result.best_move {
-                    Some(m) => m,
-                    None => break,
-                }
-            };
-            keys.push(pos.key());
-            pos = pos.play(m);
-            // Stop at a threefold repetition.
-            if keys.iter().filter(|&&k| k == pos.key()).count() >= 2 {
-                break;
-            }
+    let mut games: Vec<Game> = Vec::with_capacity(indices.len());
+    parallel::run(
+        &indices,
+        args.threads,
+        || Search::new(SearchConfig::default(), 8),
+        |search, &index| play(args, search, index),
+        |game| {
+            bar.inc(1);
+            games.push(game);
+            Ok(())
+        },
+    )?;
+    bar.finish_and_clear();
+    games.sort_by_key(|g| g.index);
+
+    let mut seen = HashSet::new();
+    let (mut count, mut unfinished) = (0, 0);
+    for mut game in games {
+        if args.results && game.result.is_none() {
+            unfinished += 1;
+            continue;
         }
-        for _ in 0..args.per_game.min(candidates.len()) {
-            let index = usize::try_from(next() % candidates.len() as u64).unwrap_or(0);
-            let (ply, fen) = candidates.swap_remove(index);
+        let mut rng = GameRng::new(args.seed ^ 0x5A3F, game.index);
+        for _ in 0..args.per_game.min(game.candidates.len()) {
+            let (ply, fen) = game
+                .candidates
+                .swap_remove(rng.below(game.candidates.len()));
             let key: String = fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
             if seen.insert(key.clone()) {
+                let _ = write!(text, "{key}");
+                if let Some(result) = game.result.filter(|_| args.results) {
+                    let _ = write!(text, " c9 \"{result}\";");
+                }
                 let _ = writeln!(
                     text,
-                    "{key} id \"{}.g{game:04}.p{ply:03}\";",
-                    args.id_prefix
+                    " id \"{}.g{:04}.p{ply:03}\";",
+                    args.id_prefix, game.index
                 );
                 count += 1;
             }
         }
-        bar.inc(1);
     }
-    bar.finish_and_clear();
     std::fs::write(&args.out, text).map_err(|e| format!("{}: {e}", args.out.display()))?;
     eprintln!(
-        "wrote {count} positions from {} games to {}",
+        "wrote {count} positions from {} games to {}{}",
         args.games,
-        args.out.display()
+        args.out.display(),
+        if args.results {
+            format!(" ({unfinished} unfinished games dropped)")
+        } else {
+            String::new()
+        }
     );
     Ok(())
 }
