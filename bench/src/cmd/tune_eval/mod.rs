@@ -53,6 +53,10 @@ pub struct TuneEvalArgs {
     /// value (a rare feature's weight would fit the few games it appears in).
     #[arg(long, default_value_t = 200)]
     min_positions: usize,
+    /// Ridge penalty per weight, `L2 x (w - w_start)^2` added to the loss (MSE units per cp²):
+    /// a weight the positions say little about stays near its start.
+    #[arg(long, default_value_t = 0.0)]
+    l2: f64,
     /// Threads computing the gradient.
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -215,6 +219,7 @@ pub fn run(args: &TuneEvalArgs) -> Result<(), String> {
             ..Adam::default()
         },
         threads: args.threads,
+        l2: args.l2,
     };
     texel::tune(&train, &mut weights, &tuned, schedule, |epoch, w| {
         bar.inc(1);

@@ -150,6 +150,9 @@ pub struct Schedule {
     pub adam: Adam,
     /// Threads computing the gradient.
     pub threads: usize,
+    /// Ridge penalty: `l2 x (w - w_start)^2` per weight is added to the loss, so that a weight
+    /// the data says little about stays near its start instead of following noise.
+    pub l2: f64,
 }
 
 /// Tunes `weights` in place by `schedule` over `train`; only weights whose `tuned` entry is
@@ -166,7 +169,9 @@ pub fn tune(
         epochs,
         adam,
         threads,
+        l2,
     } = schedule;
+    let start = weights.to_vec();
     let mut first = vec![[0.0; 2]; weights.len()];
     let mut second = vec![[0.0; 2]; weights.len()];
     for epoch in 1..=epochs {
@@ -176,7 +181,7 @@ pub fn tune(
         let correction2 = 1.0 - adam.beta2.powi(t);
         for i in (0..weights.len()).filter(|&i| tuned[i]) {
             for phase in 0..2 {
-                let g = grad[i][phase];
+                let g = grad[i][phase] + 2.0 * l2 * (weights[i][phase] - start[i][phase]);
                 first[i][phase] = adam.beta1 * first[i][phase] + (1.0 - adam.beta1) * g;
                 second[i][phase] = adam.beta2 * second[i][phase] + (1.0 - adam.beta2) * g * g;
                 let m = first[i][phase] / correction1;
@@ -243,11 +248,22 @@ mod tests {
                 ..Adam::default()
             },
             threads: 1,
+            l2: 0.0,
         };
         tune(&samples, &mut weights, &[true], schedule, |_, _| {});
         let q = (weights[0][0] + weights[0][1]) / 2.0;
         assert!((q - 400.0 * 4_f64.log10()).abs() < 2.0, "{weights:?}");
         assert!(loss(&samples, &weights, 1.0) < before);
+        let mut held = vec![[0.0, 0.0]];
+        let ridge = Schedule {
+            l2: 1.0,
+            ..schedule
+        };
+        tune(&samples, &mut held, &[true], ridge, |_, _| {});
+        assert!(
+            held[0][0].abs() < 1.0,
+            "a strong ridge keeps the start: {held:?}"
+        );
         let frozen = vec![[7.0, 7.0]];
         let mut still = frozen.clone();
         tune(&samples, &mut still, &[false], schedule, |_, _| {});
