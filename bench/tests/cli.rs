@@ -799,3 +799,47 @@ fn generated_games_carry_their_results_whatever_the_threads() {
         );
     }
 }
+
+#[test]
+fn an_interrupted_generation_resumes_to_the_same_suite() {
+    let dir = temp_dir("generate-resume");
+    let args = |out: &std::path::Path| {
+        let mut command = Command::new(EXE);
+        command
+            .args(["suite", "generate", "--games", "60", "--nodes", "300"])
+            .args(["--per-game", "2", "--results", "--out"])
+            .arg(out);
+        command
+    };
+    let whole = dir.join("whole.epd");
+    assert!(args(&whole).status().expect("runs").success());
+    let resumed = dir.join("resumed.epd");
+    let progress = dir.join("resumed.epd.games.csv");
+    let mut child = args(&resumed).spawn().expect("starts");
+    // Interrupt once a few games are in.
+    let mut lines = 0;
+    while lines < 4 && child.try_wait().expect("waits").is_none() {
+        std::thread::sleep(Duration::from_millis(5));
+        lines = std::fs::read_to_string(&progress).map_or(0, |t| t.lines().count());
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    if progress.exists() {
+        assert!(!resumed.exists(), "no suite before every game is in");
+        let again = args(&resumed).status().expect("runs");
+        assert!(
+            !again.success(),
+            "an existing run is not restarted silently"
+        );
+        let status = args(&resumed).arg("--resume").status().expect("runs");
+        assert!(status.success());
+    }
+    assert_eq!(
+        std::fs::read_to_string(&whole).unwrap(),
+        std::fs::read_to_string(&resumed).unwrap()
+    );
+    assert!(
+        !progress.exists(),
+        "the progress file goes once the suite is written"
+    );
+}

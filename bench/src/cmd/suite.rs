@@ -2,16 +2,19 @@
 //! opens with seeded random legal moves, then both sides search a fixed number of nodes; the
 //! positions between two plies are sampled (seeded per game), skipping checks and duplicates.
 //! With `--results` every game is played out and its positions carry its result (`c9`), the
-//! data `cutlab tune-eval` fits the evaluation to.
+//! data `cutlab tune-eval` fits the evaluation to. Each game's sample is appended to
+//! `<out>.games.csv` as it ends, so `--resume` continues an interrupted run; the suite is
+//! written from it when every game is in.
 
 use std::{collections::HashSet, fmt::Write as _, path::PathBuf};
 
 use clap::Args;
 use cutlab_instrument::csv_sink::splitmix64;
 use cutlab_search::{Limits, Position, Search, SearchConfig};
+use serde::{Deserialize, Serialize};
 use shakmaty::{Color, Position as _};
 
-use crate::common::{parallel, progress};
+use crate::common::{parallel, progress, results};
 
 /// Options of `cutlab suite generate`.
 #[derive(Args, Debug)]
@@ -56,6 +59,9 @@ pub struct GenerateArgs {
     /// Games played at once (one engine each).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Continue an interrupted run from `<out>.games.csv`.
+    #[arg(long)]
+    resume: bool,
     /// EPD file to write.
     #[arg(long)]
     out: PathBuf,
@@ -73,6 +79,48 @@ struct Game {
     index: u32,
     candidates: Vec<(u32, String)>,
     result: Option<&'static str>,
+}
+
+/// A row of `<out>.games.csv`: one sampled position of a finished game, or (empty `fen`) a
+/// game that gave none.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct SampleRow {
+    game: u32,
+    /// `1-0`, `0-1`, `1/2-1/2`, or empty when the game was not played out.
+    result: String,
+    ply: u32,
+    fen: String,
+}
+
+impl Game {
+    /// The game's seeded sample, as rows (one empty row when there is nothing to keep).
+    fn sample(mut self, args: &GenerateArgs) -> Vec<SampleRow> {
+        let result = self.result.unwrap_or_default().to_string();
+        let mut rows = Vec::new();
+        if !(args.results && self.result.is_none()) {
+            let mut rng = GameRng::new(args.seed ^ 0x5A3F, self.index);
+            for _ in 0..args.per_game.min(self.candidates.len()) {
+                let (ply, fen) = self
+                    .candidates
+                    .swap_remove(rng.below(self.candidates.len()));
+                rows.push(SampleRow {
+                    game: self.index,
+                    result: result.clone(),
+                    ply,
+                    fen,
+                });
+            }
+        }
+        if rows.is_empty() {
+            rows.push(SampleRow {
+                game: self.index,
+                result,
+                ply: 0,
+                fen: String::new(),
+            });
+        }
+        rows
+    }
 }
 
 /// A game's own random stream: its opening and its sample depend on the seed and the game's
@@ -207,51 +255,66 @@ pub fn run(args: &GenerateArgs) -> Result<(), String> {
     }
     let _ = writeln!(text, " --id-prefix {}", args.id_prefix);
 
-    let indices: Vec<u32> = (0..args.games).collect();
+    let progress_path = PathBuf::from(format!("{}.games.csv", args.out.display()));
+    let mut rows: Vec<SampleRow> = results::resume_rows(&progress_path, args.resume)?;
+    let done: HashSet<u32> = rows.iter().map(|r| r.game).collect();
+    let indices: Vec<u32> = (0..args.games).filter(|g| !done.contains(g)).collect();
     let bar = progress::bar(u64::from(args.games), "games");
-    let mut games: Vec<Game> = Vec::with_capacity(indices.len());
+    bar.inc(done.len() as u64);
+    let mut appender = results::appender(&progress_path)?;
     parallel::run(
         &indices,
         args.threads,
         || Search::new(SearchConfig::default(), 8),
-        |search, &index| play(args, search, index),
-        |game| {
+        |search, &index| play(args, search, index).sample(args),
+        |game_rows| {
             bar.inc(1);
-            games.push(game);
+            for row in &game_rows {
+                appender
+                    .serialize(row)
+                    .map_err(|e| format!("{}: {e}", progress_path.display()))?;
+            }
+            appender
+                .flush()
+                .map_err(|e| format!("{}: {e}", progress_path.display()))?;
+            rows.extend(game_rows);
             Ok(())
         },
     )?;
     bar.finish_and_clear();
-    games.sort_by_key(|g| g.index);
+    rows.sort_by_key(|r| r.game);
 
     let mut seen = HashSet::new();
-    let (mut count, mut unfinished) = (0, 0);
-    for mut game in games {
-        if args.results && game.result.is_none() {
-            unfinished += 1;
-            continue;
-        }
-        let mut rng = GameRng::new(args.seed ^ 0x5A3F, game.index);
-        for _ in 0..args.per_game.min(game.candidates.len()) {
-            let (ply, fen) = game
-                .candidates
-                .swap_remove(rng.below(game.candidates.len()));
-            let key: String = fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
-            if seen.insert(key.clone()) {
-                let _ = write!(text, "{key}");
-                if let Some(result) = game.result.filter(|_| args.results) {
-                    let _ = write!(text, " c9 \"{result}\";");
-                }
-                let _ = writeln!(
-                    text,
-                    " id \"{}.g{:04}.p{ply:03}\";",
-                    args.id_prefix, game.index
-                );
-                count += 1;
+    let mut count = 0;
+    let unfinished: HashSet<u32> = rows
+        .iter()
+        .filter(|r| args.results && r.result.is_empty())
+        .map(|r| r.game)
+        .collect();
+    for row in rows.iter().filter(|r| !r.fen.is_empty()) {
+        let key: String = row
+            .fen
+            .split_whitespace()
+            .take(4)
+            .collect::<Vec<_>>()
+            .join(" ");
+        if seen.insert(key.clone()) {
+            let _ = write!(text, "{key}");
+            if args.results {
+                let _ = write!(text, " c9 \"{}\";", row.result);
             }
+            let _ = writeln!(
+                text,
+                " id \"{}.g{:04}.p{:03}\";",
+                args.id_prefix, row.game, row.ply
+            );
+            count += 1;
         }
     }
+    let unfinished = unfinished.len();
     std::fs::write(&args.out, text).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    std::fs::remove_file(&progress_path)
+        .map_err(|e| format!("{}: {e}", progress_path.display()))?;
     eprintln!(
         "wrote {count} positions from {} games to {}{}",
         args.games,
