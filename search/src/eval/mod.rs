@@ -2,8 +2,8 @@
 //! middlegame and an endgame value by the game phase.
 //!
 //! [`terms`] counts the features of a position, [`layout`] says where each feature's weight lives,
-//! and [`weights`] holds the numbers, tuned by Texel's method (`cutlab tune-eval`). The result is
-//! in centipawns from the side to move's view.
+//! and [`weights`] holds the numbers (written by `cutlab tune-eval`, Texel's method, once a fit
+//! beats the ones there in play). The result is in centipawns from the side to move's view.
 
 pub mod layout;
 mod phased;
