@@ -393,6 +393,7 @@ impl<O: Observer> Search<O> {
         singular: Option<i32>,
     ) -> ChildMove {
         let child = pos.play(m);
+        self.tt.prefetch(child.key());
         let gives_check = child.in_check();
         let tactical = is_tactical(m);
         let check_extension = i32::from(gives_check && node.ply < 2 * MAX_PLY / 3);

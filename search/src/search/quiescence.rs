@@ -108,6 +108,7 @@ impl<O: Observer> Search<O> {
                 continue;
             }
             let child = pos.play(m);
+            self.tt.prefetch(child.key());
             let child_type = node_type.child(searched as usize);
             let value = -self.quiescence(&child, -beta, -alpha, ply + 1, child_type, node.id);
             if self.aborted {
