@@ -6,12 +6,15 @@
 //! beats the ones there in play). The result is in centipawns from the side to move's view.
 
 pub mod layout;
+mod pawn_cache;
 mod phased;
 pub mod terms;
 pub mod weights;
 
 use shakmaty::{Board, Color, Position as _};
 
+pub use pawn_cache::PawnCache;
+use pawn_cache::PawnKey;
 pub use phased::{FULL_PHASE, PHASE_INC, Phased};
 use terms::FeatureSink;
 
@@ -42,7 +45,27 @@ pub fn evaluate(pos: &Position) -> i32 {
 pub fn evaluate_board(board: &Board, turn: Color) -> i32 {
     let mut scorer = Scorer::default();
     let phase = terms::collect(board, turn, &mut scorer);
-    let white_view = scorer.total.taper(phase);
+    side_to_move_view(scorer.total.taper(phase), turn)
+}
+
+/// [`evaluate`], with the pawn terms taken from `cache` when it holds them (the same value).
+#[must_use]
+pub fn evaluate_cached(pos: &Position, cache: &mut PawnCache) -> i32 {
+    let chess = pos.chess();
+    let (board, turn) = (chess.board(), chess.turn());
+    let key = PawnKey::of(board);
+    let (pawn_score, passers) = cache.probe(key).unwrap_or_else(|| {
+        let mut scorer = Scorer::default();
+        let passers = terms::pawn_terms(board, &mut scorer);
+        cache.store(key, scorer.total, passers);
+        (scorer.total, passers)
+    });
+    let mut scorer = Scorer { total: pawn_score };
+    let phase = terms::piece_terms(board, turn, passers, &mut scorer);
+    side_to_move_view(scorer.total.taper(phase), turn)
+}
+
+fn side_to_move_view(white_view: i32, turn: Color) -> i32 {
     match turn {
         Color::White => white_view,
         Color::Black => -white_view,
@@ -73,6 +96,28 @@ mod tests {
             eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
             tempo
         );
+    }
+
+    #[test]
+    fn the_pawn_cache_changes_no_evaluation() {
+        let mut cache = PawnCache::default();
+        let mut pos = Position::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        )
+        .unwrap();
+        // A seeded walk of legal moves: every evaluation on a miss, then on a hit.
+        let mut seed = 7_u64;
+        for _ in 0..200 {
+            let uncached = evaluate(&pos);
+            assert_eq!(evaluate_cached(&pos, &mut cache), uncached);
+            assert_eq!(evaluate_cached(&pos, &mut cache), uncached);
+            let moves = pos.chess().legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            pos = pos.play(moves[(seed >> 33) as usize % moves.len()]);
+        }
     }
 
     #[test]

@@ -33,7 +33,34 @@ const NOT_FILE_H: u64 = !(FILE_A << 7);
 
 /// Hands every feature of `board` (with `turn` to move) to `sink`; returns the game phase.
 pub fn collect<S: FeatureSink>(board: &Board, turn: Color, sink: &mut S) -> i32 {
+    let passers = pawn_terms(board, sink);
+    piece_terms(board, turn, passers, sink)
+}
+
+/// The terms that depend on nothing but the pawns and the kings' squares: their piece-square
+/// values, pawn structure, passed pawns by rank, king shelter. These are what the pawn cache
+/// keeps. Returns the passed pawns of both colours.
+pub fn pawn_terms<S: FeatureSink>(board: &Board, sink: &mut S) -> u64 {
+    let mut passers = 0;
+    for color in [Color::White, Color::Black] {
+        let us = board.by_color(color);
+        for (ri, pieces) in [(0, board.pawns()), (5, board.kings())] {
+            for sq in pieces & us {
+                sink.add(PSQT + ri * 64 + relative_square(sq, color), sign(color));
+            }
+        }
+        passers |= pawn_structure(board, color, sink);
+        if let Some(king) = board.king_of(color) {
+            king_shelter(king, board.pawns().0 & us.0, color, sink);
+        }
+    }
+    passers
+}
+
+/// Every term but [`pawn_terms`], given the passed pawns those found; returns the game phase.
+pub fn piece_terms<S: FeatureSink>(board: &Board, turn: Color, passers: u64, sink: &mut S) -> i32 {
     let phase = side_terms(board, Color::White, sink) + side_terms(board, Color::Black, sink);
+    blocked_passers(board, passers, sink);
     sink.add(TEMPO, sign(turn));
     phase
 }
@@ -101,7 +128,8 @@ fn count(bits: u64) -> i32 {
     i32::try_from(bits.count_ones()).unwrap_or(0)
 }
 
-/// All terms for one side (counted with its sign); returns its contribution to the game phase.
+/// The piece terms of one side (counted with its sign); returns its contribution to the game
+/// phase.
 fn side_terms<S: FeatureSink>(board: &Board, color: Color, sink: &mut S) -> i32 {
     let sign = sign(color);
     let us = board.by_color(color).0;
@@ -120,11 +148,6 @@ fn side_terms<S: FeatureSink>(board: &Board, color: Color, sink: &mut S) -> i32 
     let mut minor_attacks = 0_u64;
     let mut rook_attacks = 0_u64;
 
-    for (ri, pieces) in [(0, board.pawns()), (5, board.kings())] {
-        for sq in pieces & Bitboard(us) {
-            sink.add(PSQT + ri * 64 + relative_square(sq, color), sign);
-        }
-    }
     for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
         let ri = role as usize - 1;
         for sq in board.by_role(role) & Bitboard(us) {
@@ -179,10 +202,6 @@ fn side_terms<S: FeatureSink>(board: &Board, color: Color, sink: &mut S) -> i32 
         [pawn_attacks(our_pawns, color), minor_attacks, rook_attacks],
         sink,
     );
-    pawn_structure(board, color, sink);
-    if let Some(king) = board.king_of(color) {
-        king_shelter(king, our_pawns, color, sink);
-    }
     phase
 }
 
@@ -208,11 +227,12 @@ fn threats<S: FeatureSink>(board: &Board, color: Color, by: [u64; 3], sink: &mut
     }
 }
 
-fn pawn_structure<S: FeatureSink>(board: &Board, color: Color, sink: &mut S) {
+/// Isolated, connected, passed and doubled pawns of `color`; returns its passed pawns.
+fn pawn_structure<S: FeatureSink>(board: &Board, color: Color, sink: &mut S) -> u64 {
     let sign = sign(color);
     let our_pawns = board.pawns().0 & board.by_color(color).0;
     let their_pawns = board.pawns().0 & board.by_color(!color).0;
-    let their_pieces = board.by_color(!color).0;
+    let mut passers = 0;
     let their_span = front_span(their_pawns, !color);
     let defended = pawn_attacks(our_pawns, color);
     let beside = ((our_pawns & NOT_FILE_A) >> 1) | ((our_pawns & NOT_FILE_H) << 1);
@@ -229,15 +249,26 @@ fn pawn_structure<S: FeatureSink>(board: &Board, color: Color, sink: &mut S) {
         }
         if their_span & bit == 0 && their_pawns & file_mask & ahead(sq, color) == 0 {
             sink.add(PASSED_PAWN + rank, sign);
-            if stop_square(sq, color) & their_pieces != 0 {
-                sink.add(PASSED_PAWN_BLOCKED + rank, sign);
-            }
+            passers |= bit;
         }
     }
     for file in 0..8 {
         let n = count(our_pawns & (FILE_A << file));
         if n > 1 {
             sink.add(DOUBLED_PAWN, sign * (n - 1));
+        }
+    }
+    passers
+}
+
+/// Passed pawns (of both colours, `passers`) whose stop square holds an enemy piece.
+fn blocked_passers<S: FeatureSink>(board: &Board, passers: u64, sink: &mut S) {
+    for color in [Color::White, Color::Black] {
+        let their_pieces = board.by_color(!color).0;
+        for sq in Bitboard(passers & board.by_color(color).0) {
+            if stop_square(sq, color) & their_pieces != 0 {
+                sink.add(PASSED_PAWN_BLOCKED + relative_rank(sq, color), sign(color));
+            }
         }
     }
 }

@@ -33,7 +33,7 @@ use shakmaty::Move;
 use super::{Exit, MAX_PLY, Node, Search};
 use crate::pruning::singular::Singular;
 use crate::{
-    eval::evaluate,
+    eval::evaluate_cached,
     history::PieceTo,
     movepick::{MovePicker, PickerKind, is_tactical},
     position::Position,
@@ -129,7 +129,8 @@ impl<O: Observer> Search<O> {
         node.static_eval = if node.in_check {
             -INFINITE
         } else {
-            node.tt.map_or_else(|| evaluate(pos), |h| h.eval)
+            node.tt
+                .map_or_else(|| evaluate_cached(pos, &mut self.pawn_cache), |h| h.eval)
         };
         self.frames[node.ply_index()].static_eval = node.static_eval;
         node.improving = self.improving(&node);
@@ -265,7 +266,7 @@ impl<O: Observer> Search<O> {
             return Some(Exit::exact(if node.in_check {
                 DRAW
             } else {
-                evaluate(pos)
+                evaluate_cached(pos, &mut self.pawn_cache)
             }));
         }
         None

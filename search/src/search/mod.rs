@@ -25,6 +25,7 @@ use shakmaty::Move;
 
 use crate::{
     config::SearchConfig,
+    eval::PawnCache,
     history::{Histories, PieceTo},
     limits::TimeManager,
     score::{MATE, MATE_BOUND},
@@ -127,6 +128,7 @@ pub struct Search<O: Observer = NoopObserver> {
     pub observer: O,
     pub(crate) stop: Arc<AtomicBool>,
     pub(crate) history: Histories,
+    pub(crate) pawn_cache: PawnCache,
     /// Per-ply state, with two spare frames past [`MAX_PLY`] for the grandchildren's killers
     /// that `begin_node` clears.
     pub(crate) frames: Vec<Frame>,
@@ -169,6 +171,7 @@ impl<O: Observer> Search<O> {
             observer,
             stop: Arc::new(AtomicBool::new(false)),
             history: Histories::default(),
+            pawn_cache: PawnCache::default(),
             frames: vec![Frame::default(); MAX_PLY as usize + 3],
             pv: vec![[PackedMove::NONE; MAX_PLY as usize + 1]; MAX_PLY as usize + 1],
             pv_len: vec![0; MAX_PLY as usize + 1],

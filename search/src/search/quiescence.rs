@@ -13,7 +13,7 @@ use cutlab_instrument::{Bound, NodeType, Observer};
 
 use super::{Exit, MAX_PLY, Node, Search};
 use crate::{
-    eval::evaluate,
+    eval::evaluate_cached,
     movepick::{MovePicker, PickerKind},
     position::Position,
     score::{DRAW, INFINITE, MATE},
@@ -37,7 +37,11 @@ impl<O: Observer> Search<O> {
         self.pv_len[ply_index.min(MAX_PLY as usize)] = 0;
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.in_check();
-        let stand_pat = if in_check { -INFINITE } else { evaluate(pos) };
+        let stand_pat = if in_check {
+            -INFINITE
+        } else {
+            evaluate_cached(pos, &mut self.pawn_cache)
+        };
         let node = Node {
             id: self.nodes,
             ply,
