@@ -2,8 +2,9 @@
 //! (checked for legality without generating moves), then the rest scored once and picked by
 //! selection one at a time, so that a node that cuts early pays for little ordering.
 //!
-//! Order: TT move; winning and equal captures and queen promotions by MVV-LVA; the two killer
-//! moves; quiet moves by butterfly and continuation history; losing captures (negative SEE) last.
+//! Order: TT move; winning and equal captures and queen promotions by MVV-LVA and capture
+//! history; the two killer moves; quiet moves by butterfly and continuation history; losing
+//! captures (negative SEE) last, in the same order among themselves.
 
 use shakmaty::{Move, MoveList, Position as _, Role};
 
@@ -35,11 +36,24 @@ const GOOD_TACTICAL: i32 = 3_000_000;
 const KILLER: i32 = 2_000_000;
 const BAD_CAPTURE: i32 = -3_000_000;
 
+/// Capture history counts 1/this in a capture's score: at most ±2,048, more than a pawn of
+/// victim value (1,600) and less than a minor piece over a pawn (3,520), so it mostly orders
+/// the captures of one victim. Stockfish 15.1 adds its capture history whole to 6 × the
+/// victim's value, about 1/2 here. Measured with `null-move+lmr` at 25,000 nodes per move,
+/// 600 games each (8moves_v3) against the build without capture history: 1/2 -5.8 ± 21.3
+/// Elo, 1/8 +4.1 ± 20.4 and the bench tree 2.8% smaller; neither decided.
+const CAPTURE_HISTORY_DIVISOR: i32 = 8;
+
 /// Most valuable victim, least valuable attacker (promotions count the promoted piece's gain).
 fn mvv_lva(m: Move) -> i32 {
     let victim = m.capture().map_or(0, see::value);
     let promotion = m.promotion().map_or(0, see::value);
     victim * 16 + promotion - see::value(m.role()) / 16
+}
+
+/// The ordering score of a capture or promotion within its class (winning or losing).
+fn tactical_score(pos: &Position, m: Move, history: &Histories) -> i32 {
+    mvv_lva(m) + history.capture.get(pos, m) / CAPTURE_HISTORY_DIVISOR
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -126,10 +140,11 @@ impl MovePicker {
         }
         for (i, &m) in self.moves.iter().enumerate() {
             self.scores[i] = if is_tactical(m) {
+                let score = tactical_score(pos, m, history);
                 if is_losing(pos, m) {
-                    BAD_CAPTURE + mvv_lva(m)
+                    BAD_CAPTURE + score
                 } else {
-                    GOOD_TACTICAL + mvv_lva(m)
+                    GOOD_TACTICAL + score
                 }
             } else if self.killers[0].is(m) {
                 KILLER + 1

@@ -52,8 +52,8 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Move;
 
 use crate::{
-    history::PieceTo,
-    movepick::{MovePicker, PickerKind, is_tactical},
+    history::{PieceTo, TriedMoves},
+    movepick::{MovePicker, PickerKind},
     position::Position,
     score::{DRAW, INFINITE, MATE, is_mate},
     search::{
@@ -105,8 +105,8 @@ struct ProbMoves {
     searched: usize,
     /// Index of the move whose addition made P(V >= beta) >= p.
     cut_index: Option<u32>,
-    /// Quiet moves searched before the cut.
-    quiets_tried: Vec<Move>,
+    /// Moves searched before the cut.
+    tried: TriedMoves,
 }
 
 impl Default for ProbMoves {
@@ -117,7 +117,7 @@ impl Default for ProbMoves {
             best_move: None,
             searched: 0,
             cut_index: None,
-            quiets_tried: Vec::new(),
+            tried: TriedMoves::default(),
         }
     }
 }
@@ -239,12 +239,9 @@ impl<O: Observer> Search<O> {
         };
         self.record_test(pos, &node, Method::ProbAb, probe, outcome);
 
-        // Step 16. Killers and history of the quiet moves
-        if cut
-            && let Some(m) = moves.best_move
-            && !is_tactical(m)
-        {
-            self.reward_quiet(pos, &node, m, &moves.quiets_tried);
+        // Step 16. Killers, history of the quiet moves and capture history
+        if cut && let Some(m) = moves.best_move {
+            self.reward_cut(pos, &node, m, &moves.tried);
         }
 
         // Step 17. Transposition-table store: the value at the confidence, and the spread
@@ -293,7 +290,6 @@ impl<O: Observer> Search<O> {
             self.frames[node.ply_index()].moved = Some(PieceTo::new(pos, m));
             let ChildMove {
                 child,
-                tactical,
                 new_depth,
                 reduction,
                 ..
@@ -329,9 +325,7 @@ impl<O: Observer> Search<O> {
                 break;
             }
             alpha = alpha.max(node_value);
-            if !tactical {
-                moves.quiets_tried.push(m);
-            }
+            moves.tried.push(m);
         }
         Some(moves)
     }

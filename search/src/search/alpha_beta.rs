@@ -24,7 +24,7 @@
 //!     reduction ([`super::lmr`]), singular extension with its multi-cut return
 //!     ([`crate::pruning::singular`]), PVS, new best move
 //! 15. Mate and stalemate
-//! 16. Killers and history of the quiet moves
+//! 16. Killers, history of the quiet moves and capture history
 //! 17. Transposition-table store
 
 use cutlab_instrument::{Bound, NodeType, Observer};
@@ -34,7 +34,7 @@ use super::{Exit, MAX_PLY, Node, Search};
 use crate::pruning::singular::Singular;
 use crate::{
     eval::evaluate_cached,
-    history::PieceTo,
+    history::{PieceTo, TriedMoves},
     movepick::{MovePicker, PickerKind, is_tactical},
     position::Position,
     score::{DRAW, INFINITE, MATE, MATE_BOUND},
@@ -77,8 +77,8 @@ struct MoveLoop {
     searched: usize,
     /// Index of the move that failed high.
     cut_index: Option<u32>,
-    /// Quiet moves searched before the best one (they lose history on a cut).
-    quiets_tried: Vec<Move>,
+    /// Moves searched before the best one (they lose history on a cut).
+    tried: TriedMoves,
 }
 
 impl<O: Observer> Search<O> {
@@ -200,13 +200,12 @@ impl<O: Observer> Search<O> {
             return self.leave(&node, Exit::exact(value));
         }
 
-        // Step 16. A quiet move that cut off becomes a killer and gains history; the quiet
-        // moves tried before it lose history.
+        // Step 16. The move that cut off gains history (a quiet one becomes a killer); the
+        // moves of its kind tried before it, and the captures, lose history.
         if moves.best_value >= node.beta
             && let Some(m) = moves.best_move
-            && !is_tactical(m)
         {
-            self.reward_quiet(pos, &node, m, &moves.quiets_tried);
+            self.reward_cut(pos, &node, m, &moves.tried);
         }
 
         // Step 17. Transposition-table store (not for a search without the TT move)
@@ -303,7 +302,7 @@ impl<O: Observer> Search<O> {
                 best_move: None,
                 searched: 0,
                 cut_index: None,
-                quiets_tried: Vec::new(),
+                tried: TriedMoves::default(),
             };
             while let Some((m, _)) = picker.next(pos, &self.history) {
                 if node.excluded == Some(m) {
@@ -368,9 +367,7 @@ impl<O: Observer> Search<O> {
                         alpha = value;
                     }
                 }
-                if !tactical {
-                    moves.quiets_tried.push(m);
-                }
+                moves.tried.push(m);
             }
             // Verified null move: the reduced search did not confirm the null move's fail
             // high (a zugzwang suspect), so the node is searched again at full depth.
@@ -474,19 +471,34 @@ impl<O: Observer> Search<O> {
         value
     }
 
-    /// Step 16: `best` becomes the first killer and gains history (butterfly and
-    /// continuation); `tried` lose history.
-    pub(crate) fn reward_quiet(&mut self, pos: &Position, node: &Node, best: Move, tried: &[Move]) {
-        let frame = &mut self.frames[node.ply_index()];
-        if !frame.killers[0].is(best) {
-            frame.killers[1] = frame.killers[0];
-            frame.killers[0] = PackedMove::new(best);
-        }
+    /// Step 16, after Stockfish 15.1's `update_all_stats`: a quiet `best` becomes the first
+    /// killer and gains history (butterfly and continuation) and the quiet moves tried before
+    /// it lose it; a capturing `best` gains capture history; the captures tried before `best`
+    /// lose capture history either way.
+    pub(crate) fn reward_cut(
+        &mut self,
+        pos: &Position,
+        node: &Node,
+        best: Move,
+        tried: &TriedMoves,
+    ) {
         let bonus = (node.depth * node.depth).min(self.config.history_bonus_max);
-        let previous = self.previous_move(node);
-        self.history.update_quiet(pos, best, previous, bonus);
-        for &q in tried {
-            self.history.update_quiet(pos, q, previous, -bonus);
+        if best.is_capture() {
+            self.history.capture.update(pos, best, bonus);
+        } else if !best.is_promotion() {
+            let frame = &mut self.frames[node.ply_index()];
+            if !frame.killers[0].is(best) {
+                frame.killers[1] = frame.killers[0];
+                frame.killers[0] = PackedMove::new(best);
+            }
+            let previous = self.previous_move(node);
+            self.history.update_quiet(pos, best, previous, bonus);
+            for &q in &tried.quiets {
+                self.history.update_quiet(pos, q, previous, -bonus);
+            }
+        }
+        for &c in &tried.captures {
+            self.history.capture.update(pos, c, -bonus);
         }
     }
 
