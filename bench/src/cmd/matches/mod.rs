@@ -23,7 +23,8 @@ use players::{Control, EngineSpec, Player, parse_engine};
 #[derive(Args, Debug)]
 pub struct MatchArgs {
     /// An engine: `variant=NAME` or `uci=COMMAND`, then `option.NAME=VALUE`, `name=NAME` and
-    /// (for a variant) `params=FILE` words. Give it twice; the first engine's view is reported.
+    /// (for a variant) `params=FILE` words; a variant's one option is `Hash` (MiB, default 16).
+    /// Give it twice; the first engine's view is reported.
     #[arg(long, num_args = 1.., action = clap::ArgAction::Append, required = true)]
     engine: Vec<String>,
     /// Openings: EPD/FEN or PGN (default: early positions of the built-in suite).
@@ -348,6 +349,10 @@ mod tests {
         assert_eq!((e.name.as_str(), e.options.len()), ("stockfish", 1));
         assert!(parse_engine(&w("variant=null-move uci=x")).is_err());
         assert!(parse_engine(&w("speed=3")).is_err());
+        let e = parse_engine(&w("variant=null-move option.Hash=64")).unwrap();
+        assert_eq!(e.hash_mib, 64);
+        assert!(parse_engine(&w("variant=null-move option.Threads=2")).is_err());
+        assert!(parse_engine(&w("variant=null-move option.Hash=0")).is_err());
         assert!(
             parse_kv(
                 "elo0=0,elo1=5,alpha=0.05",

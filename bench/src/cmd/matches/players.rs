@@ -18,6 +18,8 @@ pub struct EngineSpec {
     pub command: Option<String>,
     /// UCI options for the external engine.
     pub options: Vec<(String, String)>,
+    /// Transposition table of our variant, MiB (`option.Hash`; 16 unless given).
+    pub hash_mib: usize,
 }
 
 /// Parses one engine's `--engine` words: `variant=`|`uci=`, `name=`, `option.NAME=`, and
@@ -28,6 +30,7 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
         variant: None,
         command: None,
         options: Vec::new(),
+        hash_mib: 16,
     };
     let mut params = None;
     for word in words {
@@ -59,6 +62,9 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
     if spec.variant.is_some() == spec.command.is_some() {
         return Err("--engine needs exactly one of variant=NAME and uci=COMMAND".into());
     }
+    if spec.variant.is_some() {
+        take_variant_options(&mut spec)?;
+    }
     if let Some(path) = params {
         let config = spec
             .variant
@@ -68,6 +74,26 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
         config.apply_params(&fitted).map_err(|e| e.to_string())?;
     }
     Ok(spec)
+}
+
+/// Moves the options of an in-process variant into the spec: `Hash` (MiB) is the one it has;
+/// any other option is refused rather than ignored.
+fn take_variant_options(spec: &mut EngineSpec) -> Result<(), String> {
+    for (name, value) in std::mem::take(&mut spec.options) {
+        if !name.eq_ignore_ascii_case("Hash") {
+            return Err(format!(
+                "--engine: option.{name}: a variant takes only option.Hash (MiB)"
+            ));
+        }
+        spec.hash_mib = value
+            .parse()
+            .ok()
+            .filter(|mib| (1..=65_536).contains(mib))
+            .ok_or_else(|| {
+                format!("--engine: option.Hash={value}: not a size from 1 to 65536 MiB")
+            })?;
+    }
+    Ok(())
 }
 
 /// A running player.
@@ -85,7 +111,10 @@ impl Player {
     /// Starts the player of `spec`.
     pub fn start(spec: &EngineSpec) -> Result<Player, String> {
         if let Some(config) = &spec.variant {
-            return Ok(Player::Internal(Box::new(Search::new(config.clone(), 16))));
+            return Ok(Player::Internal(Box::new(Search::new(
+                config.clone(),
+                spec.hash_mib,
+            ))));
         }
         let command = spec.command.as_deref().unwrap_or_default();
         let mut engine = UciEngine::start(command)?;
