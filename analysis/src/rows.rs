@@ -130,6 +130,10 @@ pub struct GameRow {
     pub plies: usize,
     /// Points of the first engine: 1, 0.5 or 0.
     pub first_engine_score: f64,
+    /// Times an engine was started again after failing in this game (files written before
+    /// this column read as 0).
+    #[serde(default)]
+    pub restarts: u32,
     /// The game as PGN (written to the PGN file, not the CSV).
     #[serde(skip)]
     pub pgn: String,

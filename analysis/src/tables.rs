@@ -367,6 +367,7 @@ mod tests {
             termination: "checkmate".into(),
             plies: 40,
             first_engine_score: first,
+            restarts: 0,
             pgn: String::new(),
         }
     }

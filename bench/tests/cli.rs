@@ -462,6 +462,8 @@ fn a_failing_external_engine_loses_and_the_match_goes_on() {
             "2000",
             "--rounds",
             "2",
+            "--restarts",
+            "0",
         ])
         .output()
         .expect("match runs");
@@ -474,6 +476,55 @@ fn a_failing_external_engine_loses_and_the_match_goes_on() {
     assert!(report.contains("Games: 4, Wins: 4, Losses: 0"), "{report}");
     assert!(!report.contains("illegal moves: 0"), "{report}");
     assert!(!report.contains("engine failures: 0"), "{report}");
+}
+
+#[test]
+fn an_engine_that_exits_is_restarted_and_the_game_goes_on() {
+    let dir = temp_dir("restart");
+    // The first process answers the handshake and exits at its first `go`; every later one
+    // is cutlab's own UCI engine, which plays the game on from the same position.
+    let marker = dir.join("crashed-once");
+    let script = dir.join("crash-once.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nif [ -e '{marker}' ]; then exec '{exe}' uci; fi\nwhile read line; do case \"$line\" in\n uci) echo 'id name once'; echo uciok;;\n isready) echo readyok;;\n go*) touch '{marker}'; exit 1;;\n esac; done\n",
+            marker = marker.display(),
+            exe = EXE,
+        ),
+    )
+    .unwrap();
+    let status = Command::new("chmod")
+        .args(["+x", script.to_str().unwrap()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let csv = dir.join("games.csv");
+    let out = Command::new(EXE)
+        .args(["match", "--engine", "variant=null-move", "--engine"])
+        .arg(format!("uci={}", script.display()))
+        .args(["--nodes", "500", "--rounds", "1", "--maxmoves", "20"])
+        .arg("--out")
+        .arg(&csv)
+        .output()
+        .expect("match runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(report.contains("engine failures: 0"), "{report}");
+    assert!(
+        report.contains("engine restarts: 1 (games continued after one: 1)"),
+        "{report}"
+    );
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert!(
+        rows.lines().next().unwrap().ends_with(",restarts"),
+        "{rows}"
+    );
+    assert!(!rows.contains("engine failure"), "{rows}");
 }
 
 #[test]

@@ -6,7 +6,10 @@ use cutlab_analysis::rows::GameRow;
 use cutlab_search::Position;
 use shakmaty::{Color, Position as _, san::SanPlus};
 
-use super::players::{Control, Player};
+use super::{
+    PairSetting,
+    players::{Control, Player},
+};
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,18 +75,23 @@ pub struct Adjudication {
 }
 
 #[expect(clippy::too_many_lines, reason = "one game from opening to result")]
-#[expect(clippy::too_many_arguments, reason = "the game's setting")]
-/// Plays one game from `opening`; the first engine is `players[0]`.
+/// Plays one game from `opening`; the first engine is `players[0]`. An engine that fails
+/// before its clock runs out is started again and asked the same position, up to
+/// `setting.restarts` times a game; then the failure loses the game.
 pub fn play_game(
     players: &mut [Player; 2],
-    names: [&str; 2],
+    setting: &PairSetting<'_>,
     first_is_white: bool,
     opening: &(String, String),
-    control: Control,
-    adjudication: &Adjudication,
     game_no: usize,
     pair_no: usize,
 ) -> Result<GameRow, String> {
+    let PairSetting {
+        names,
+        control,
+        adjudication,
+        ..
+    } = *setting;
     let (opening_id, fen) = opening;
     let start = Position::from_fen(fen).map_err(|e| format!("opening {opening_id}: {e}"))?;
     // players[0] is the first engine; map colours.
@@ -98,6 +106,7 @@ pub fn play_game(
     let mut sans: Vec<String> = Vec::new();
     let mut draw_run = 0;
     let mut resign_run = [0_u32; 2];
+    let mut restarts = 0;
     let (result, termination) = loop {
         let pos = game.last().cloned().unwrap_or_default();
         // Rule endings.
@@ -144,7 +153,23 @@ pub fn play_game(
             Ok(r) => r,
             Err(e) => {
                 eprintln!("game {game_no}: {} failed: {e}", names[mover]);
-                break (loss, Ending::EngineFailure);
+                let in_time = !matches!(control, Control::Clock { .. }) || used < clocks[side];
+                if !in_time || restarts >= setting.restarts {
+                    break (loss, Ending::EngineFailure);
+                }
+                match Player::start(&setting.specs[mover]) {
+                    Ok(player) => players[mover] = player,
+                    Err(e) => {
+                        eprintln!("game {game_no}: {} did not restart: {e}", names[mover]);
+                        break (loss, Ending::EngineFailure);
+                    }
+                }
+                restarts += 1;
+                if let Control::Clock { .. } = control {
+                    clocks[side] -= used;
+                }
+                eprintln!("game {game_no}: {} restarted and asked again", names[mover]);
+                continue;
             }
         };
         if let Control::Clock { .. } = control {
@@ -218,9 +243,13 @@ pub fn play_game(
     };
     let _ = writeln!(
         pgn,
-        "[TimeControl \"{tc}\"]\n[Termination \"{}\"]\n",
+        "[TimeControl \"{tc}\"]\n[Termination \"{}\"]",
         termination.name()
     );
+    if restarts > 0 {
+        let _ = writeln!(pgn, "[EngineRestarts \"{restarts}\"]");
+    }
+    pgn.push('\n');
     let mut number = start.chess().fullmoves().get();
     let mut white_to_move = start.turn() == Color::White;
     for (i, san) in sans.iter().enumerate() {
@@ -246,6 +275,7 @@ pub fn play_game(
         termination: termination.name().to_string(),
         plies: moves.len(),
         first_engine_score,
+        restarts,
         pgn,
     })
 }

@@ -72,6 +72,11 @@ pub struct MatchArgs {
     /// Adjudicate a draw after this many moves (each side).
     #[arg(long)]
     maxmoves: Option<u32>,
+    /// An engine that exits or stops answering before its clock runs out is started again and
+    /// asked the same position (its clock runs on), up to this many times a game; past that the
+    /// failure loses the game. 0 is cutechess-cli's rule: every failure loses.
+    #[arg(long, default_value_t = 3)]
+    restarts: u32,
     /// Continue an interrupted match in `--out`: the game pairs already there are kept and
     /// not replayed.
     #[arg(long, requires = "out")]
@@ -113,12 +118,19 @@ pub fn parse_kv(text: &str, what: &str, keys: &[&str]) -> Result<Vec<f64>, Strin
 }
 
 /// What every game pair of a match shares.
-struct PairSetting<'a> {
-    specs: &'a [EngineSpec; 2],
-    names: [&'a str; 2],
-    openings: &'a [(String, String)],
-    control: Control,
-    adjudication: &'a Adjudication,
+pub struct PairSetting<'a> {
+    /// The two engines, to start them again after a failure.
+    pub specs: &'a [EngineSpec; 2],
+    /// Their names in the PGN and the report.
+    pub names: [&'a str; 2],
+    /// The openings, played in pairs.
+    pub openings: &'a [(String, String)],
+    /// What limits each move.
+    pub control: Control,
+    /// `--draw`, `--resign`, `--maxmoves`.
+    pub adjudication: &'a Adjudication,
+    /// Restarts of a failed engine allowed in one game (`--restarts`).
+    pub restarts: u32,
 }
 
 /// A worker's two players (or why they could not start).
@@ -143,11 +155,9 @@ fn play_pair(
         }
         play_game(
             players,
-            setting.names,
+            setting,
             first_is_white,
             opening,
-            setting.control,
-            setting.adjudication,
             2 * pair + k + 1,
             pair + 1,
         )
@@ -300,6 +310,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         openings: &openings,
         control,
         adjudication: &adjudication,
+        restarts: args.restarts,
     };
     crate::common::parallel::run_until(
         &pair_numbers,

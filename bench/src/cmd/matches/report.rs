@@ -56,8 +56,10 @@ pub fn report(
             s.lower, s.upper, s.elo0, s.elo1
         ));
     }
+    let restarts: u32 = rows.iter().map(|r| r.restarts).sum();
+    let restarted = rows.iter().filter(|r| r.restarts > 0).count();
     out.push_str(&format!(
-        "Time forfeits: {forfeits}, illegal moves: {illegal}, engine failures: {failures}\n"
+        "Time forfeits: {forfeits}, illegal moves: {illegal}, engine failures: {failures}, engine restarts: {restarts} (games continued after one: {restarted})\n"
     ));
     out
 }
