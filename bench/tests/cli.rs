@@ -191,6 +191,26 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// Writes `body` as an executable shell script in `dir` and returns the `--engine` word that
+/// runs it as a UCI engine.
+fn script_engine(dir: &std::path::Path, name: &str, body: &str) -> String {
+    use std::os::unix::fs::PermissionsExt as _;
+    let script = dir.join(name);
+    std::fs::write(&script, body).unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!("uci={}", script.display())
+}
+
+/// The standard output of a command that must have succeeded (else its standard error).
+fn stdout_of_success(out: &std::process::Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
 const SMALL_SUITE: &str = "\
 r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - id \"a\";
 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - id \"b\";
@@ -399,12 +419,7 @@ fn a_short_match_pairs_openings_and_counts_consistently() {
         ])
         .output()
         .expect("match runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report = String::from_utf8_lossy(&out.stdout).to_string();
+    let report = stdout_of_success(&out);
     assert!(report.contains("Games: 6,"), "{report}");
     let mut reader = csv::Reader::from_path(&csv_path).unwrap();
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
@@ -439,18 +454,11 @@ fn a_short_match_pairs_openings_and_counts_consistently() {
 fn a_failing_external_engine_loses_and_the_match_goes_on() {
     let dir = temp_dir("badengine");
     // Answers the handshake, then plays an illegal move (first game) or dies (afterwards).
-    let script = dir.join("bad-engine.sh");
-    std::fs::write(
-        &script,
+    let engine = script_engine(
+        &dir,
+        "bad-engine.sh",
         "#!/bin/sh\nn=0\nwhile read line; do case \"$line\" in\n uci) echo 'id name bad'; echo uciok;;\n isready) echo readyok;;\n go*) n=$((n+1)); if [ $n -eq 1 ]; then echo 'bestmove a1a1'; else exit 1; fi;;\n quit) exit 0;;\n esac; done\n",
-    )
-    .unwrap();
-    let status = Command::new("chmod")
-        .args(["+x", script.to_str().unwrap()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let engine = format!("uci={}", script.display());
+    );
     let out = Command::new(EXE)
         .args([
             "match",
@@ -467,12 +475,7 @@ fn a_failing_external_engine_loses_and_the_match_goes_on() {
         ])
         .output()
         .expect("match runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report = String::from_utf8_lossy(&out.stdout).to_string();
+    let report = stdout_of_success(&out);
     assert!(report.contains("Games: 4, Wins: 4, Losses: 0"), "{report}");
     assert!(!report.contains("illegal moves: 0"), "{report}");
     assert!(!report.contains("engine failures: 0"), "{report}");
@@ -484,36 +487,30 @@ fn an_engine_that_exits_is_restarted_and_the_game_goes_on() {
     // The first process answers the handshake and exits at its first `go`; every later one
     // is cutlab's own UCI engine, which plays the game on from the same position.
     let marker = dir.join("crashed-once");
-    let script = dir.join("crash-once.sh");
-    std::fs::write(
-        &script,
-        format!(
+    let engine = script_engine(
+        &dir,
+        "crash-once.sh",
+        &format!(
             "#!/bin/sh\nif [ -e '{marker}' ]; then exec '{exe}' uci; fi\nwhile read line; do case \"$line\" in\n uci) echo 'id name once'; echo uciok;;\n isready) echo readyok;;\n go*) touch '{marker}'; exit 1;;\n esac; done\n",
             marker = marker.display(),
             exe = EXE,
         ),
-    )
-    .unwrap();
-    let status = Command::new("chmod")
-        .args(["+x", script.to_str().unwrap()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    );
     let csv = dir.join("games.csv");
     let out = Command::new(EXE)
-        .args(["match", "--engine", "variant=null-move", "--engine"])
-        .arg(format!("uci={}", script.display()))
+        .args([
+            "match",
+            "--engine",
+            "variant=null-move",
+            "--engine",
+            &engine,
+        ])
         .args(["--nodes", "500", "--rounds", "1", "--maxmoves", "20"])
         .arg("--out")
         .arg(&csv)
         .output()
         .expect("match runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report = String::from_utf8_lossy(&out.stdout).to_string();
+    let report = stdout_of_success(&out);
     assert!(report.contains("engine failures: 0"), "{report}");
     assert!(
         report.contains("engine restarts: 1 (games continued after one: 1)"),
