@@ -3,7 +3,9 @@
 //! then this move, each as piece and destination: Stockfish's `continuationHistory[0]`, the
 //! "counter-move history" of Ethereal and Weiss); for captures the capture history (piece,
 //! destination and captured piece type: Stockfish 15.1's `captureHistory`). All use the
-//! "gravity" update that keeps values within ±[`HISTORY_MAX`].
+//! "gravity" update that keeps values within ±[`HISTORY_MAX`], so every entry is held in 16 bits
+//! (as in Stockfish's `StatsEntry<int16_t, ...>`): the continuation table takes 1.2 MB, not 2.4,
+//! and the butterfly table fits the L1 cache. The sums are taken in 32 bits.
 //!
 //! Stockfish also sums the continuations of the moves two, four and six plies before. Adding
 //! the two-ply one here grew the bench tree at fixed depth (6,717,157 nodes at full weight,
@@ -17,15 +19,18 @@ use crate::position::Position;
 /// Bound on history values.
 pub const HISTORY_MAX: i32 = 16_384;
 
-/// Adds `bonus` (negative: malus) to `entry`, pulled toward zero the fuller it is.
-fn gravity(entry: &mut i32, bonus: i32) {
+/// Adds `bonus` (negative: malus) to `entry`, pulled toward zero the fuller it is. The result
+/// stays within ±[`HISTORY_MAX`] (for a full entry the pull cancels the bonus), so it fits 16 bits.
+fn gravity(entry: &mut i16, bonus: i32) {
     let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    let old = i32::from(*entry);
+    let new = old + bonus - old * bonus.abs() / HISTORY_MAX;
+    *entry = i16::try_from(new.clamp(-HISTORY_MAX, HISTORY_MAX)).unwrap_or_default();
 }
 
 /// How often a quiet move (by side, from, to) caused a cut-off.
 pub struct History {
-    table: Box<[[[i32; 64]; 64]; 2]>,
+    table: Box<[[[i16; 64]; 64]; 2]>,
 }
 
 impl Default for History {
@@ -41,7 +46,7 @@ impl History {
     #[must_use]
     pub fn get(&self, color: Color, m: Move) -> i32 {
         let from = m.from().map_or(0, |s| s.to_usize());
-        self.table[color as usize][from][m.to().to_usize()]
+        i32::from(self.table[color as usize][from][m.to().to_usize()])
     }
 
     /// Adds `bonus` (negative: malus) with gravity toward zero.
@@ -82,7 +87,7 @@ const PIECE_TO: usize = 12 * 64;
 /// How good a quiet move was right after a given move: indexed by the earlier move and this
 /// one, each as [`PieceTo`].
 pub struct ContinuationHistory {
-    table: Vec<[i32; PIECE_TO]>,
+    table: Vec<[i16; PIECE_TO]>,
 }
 
 impl Default for ContinuationHistory {
@@ -97,7 +102,7 @@ impl ContinuationHistory {
     /// The score of `now` after `before`.
     #[must_use]
     pub fn get(&self, before: PieceTo, now: PieceTo) -> i32 {
-        self.table[before.index()][now.index()]
+        i32::from(self.table[before.index()][now.index()])
     }
 
     /// Adds `bonus` to `now` after `before`, with gravity.
@@ -113,7 +118,7 @@ impl ContinuationHistory {
 
 /// How often a capture (moving piece, destination, captured type) caused a cut-off.
 pub struct CaptureHistory {
-    table: Vec<[i32; 6]>,
+    table: Vec<[i16; 6]>,
 }
 
 impl Default for CaptureHistory {
@@ -129,7 +134,7 @@ impl CaptureHistory {
     #[must_use]
     pub fn get(&self, pos: &Position, m: Move) -> i32 {
         m.capture().map_or(0, |captured| {
-            self.table[PieceTo::new(pos, m).index()][captured as usize - 1]
+            i32::from(self.table[PieceTo::new(pos, m).index()][captured as usize - 1])
         })
     }
 
@@ -249,10 +254,16 @@ mod tests {
 
     #[test]
     fn gravity_keeps_values_bounded() {
-        let mut entry = 0;
-        for _ in 0..1000 {
-            gravity(&mut entry, HISTORY_MAX);
+        for bonus in [HISTORY_MAX, -HISTORY_MAX, 1_000_000, -1_000_000, 7_777] {
+            let mut entry = 0;
+            for _ in 0..1000 {
+                gravity(&mut entry, bonus);
+            }
+            let entry = i32::from(entry).abs();
+            assert!(
+                entry <= HISTORY_MAX && entry > HISTORY_MAX * 9 / 10,
+                "{bonus}: {entry}"
+            );
         }
-        assert!(entry <= HISTORY_MAX && entry > HISTORY_MAX * 9 / 10);
     }
 }

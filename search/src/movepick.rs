@@ -161,10 +161,12 @@ impl MovePicker {
         if self.next >= n {
             return None;
         }
+        // The first of the highest scores, as a selection sort takes it.
         let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+        let mut best_score = self.scores[best];
+        for (i, &score) in self.scores[..n].iter().enumerate().skip(self.next + 1) {
+            if score > best_score {
+                (best, best_score) = (i, score);
             }
         }
         self.moves.swap(self.next, best);
