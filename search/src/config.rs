@@ -46,6 +46,13 @@ pub struct SearchConfig {
     /// search of depth d returns exactly the depth-d minimax value.
     #[serde(default = "yes", alias = "tt_cutoffs")]
     pub tt_cutoffs: bool,
+    /// Margin of the quiescence search's futility pruning of captures, centipawns (Stockfish
+    /// 15.1's `futilityBase`; see `search/quiescence.rs`). On in every preset: it belongs to the
+    /// quiescence search every method stands on, like the skipping of losing captures. Off
+    /// (absent) in the exact search of the soundness tests and the internal oracle, and in
+    /// configuration files written before it existed.
+    #[serde(default)]
+    pub qsearch_futility_cp: Option<i32>,
     /// Null-move pruning, when on.
     #[serde(default, alias = "null_move")]
     pub null_move: Option<NullMoveParams>,
@@ -255,12 +262,27 @@ fn yes() -> bool {
     true
 }
 
+/// The quiescence futility margin of every preset, centipawns.
+pub const QSEARCH_FUTILITY_CP: i32 = 120;
+
 const fn default_history_bonus_max() -> i32 {
     1200
 }
 
 impl SearchConfig {
-    /// Plain alpha-beta: no forward pruning, no reductions.
+    /// The exact full-width search: plain alpha-beta with no TT cut-offs and a quiescence
+    /// search that skips only losing captures. A search of depth d returns the depth-d
+    /// minimax value (the soundness tests, the internal oracle).
+    #[must_use]
+    pub fn exact() -> SearchConfig {
+        SearchConfig {
+            tt_cutoffs: false,
+            qsearch_futility_cp: None,
+            ..SearchConfig::plain()
+        }
+    }
+
+    /// Plain alpha-beta: no forward pruning in the main search, no reductions.
     #[must_use]
     pub fn plain() -> SearchConfig {
         SearchConfig {
@@ -269,6 +291,7 @@ impl SearchConfig {
             aspiration: AspirationParams::default(),
             history_bonus_max: default_history_bonus_max(),
             tt_cutoffs: true,
+            qsearch_futility_cp: Some(QSEARCH_FUTILITY_CP),
             null_move: None,
             probcut: None,
             mpc: None,

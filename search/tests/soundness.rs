@@ -58,9 +58,7 @@ fn minimax(pos: &Position, depth: i32, ply: i32) -> i32 {
 }
 
 fn exact_config() -> SearchConfig {
-    let mut config = SearchConfig::plain();
-    config.tt_cutoffs = false;
-    config
+    SearchConfig::exact()
 }
 
 /// Positions and the depth the full-width reference can reach quickly.
@@ -155,6 +153,7 @@ fn probabilistic_alpha_beta_with_zero_sigma_is_alpha_beta() {
             let expected = minimax(&pos, depth, 0);
             let mut config = SearchConfig::preset("prob-ab").unwrap();
             config.tt_cutoffs = false;
+            config.qsearch_futility_cp = None;
             config.prob_ab.as_mut().unwrap().sigma = 0.0;
             for p in [0.05, 0.5, 0.95] {
                 config.set_confidence(p).unwrap();

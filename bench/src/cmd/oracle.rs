@@ -223,9 +223,7 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
         let bar =
             crate::common::progress::bar(missing.len() as u64, "positions scored by the oracle");
         // Exact full-width values: no forward pruning, no reductions, no TT cut-offs.
-        let mut exact = SearchConfig::plain();
-        exact.tt_cutoffs = false;
-        let mut internal = Search::new(exact, args.hash_mb);
+        let mut internal = Search::new(SearchConfig::exact(), args.hash_mb);
         let mut external = match &oracle {
             Oracle::Uci { command, .. } => Some(UciEngine::start(command)?),
             Oracle::Internal { .. } => None,
