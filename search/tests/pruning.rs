@@ -2,7 +2,9 @@
 //! tree; switched on, they cut where they should.
 
 use cutlab_instrument::{CutOutcome, CutTestEvent, Method, Observer, Stage};
-use cutlab_search::{Limits, Position, Search, SearchConfig};
+use cutlab_search::{
+    Limits, Position, Search, SearchConfig, pruning::sf_probcut_in_check::SfProbCutInCheckParams,
+};
 
 const FENS: [&str; 2] = [
     "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8",
@@ -395,14 +397,14 @@ fn modern_methods_fire_where_their_sources_say() {
         assert_eq!(t.outcome, CutOutcome::NoCut);
         assert!(t.shallow_depth < t.depth && t.node_type != NodeType::All);
     }
-    // ProbCut in check: a TT bound at least beta + 417 on every cut.
+    // ProbCut in check: a TT bound at least beta + margin on every cut.
     let in_check = of(
         &tests_of("null-move+sf-probcut-in-check", 8),
         Method::SfProbCutInCheck,
     );
     assert!(in_check.iter().any(|t| t.outcome.is_cut()));
     for t in &in_check {
-        assert_eq!(t.bound, t.beta + 417);
+        assert_eq!(t.bound, t.beta + SfProbCutInCheckParams::default().margin);
         assert_eq!(t.outcome.is_cut(), t.shallow_value >= t.bound);
     }
 }

@@ -12,6 +12,8 @@
 //! ```
 //!
 //! Deviations from the source, each a choice written down here:
+//! - Its margins are 3/5 of Stockfish's, in centipawns (Stockfish's middlegame pawn is 126 of
+//!   its units): measured, see "Stockfish's margins in centipawns" in [`super`].
 //! - Non-PV nodes only (Stockfish 15.1 tries it at PV nodes too; its later versions do not,
 //!   and a null-window quiescence result says little about a PV node's exact value).
 //! - Not in check (Stockfish skips the step in check, its evaluation being undefined there).
@@ -30,9 +32,9 @@ use crate::{
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RazoringParams {
-    /// Constant part of the margin, centipawns (Stockfish: 369).
+    /// Constant part of the margin, centipawns (Stockfish: 369 of its units; 221 here).
     pub margin_base: i32,
-    /// Margin per squared ply of depth, centipawns (Stockfish: 254).
+    /// Margin per squared ply of depth, centipawns (Stockfish: 254 of its units; 152 here).
     pub margin_per_ply_squared: i32,
     /// Deepest depth tried. 0 disables the method.
     pub max_depth: i32,
@@ -41,8 +43,8 @@ pub struct RazoringParams {
 impl Default for RazoringParams {
     fn default() -> Self {
         RazoringParams {
-            margin_base: 369,
-            margin_per_ply_squared: 254,
+            margin_base: 221,
+            margin_per_ply_squared: 152,
             max_depth: 8,
         }
     }

@@ -14,6 +14,8 @@
 //! ```
 //!
 //! Deviations from the source, each a choice written down here:
+//! - Its margins are 3/5 of Stockfish's, in centipawns (Stockfish's middlegame pawn is 126 of
+//!   its units): measured, see "Stockfish's margins in centipawns" in [`super`].
 //! - Non-PV nodes instead of `!ss->ttPv` (cutlab keeps no "was a PV node" flag in the TT).
 //! - No `statScore` term (cutlab keeps no per-move statistics score).
 //! - `eval` is the static evaluation; Stockfish replaces it by a TT value whose bound allows.
@@ -35,7 +37,7 @@ use crate::{
 pub struct ReverseFutilityParams {
     /// Deepest depth pruned (Stockfish: depth < 8, so 7). 0 disables the method.
     pub max_depth: i32,
-    /// Margin per ply of depth, centipawns (Stockfish: 165).
+    /// Margin per ply of depth, centipawns (Stockfish: 165 of its units; 99 here).
     pub margin_per_ply: i32,
     /// Plies the margin is shortened by when the evaluation improves (Stockfish: 1).
     pub improving_plies: i32,
@@ -45,7 +47,7 @@ impl Default for ReverseFutilityParams {
     fn default() -> Self {
         ReverseFutilityParams {
             max_depth: 7,
-            margin_per_ply: 165,
+            margin_per_ply: 99,
             improving_plies: 1,
         }
     }

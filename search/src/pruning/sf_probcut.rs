@@ -18,7 +18,9 @@
 //! ```
 //!
 //! Deviations from the source, each a choice written down here:
-//! - No `improving` term: the margin is 191 at every node (Stockfish subtracts 54 when the
+//! - Its margins are 3/5 of Stockfish's, in centipawns (Stockfish's middlegame pawn is 126 of
+//!   its units): measured, see "Stockfish's margins in centipawns" in [`super`].
+//! - No `improving` term: the margin is the same at every node (Stockfish subtracts 54 when the
 //!   static evaluation improved over two plies; cutlab keeps no such history yet).
 //! - Step 12 of Stockfish 15.1, the small ProbCut in check (return beta + 417 on a deep TT
 //!   capture lower bound), is not part of this method.
@@ -44,8 +46,8 @@ use crate::{
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SfProbCutParams {
-    /// probCutBeta = beta + margin (centipawns; 191 in Stockfish 15.1 before its
-    /// `improving` adjustment). A margin beyond the mate range disables the test.
+    /// probCutBeta = beta + margin (centipawns; Stockfish 15.1: 191 of its units before its
+    /// `improving` adjustment, 115 here). A margin beyond the mate range disables the test.
     pub margin: i32,
     /// Depth reduction of the verification search (Stockfish: 4).
     pub reduction: i32,
@@ -56,7 +58,7 @@ pub struct SfProbCutParams {
 impl Default for SfProbCutParams {
     fn default() -> Self {
         SfProbCutParams {
-            margin: 191,
+            margin: 115,
             reduction: 4,
             min_depth: 5,
         }

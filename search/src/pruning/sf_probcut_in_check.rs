@@ -17,6 +17,8 @@
 //! ```
 //!
 //! Deviations from the source, each a choice written down here:
+//! - Its margins are 3/5 of Stockfish's, in centipawns (Stockfish's middlegame pawn is 126 of
+//!   its units): measured, see "Stockfish's margins in centipawns" in [`super`].
 //! - `VALUE_KNOWN_WIN` (10000 in Stockfish) is cutlab's mate range bound: values outside it
 //!   are mate scores, and cutlab has no tablebase or known-win scores between.
 
@@ -34,8 +36,8 @@ use crate::{
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SfProbCutInCheckParams {
-    /// probCutBeta = beta + margin, centipawns (Stockfish: 417). A margin beyond the mate
-    /// range disables the method.
+    /// probCutBeta = beta + margin, centipawns (Stockfish: 417 of its units; 250 here). A
+    /// margin beyond the mate range disables the method.
     pub margin: i32,
     /// Least depth tried (Stockfish: 2).
     pub min_depth: i32,
@@ -46,7 +48,7 @@ pub struct SfProbCutInCheckParams {
 impl Default for SfProbCutInCheckParams {
     fn default() -> Self {
         SfProbCutInCheckParams {
-            margin: 417,
+            margin: 250,
             min_depth: 2,
             draft_slack: 3,
         }
