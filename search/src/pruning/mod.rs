@@ -36,7 +36,7 @@
 //!
 //! | scale | against | games | Elo |
 //! |---|---|---|---|
-//! | 3/4 | Stockfish's numbers (1) | 600 (seed 31) | +42.5 ± 21.9 |
+//! | 3/4 | 1 (Stockfish's numbers) | 600 (seed 31) | +42.5 ± 21.9 |
 //! | 3/5 | 3/4 | 600 (seed 33) | +28.4 ± 22.0 |
 //!
 //! Both steps are decided (both before quiescence futility pruning came in); smaller scales
