@@ -148,11 +148,12 @@ impl<O: Observer> Search<O> {
                 continue;
             }
             let child = pos.play(m);
-            // Step 5a. Futility: the capture cannot lift the stand pat to alpha.
+            // Step 5a. Futility: the capture cannot lift the stand pat to alpha (checks are
+            // searched; the check test runs only for a futile capture).
             if let Some(margin) = self.config.qsearch_futility_cp
                 && !in_check
-                && !child.in_check()
                 && let Some(bound) = futile_capture(pos, m, stand_pat, alpha, margin)
+                && !child.in_check()
             {
                 best_value = best_value.max(bound);
                 continue;
