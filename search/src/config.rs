@@ -112,7 +112,10 @@ pub const DEFAULT_VARIANT: &str = "null-move+lmr";
 
 /// The preset parts a variant name may join with `+`.
 pub const PRESET_PARTS: [(&str, &str); 24] = [
-    ("plain", "no forward pruning, no reductions"),
+    (
+        "plain",
+        "no forward pruning in the main search, no reductions",
+    ),
     (
         "null-move",
         "null-move pruning, R = 2 (Crafty 18.15 as Jiang and Buro describe it)",
