@@ -1,7 +1,8 @@
 //! Cut verification: re-search a sampled cut decision's node at the same depth with every
-//! forward pruning and reduction of the main search off ([`SearchConfig::plain`]: the
-//! quiescence search is the one the searched tree used, futility included), and label the cut correct when the true value lies on
-//! the side of the bound the cut claimed (cut high: value >= beta; cut low: value <= alpha).
+//! forward pruning and reduction of the main search off ([`SearchConfig::plain`]: TT cut-offs
+//! on, the table cleared for each sample; the quiescence search is the one the searched tree
+//! used, futility included), and label the cut correct when the true value lies on the side of
+//! the bound the cut claimed (cut high: value >= beta; cut low: value <= alpha).
 
 use cutlab_instrument::{CutOutcome, CutSample};
 use serde::Serialize;
