@@ -147,7 +147,7 @@ pub const PRESET_PARTS: [(&str, &str); 24] = [
     ),
     (
         "sf-probcut",
-        "Stockfish 15.1 ProbCut: captures, qsearch pre-test, depth-4 search, margin 191",
+        "Stockfish 15.1 ProbCut: captures, qsearch pre-test, depth-4 search, margin beta + 96 (Stockfish's 191, halved)",
     ),
     (
         "multicut",
@@ -168,7 +168,7 @@ pub const PRESET_PARTS: [(&str, &str); 24] = [
     ("lmr", "late move reductions"),
     (
         "rfp",
-        "reverse futility pruning: static eval - 165 (depth - improving) >= beta, depth <= 7 (Stockfish 15.1)",
+        "reverse futility pruning: static eval - 83 (depth - improving) >= beta, depth <= 7 (Stockfish 15.1, margin halved)",
     ),
     (
         "futility",
@@ -180,7 +180,7 @@ pub const PRESET_PARTS: [(&str, &str); 24] = [
     ),
     (
         "see-pruning",
-        "SEE pruning: captures below -222 depth, quiets below -(24 d² + 15 d) (Stockfish 15.1)",
+        "SEE pruning: captures below -111 depth, quiets below -(12 d² + 8 d) (Stockfish 15.1, margins halved)",
     ),
     (
         "history-pruning",
@@ -192,7 +192,7 @@ pub const PRESET_PARTS: [(&str, &str); 24] = [
     ),
     (
         "razoring",
-        "razoring: static eval < alpha - 369 - 254 depth², confirmed by quiescence (Stockfish 15.1)",
+        "razoring: static eval < alpha - 185 - 127 depth², confirmed by quiescence (Stockfish 15.1, halved)",
     ),
     (
         "iir",
@@ -200,7 +200,7 @@ pub const PRESET_PARTS: [(&str, &str); 24] = [
     ),
     (
         "sf-probcut-in-check",
-        "in check, a TT capture lower bound >= beta + 417 returns (Stockfish 15.1 step 12)",
+        "in check, a TT capture lower bound >= beta + 209 returns (Stockfish 15.1 step 12, margin halved)",
     ),
 ];
 

@@ -12,7 +12,7 @@
 //! ```
 //!
 //! Deviations from the source, each a choice written down here:
-//! - Its margins are 3/5 of Stockfish's, in centipawns (Stockfish's middlegame pawn is 126 of
+//! - Its margins are half of Stockfish's, in centipawns (Stockfish's middlegame pawn is 126 of
 //!   its units): measured, see "Stockfish's margins in centipawns" in [`super`].
 //! - Non-PV nodes only (Stockfish 15.1 tries it at PV nodes too; its later versions do not,
 //!   and a null-window quiescence result says little about a PV node's exact value).
@@ -32,9 +32,9 @@ use crate::{
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RazoringParams {
-    /// Constant part of the margin, centipawns (Stockfish: 369 of its units; 221 here).
+    /// Constant part of the margin, centipawns (Stockfish: 369 of its units; 185 here).
     pub margin_base: i32,
-    /// Margin per squared ply of depth, centipawns (Stockfish: 254 of its units; 152 here).
+    /// Margin per squared ply of depth, centipawns (Stockfish: 254 of its units; 127 here).
     pub margin_per_ply_squared: i32,
     /// Deepest depth tried. 0 disables the method.
     pub max_depth: i32,
@@ -43,8 +43,8 @@ pub struct RazoringParams {
 impl Default for RazoringParams {
     fn default() -> Self {
         RazoringParams {
-            margin_base: 221,
-            margin_per_ply_squared: 152,
+            margin_base: 185,
+            margin_per_ply_squared: 127,
             max_depth: 8,
         }
     }

@@ -14,7 +14,7 @@
 //! ```
 //!
 //! Deviations from the source, each a choice written down here:
-//! - Its margins are 3/5 of Stockfish's, in centipawns (Stockfish's middlegame pawn is 126 of
+//! - Its margins are half of Stockfish's, in centipawns (Stockfish's middlegame pawn is 126 of
 //!   its units): measured, see "Stockfish's margins in centipawns" in [`super`].
 //! - Non-PV nodes instead of `!ss->ttPv` (cutlab keeps no "was a PV node" flag in the TT).
 //! - No `statScore` term (cutlab keeps no per-move statistics score).
@@ -37,7 +37,7 @@ use crate::{
 pub struct ReverseFutilityParams {
     /// Deepest depth pruned (Stockfish: depth < 8, so 7). 0 disables the method.
     pub max_depth: i32,
-    /// Margin per ply of depth, centipawns (Stockfish: 165 of its units; 99 here).
+    /// Margin per ply of depth, centipawns (Stockfish: 165 of its units; 83 here).
     pub margin_per_ply: i32,
     /// Plies the margin is shortened by when the evaluation improves (Stockfish: 1).
     pub improving_plies: i32,
@@ -47,7 +47,7 @@ impl Default for ReverseFutilityParams {
     fn default() -> Self {
         ReverseFutilityParams {
             max_depth: 7,
-            margin_per_ply: 99,
+            margin_per_ply: 83,
             improving_plies: 1,
         }
     }

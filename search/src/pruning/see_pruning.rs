@@ -12,7 +12,7 @@
 //! ```
 //!
 //! Deviations from the source, each a choice written down here:
-//! - Its margins are 3/5 of Stockfish's, in centipawns (Stockfish's middlegame pawn is 126 of
+//! - Its margins are half of Stockfish's, in centipawns (Stockfish's middlegame pawn is 126 of
 //!   its units): measured, see "Stockfish's margins in centipawns" in [`super`].
 //! - cutlab's SEE ignores pins (Stockfish's `see_ge` accounts for them).
 //! - `lmrDepth` is the child's depth after cutlab's LMR reduction (the child's depth when LMR
@@ -31,13 +31,13 @@ use crate::{
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SeePruningParams {
-    /// Captures and checks: pruned when SEE < -this × depth (Stockfish: 222 of its units; 133
+    /// Captures and checks: pruned when SEE < -this × depth (Stockfish: 222 of its units; 111
     /// here).
     pub tactical_per_ply: i32,
     /// Quiet moves: pruned when SEE < -(this × lmrDepth² + `quiet_linear` × lmrDepth)
-    /// (Stockfish: 24 of its units; 14 here).
+    /// (Stockfish: 24 of its units; 12 here).
     pub quiet_quadratic: i32,
-    /// See `quiet_quadratic` (Stockfish: 15 of its units; 9 here).
+    /// See `quiet_quadratic` (Stockfish: 15 of its units; 8 here).
     pub quiet_linear: i32,
     /// Deepest depth pruned (Stockfish: none). 0 disables the method.
     pub max_depth: i32,
@@ -46,9 +46,9 @@ pub struct SeePruningParams {
 impl Default for SeePruningParams {
     fn default() -> Self {
         SeePruningParams {
-            tactical_per_ply: 133,
-            quiet_quadratic: 14,
-            quiet_linear: 9,
+            tactical_per_ply: 111,
+            quiet_quadratic: 12,
+            quiet_linear: 8,
             max_depth: 64,
         }
     }

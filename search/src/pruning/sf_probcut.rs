@@ -18,7 +18,7 @@
 //! ```
 //!
 //! Deviations from the source, each a choice written down here:
-//! - Its margins are 3/5 of Stockfish's, in centipawns (Stockfish's middlegame pawn is 126 of
+//! - Its margins are half of Stockfish's, in centipawns (Stockfish's middlegame pawn is 126 of
 //!   its units): measured, see "Stockfish's margins in centipawns" in [`super`].
 //! - No `improving` term: the margin is the same at every node (Stockfish subtracts 54 when the
 //!   static evaluation improved over two plies; cutlab keeps no such history yet).
@@ -47,7 +47,7 @@ use crate::{
 #[serde(deny_unknown_fields)]
 pub struct SfProbCutParams {
     /// probCutBeta = beta + margin (centipawns; Stockfish 15.1: 191 of its units before its
-    /// `improving` adjustment, 115 here). A margin beyond the mate range disables the test.
+    /// `improving` adjustment, 96 here). A margin beyond the mate range disables the test.
     pub margin: i32,
     /// Depth reduction of the verification search (Stockfish: 4).
     pub reduction: i32,
@@ -58,7 +58,7 @@ pub struct SfProbCutParams {
 impl Default for SfProbCutParams {
     fn default() -> Self {
         SfProbCutParams {
-            margin: 115,
+            margin: 96,
             reduction: 4,
             min_depth: 5,
         }

@@ -17,7 +17,7 @@
 //! ```
 //!
 //! Deviations from the source, each a choice written down here:
-//! - Its margins are 3/5 of Stockfish's, in centipawns (Stockfish's middlegame pawn is 126 of
+//! - Its margins are half of Stockfish's, in centipawns (Stockfish's middlegame pawn is 126 of
 //!   its units): measured, see "Stockfish's margins in centipawns" in [`super`].
 //! - `VALUE_KNOWN_WIN` (10000 in Stockfish) is cutlab's mate range bound: values outside it
 //!   are mate scores, and cutlab has no tablebase or known-win scores between.
@@ -36,7 +36,7 @@ use crate::{
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SfProbCutInCheckParams {
-    /// probCutBeta = beta + margin, centipawns (Stockfish: 417 of its units; 250 here). A
+    /// probCutBeta = beta + margin, centipawns (Stockfish: 417 of its units; 209 here). A
     /// margin beyond the mate range disables the method.
     pub margin: i32,
     /// Least depth tried (Stockfish: 2).
@@ -48,7 +48,7 @@ pub struct SfProbCutInCheckParams {
 impl Default for SfProbCutInCheckParams {
     fn default() -> Self {
         SfProbCutInCheckParams {
-            margin: 250,
+            margin: 209,
             min_depth: 2,
             draft_slack: 3,
         }
