@@ -415,9 +415,9 @@ The paper's claim (MPC-Crafty \
             "## Ours: false cuts\n\nEach method alone (`traces/<method>.*`); a share of its cuts \
              is re-searched at the same depth with no forward pruning in the main search and no \
              reductions (`plain`, its table cleared for each cut, the traced search's own \
-             quiescence search); a cut is false when that value is on the other side of the bound it \
-             claimed.\n\n{false_cuts}\n## Ours: cut tests by node type\n\n{}\n## Ours: cut tests \
-             by remaining depth\n\n{}",
+             quiescence search); a cut is false when that value is on the other side of the \
+             bound it claimed.\n\n{false_cuts}\n## Ours: cut tests by node type\n\n{}\n\
+             ## Ours: cut tests by remaining depth\n\n{}",
             tables::cuts_by_node_type(&test_rows).render(),
             tables::cuts_by_depth(&test_rows).render()
         );
