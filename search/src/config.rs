@@ -568,6 +568,76 @@ impl SearchConfig {
 mod tests {
     use super::*;
 
+    /// What `cutlab variants` prints beside `part`.
+    fn description(part: &str) -> &'static str {
+        PRESET_PARTS
+            .iter()
+            .find(|(name, _)| *name == part)
+            .map(|(_, what)| *what)
+            .unwrap()
+    }
+
+    /// The descriptions give the margins the presets use: they are written by hand beside each
+    /// method's `Default`, and once kept Stockfish's numbers for a whole stop after the presets
+    /// had halved them.
+    #[test]
+    fn preset_descriptions_give_the_presets_numbers() {
+        let rfp = ReverseFutilityParams::default();
+        let razoring = RazoringParams::default();
+        let sf_probcut = SfProbCutParams::default();
+        let in_check = SfProbCutInCheckParams::default();
+        let see = SeePruningParams::default();
+        let history = HistoryPruningParams::default();
+        let futility = FutilityParams::default();
+        let lmp = LateMoveParams::default();
+        for (part, numbers) in [
+            (
+                "rfp",
+                format!(
+                    "- {} (depth - improving) >= beta, depth <= {}",
+                    rfp.margin_per_ply, rfp.max_depth
+                ),
+            ),
+            (
+                "razoring",
+                format!(
+                    "alpha - {} - {} depth²",
+                    razoring.margin_base, razoring.margin_per_ply_squared
+                ),
+            ),
+            ("sf-probcut", format!("beta + {}", sf_probcut.margin)),
+            ("sf-probcut-in-check", format!("beta + {}", in_check.margin)),
+            (
+                "see-pruning",
+                format!(
+                    "below -{} depth, quiets below -({} d² + {} d)",
+                    see.tactical_per_ply, see.quiet_quadratic, see.quiet_linear
+                ),
+            ),
+            (
+                "history-pruning",
+                format!(
+                    "< -{} (depth - 1) at lmr depth <= {}",
+                    history.per_ply, history.max_lmr_depth
+                ),
+            ),
+            (
+                "futility",
+                format!(
+                    "depth 1 (2) when eval + {} ({})",
+                    futility.frontier_margin, futility.pre_frontier_margin
+                ),
+            ),
+            ("lmp", format!("({} + depth²)", lmp.base)),
+        ] {
+            assert!(
+                description(part).contains(&numbers),
+                "{part}: {:?} should contain {numbers:?}",
+                description(part)
+            );
+        }
+    }
+
     #[test]
     fn thresholds_are_set_per_stage() {
         let c = SearchConfig::preset("null-move+mpc@1.2:0.8").unwrap();
