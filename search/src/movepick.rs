@@ -10,6 +10,7 @@ use shakmaty::{Move, MoveList, Position as _, Role};
 
 use crate::{
     history::{Histories, PieceTo},
+    movegen,
     position::Position,
     see,
     tt::PackedMove,
@@ -130,11 +131,10 @@ impl MovePicker {
     }
 
     fn generate(&mut self, pos: &Position, history: &Histories) {
-        let chess = pos.chess();
-        self.moves = chess.legal_moves();
-        if self.kind == PickerKind::Tactical {
-            self.moves.retain(|m| is_tactical(*m));
-        }
+        self.moves = match self.kind {
+            PickerKind::All => pos.chess().legal_moves(),
+            PickerKind::Tactical => movegen::tactical_moves(pos.chess()),
+        };
         if let Some(tt) = self.tt_move {
             self.moves.retain(|m| *m != tt);
         }
