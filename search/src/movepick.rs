@@ -6,6 +6,7 @@
 //! history; the two killer moves; quiet moves by butterfly and continuation history; losing
 //! captures (negative SEE) last, in the same order among themselves.
 
+use arrayvec::ArrayVec;
 use shakmaty::{Move, MoveList, Position as _, Role};
 
 use crate::{
@@ -81,7 +82,9 @@ pub struct MovePicker {
     killers: [PackedMove; 2],
     previous: Option<PieceTo>,
     moves: MoveList,
-    scores: [i32; 256],
+    /// The ordering score of each of `moves`, filled when they are generated (never zeroed
+    /// first: a node that cuts on its TT move pays nothing for it).
+    scores: ArrayVec<i32, 256>,
     next: usize,
 }
 
@@ -96,7 +99,7 @@ impl MovePicker {
             killers,
             previous: None,
             moves: MoveList::new(),
-            scores: [0; 256],
+            scores: ArrayVec::new(),
             next: 0,
         }
     }
@@ -138,22 +141,23 @@ impl MovePicker {
         if let Some(tt) = self.tt_move {
             self.moves.retain(|m| *m != tt);
         }
-        for (i, &m) in self.moves.iter().enumerate() {
-            self.scores[i] = if is_tactical(m) {
+        let (killers, previous) = (self.killers, self.previous);
+        self.scores.extend(self.moves.iter().map(|&m| {
+            if is_tactical(m) {
                 let score = tactical_score(pos, m, history);
                 if is_losing(pos, m) {
                     BAD_CAPTURE + score
                 } else {
                     GOOD_TACTICAL + score
                 }
-            } else if self.killers[0].is(m) {
+            } else if killers[0].is(m) {
                 KILLER + 1
-            } else if self.killers[1].is(m) {
+            } else if killers[1].is(m) {
                 KILLER
             } else {
-                history.quiet_score(pos, m, self.previous)
-            };
-        }
+                history.quiet_score(pos, m, previous)
+            }
+        }));
     }
 
     fn pick_best(&mut self) -> Option<(Move, bool)> {
