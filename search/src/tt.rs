@@ -128,6 +128,43 @@ struct Bucket([Entry; BUCKET]);
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
+/// `count` empty buckets in memory that Linux is asked to back with 2 MiB pages before it is
+/// first written (Stockfish's `aligned_large_pages_alloc` does the same with `madvise`): with
+/// 4 KiB pages nearly every probe of a table of many MiB misses the TLB as well as the cache.
+fn allocate(count: usize) -> Vec<Bucket> {
+    let mut buckets = Vec::with_capacity(count);
+    advise_huge_pages(&mut buckets);
+    buckets.resize(count, Bucket::default());
+    buckets
+}
+
+/// Marks the spare capacity of `buckets` (nothing written yet) for transparent huge pages. A
+/// hint only: where the kernel declines, the table works as before.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(buckets: &mut Vec<Bucket>) {
+    const PAGE: usize = 4096;
+    let spare = buckets.spare_capacity_mut();
+    let start = spare.as_mut_ptr() as usize;
+    // madvise takes whole pages: the pages that lie entirely inside the allocation.
+    let first_page = start.next_multiple_of(PAGE);
+    let end = (start + std::mem::size_of_val(spare)) / PAGE * PAGE;
+    if first_page < end {
+        // SAFETY: the range lies inside the vector's own allocation; MADV_HUGEPAGE changes how
+        // the kernel backs the pages, never their contents.
+        #[expect(unsafe_code, reason = "madvise is a system call")]
+        unsafe {
+            libc::madvise(
+                first_page as *mut libc::c_void,
+                end - first_page,
+                libc::MADV_HUGEPAGE,
+            );
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_: &mut Vec<Bucket>) {}
+
 /// The transposition table.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
@@ -140,7 +177,7 @@ impl TranspositionTable {
     pub fn new(mib: usize) -> TranspositionTable {
         let count = (mib * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
         TranspositionTable {
-            buckets: vec![Bucket::default(); count],
+            buckets: allocate(count),
             generation: 0,
         }
     }
