@@ -13,15 +13,15 @@ use shakmaty::{
 
 use crate::movepick::is_tactical;
 
-/// The legal captures and promotions of `chess`, en passant first, then pawns (captures toward
+/// Fills `moves` with the legal captures and promotions of `chess` (written in place: a move
+/// list is 1.5 KiB, and quiescence nodes are most nodes), en passant first, then pawns (captures toward
 /// the a-file, captures toward the h-file, pushes to the last rank), knights, bishops, rooks,
 /// queens and the king: `legal_moves()` filtered to [`is_tactical`] moves, in its order.
-#[must_use]
-pub fn tactical_moves(chess: &Chess) -> MoveList {
+pub fn tactical_moves(chess: &Chess, moves: &mut MoveList) {
+    moves.clear();
     if chess.is_check() {
-        let mut moves = chess.legal_moves();
-        moves.retain(|m| is_tactical(*m));
-        return moves;
+        moves.extend(chess.legal_moves().into_iter().filter(|m| is_tactical(*m)));
+        return;
     }
     let board = chess.board();
     let turn = chess.turn();
@@ -30,7 +30,9 @@ pub fn tactical_moves(chess: &Chess) -> MoveList {
         .our(Role::King)
         .first()
         .expect("a king in standard chess");
-    let mut moves = chess.en_passant_moves();
+    if chess.maybe_ep_square().is_some() {
+        moves.extend(chess.en_passant_moves());
+    }
 
     // Pawn captures toward the a-file, then toward the h-file: a square offset, and the file
     // whose pawns cannot capture that way.
@@ -46,14 +48,14 @@ pub fn tactical_moves(chess: &Chess) -> MoveList {
             moves.push(normal(Role::Pawn, from(to), to, board.role_at(to), None));
         });
         (captures & Bitboard::BACKRANKS).for_each(|to| {
-            push_promotions(&mut moves, from(to), to, board.role_at(to));
+            push_promotions(moves, from(to), to, board.role_at(to));
         });
     }
     let forward = turn.fold_wb(8, -8);
     let pushes = pawns.shift(forward) & !board.occupied() & Bitboard::BACKRANKS;
     pushes.for_each(|to| {
         let from = to.offset(-forward).expect("a pawn's origin");
-        push_promotions(&mut moves, from, to, None);
+        push_promotions(moves, from, to, None);
     });
 
     let occupied = board.occupied();
@@ -79,7 +81,6 @@ pub fn tactical_moves(chess: &Chess) -> MoveList {
             _ => true, // en passant, already checked by shakmaty
         });
     }
-    moves
 }
 
 /// Our pieces that alone stand between our king and an enemy rook, bishop or queen (the same
@@ -132,12 +133,9 @@ mod tests {
         let chess = pos.chess();
         let mut expected = chess.legal_moves();
         expected.retain(|m| is_tactical(*m));
-        assert_eq!(
-            tactical_moves(chess).as_slice(),
-            expected.as_slice(),
-            "{}",
-            pos.fen()
-        );
+        let mut generated = MoveList::new();
+        tactical_moves(chess, &mut generated);
+        assert_eq!(generated.as_slice(), expected.as_slice(), "{}", pos.fen());
         if depth == 0 {
             return 1;
         }

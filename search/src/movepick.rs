@@ -90,26 +90,25 @@ pub struct MovePicker {
 
 impl MovePicker {
     /// A picker for `pos`; `tt_move` must be legal in `pos` (see [`PackedMove::unpack`]).
+    /// Quiet moves are ordered by their continuation history after `previous` (the opponent's
+    /// last move) too.
     #[must_use]
-    pub fn new(tt_move: Option<Move>, killers: [PackedMove; 2], kind: PickerKind) -> MovePicker {
+    pub fn new(
+        tt_move: Option<Move>,
+        killers: [PackedMove; 2],
+        previous: Option<PieceTo>,
+        kind: PickerKind,
+    ) -> MovePicker {
         MovePicker {
             stage: Stage::TtMove,
             kind,
             tt_move,
             killers,
-            previous: None,
+            previous,
             moves: MoveList::new(),
             scores: ArrayVec::new(),
             next: 0,
         }
-    }
-
-    /// Orders quiet moves by their continuation history after `previous` (the opponent's last
-    /// move) too.
-    #[must_use]
-    pub fn after(mut self, previous: Option<PieceTo>) -> MovePicker {
-        self.previous = previous;
-        self
     }
 
     /// The next move and whether it was scored as a losing capture (SEE < 0); `None` when done.
@@ -134,10 +133,10 @@ impl MovePicker {
     }
 
     fn generate(&mut self, pos: &Position, history: &Histories) {
-        self.moves = match self.kind {
-            PickerKind::All => pos.chess().legal_moves(),
-            PickerKind::Tactical => movegen::tactical_moves(pos.chess()),
-        };
+        match self.kind {
+            PickerKind::All => self.moves = pos.chess().legal_moves(),
+            PickerKind::Tactical => movegen::tactical_moves(pos.chess(), &mut self.moves),
+        }
         if let Some(tt) = self.tt_move {
             self.moves.retain(|m| *m != tt);
         }
@@ -200,7 +199,7 @@ mod tests {
                 .map_or(PackedMove::NONE, |&m| PackedMove::new(m)),
             PackedMove::NONE,
         ];
-        let mut picker = MovePicker::new(tt_move, killers, PickerKind::All);
+        let mut picker = MovePicker::new(tt_move, killers, None, PickerKind::All);
         let mut seen = Vec::new();
         let mut total = 0;
         while let Some((m, _)) = picker.next(pos, history) {
@@ -251,7 +250,7 @@ mod tests {
     #[test]
     fn tactical_picker_orders_winning_captures_first() {
         let pos = Position::from_fen("4k3/8/3q4/4P3/8/1n6/8/R3K3 w - - 0 1").unwrap();
-        let mut picker = MovePicker::new(None, [PackedMove::NONE; 2], PickerKind::Tactical);
+        let mut picker = MovePicker::new(None, [PackedMove::NONE; 2], None, PickerKind::Tactical);
         let history = Histories::default();
         let (first, losing) = picker.next(&pos, &history).unwrap();
         assert_eq!(crate::position::uci(first), "e5d6");

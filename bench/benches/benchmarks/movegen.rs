@@ -1,4 +1,5 @@
-//! Move generation (through our move picker and make-move) and make-move alone.
+//! Move generation (through our move picker and make-move), the captures quiescence asks for
+//! (ours against shakmaty's filtered list), and make-move alone.
 
 use std::hint::black_box;
 
@@ -6,10 +7,11 @@ use criterion::{Criterion, Throughput, criterion_group};
 use cutlab_search::{
     Position,
     history::Histories,
-    movepick::{MovePicker, PickerKind},
+    movegen::tactical_moves,
+    movepick::{MovePicker, PickerKind, is_tactical},
     tt::PackedMove,
 };
-use shakmaty::Position as _;
+use shakmaty::{MoveList, Position as _};
 
 use super::KIWIPETE;
 
@@ -17,7 +19,7 @@ fn picker_perft(pos: &Position, depth: u32, history: &Histories) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let mut picker = MovePicker::new(None, [PackedMove::NONE; 2], PickerKind::All);
+    let mut picker = MovePicker::new(None, [PackedMove::NONE; 2], None, PickerKind::All);
     let mut nodes = 0;
     while let Some((m, _)) = picker.next(pos, history) {
         nodes += picker_perft(&pos.play(m), depth - 1, history);
@@ -32,6 +34,21 @@ fn movegen(c: &mut Criterion) {
     group.throughput(Throughput::Elements(97_862));
     group.bench_function("picker_perft_3_kiwipete", |b| {
         b.iter(|| assert_eq!(picker_perft(black_box(&pos), 3, &history), 97_862));
+    });
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("captures_kiwipete", |b| {
+        let mut moves = MoveList::new();
+        b.iter(|| {
+            tactical_moves(black_box(pos.chess()), &mut moves);
+            moves.len()
+        });
+    });
+    group.bench_function("captures_filtered_kiwipete", |b| {
+        b.iter(|| {
+            let mut moves = black_box(pos.chess()).legal_moves();
+            moves.retain(|m| is_tactical(*m));
+            moves.len()
+        });
     });
     let moves = pos.chess().legal_moves();
     group.throughput(Throughput::Elements(moves.len() as u64));

@@ -281,8 +281,12 @@ impl<O: Observer> Search<O> {
     /// search was stopped.
     fn prob_moves(&mut self, pos: &Position, node: &Node, ctx: &ProbContext) -> Option<ProbMoves> {
         let killers = self.frames[node.ply_index()].killers;
-        let mut picker =
-            MovePicker::new(node.tt_move, killers, PickerKind::All).after(self.previous_move(node));
+        let mut picker = MovePicker::new(
+            node.tt_move,
+            killers,
+            self.previous_move(node),
+            PickerKind::All,
+        );
         let mut alpha = node.alpha;
         let mut moves = ProbMoves::default();
         while let Some((m, _)) = picker.next(pos, &self.history) {

@@ -140,8 +140,12 @@ impl<O: Observer> Search<O> {
         let before = self.nodes;
         let shallow_depth = node.depth - 1 - params.r;
         let killers = self.frames[node.ply_index()].killers;
-        let mut picker =
-            MovePicker::new(node.tt_move, killers, PickerKind::All).after(self.previous_move(node));
+        let mut picker = MovePicker::new(
+            node.tt_move,
+            killers,
+            self.previous_move(node),
+            PickerKind::All,
+        );
         let (mut tried, mut fail_highs, mut best) = (0, 0, -INFINITE);
         while tried < m
             && let Some((mv, _)) = picker.next(pos, &self.history)

@@ -85,7 +85,12 @@ impl<O: Observer> Search<O> {
             return None;
         }
         let threshold = probcut_beta - node.static_eval;
-        let mut picker = MovePicker::new(node.tt_move, [PackedMove::NONE; 2], PickerKind::Tactical);
+        let mut picker = MovePicker::new(
+            node.tt_move,
+            [PackedMove::NONE; 2],
+            None,
+            PickerKind::Tactical,
+        );
         let child_type = node.node_type.child(1);
         let (child_ply, id) = (node.ply + 1, node.id);
         while let Some((m, _)) = picker.next(pos, &self.history) {

@@ -294,8 +294,12 @@ impl<O: Observer> Search<O> {
     fn search_moves(&mut self, pos: &Position, node: &mut Node) -> Result<MoveLoop, Exit> {
         let killers = self.frames[node.ply_index()].killers;
         loop {
-            let mut picker = MovePicker::new(node.tt_move, killers, PickerKind::All)
-                .after(self.previous_move(node));
+            let mut picker = MovePicker::new(
+                node.tt_move,
+                killers,
+                self.previous_move(node),
+                PickerKind::All,
+            );
             let mut alpha = node.alpha;
             let mut moves = MoveLoop {
                 best_value: -INFINITE,

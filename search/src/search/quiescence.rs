@@ -138,7 +138,7 @@ impl<O: Observer> Search<O> {
         } else {
             PickerKind::Tactical
         };
-        let mut picker = MovePicker::new(tt_move, [PackedMove::NONE; 2], kind);
+        let mut picker = MovePicker::new(tt_move, [PackedMove::NONE; 2], None, kind);
         let mut best_move = None;
         let mut searched = 0_u32;
         let mut cut_index = None;
