@@ -441,13 +441,24 @@ fn a_short_match_pairs_openings_and_counts_consistently() {
         )),
         "{report}"
     );
-    assert_eq!(
+    let pgn_games = || {
         std::fs::read_to_string(&pgn_path)
             .unwrap()
             .matches("[Event ")
-            .count(),
-        6
-    );
+            .count()
+    };
+    assert_eq!(pgn_games(), 6);
+    // A resumed match plays only the missing pair and appends its games to the PGN.
+    let out = Command::new(EXE)
+        .args(["match", "--engine", "variant=null-move+lmr"])
+        .args(["--engine", "variant=null-move", "--nodes", "3000"])
+        .args(["--rounds", "4", "--maxmoves", "60", "--resume"])
+        .args(["--out", csv_path.to_str().unwrap()])
+        .args(["--pgn", pgn_path.to_str().unwrap()])
+        .output()
+        .expect("match resumes");
+    assert!(stdout_of_success(&out).contains("Games: 8,"));
+    assert_eq!(pgn_games(), 8);
 }
 
 #[test]

@@ -7,7 +7,12 @@ mod game;
 mod players;
 pub mod report;
 
-use std::{ops::ControlFlow, path::PathBuf};
+use std::{
+    fs::{File, OpenOptions},
+    io::Write as _,
+    ops::ControlFlow,
+    path::{Path, PathBuf},
+};
 
 use clap::{Args, ValueEnum};
 use cutlab_analysis::{
@@ -57,7 +62,7 @@ pub struct MatchArgs {
     /// `elo0=0,elo1=5,alpha=0.05,beta=0.05`: stop when the test decides.
     #[arg(long)]
     sprt: Option<String>,
-    /// PGN file to write.
+    /// PGN file to write, game pair by game pair (`--resume` appends to it).
     #[arg(long)]
     pgn: Option<PathBuf>,
     /// Per-game CSV to write.
@@ -299,6 +304,11 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         Some(path) => Some(crate::common::results::appender(path)?),
         None => None,
     };
+    // The PGN grows pair by pair as the CSV does: an interrupted match keeps its games.
+    let mut pgn = match &args.pgn {
+        Some(path) => Some((open_pgn(path, !rows.is_empty())?, path)),
+        None => None,
+    };
     let out_error = |e: &dyn std::fmt::Display| {
         let path = args.out.as_deref().unwrap_or(std::path::Path::new("-"));
         format!("{}: {e}", path.display())
@@ -326,6 +336,12 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
                 }
                 w.flush().map_err(|e| out_error(&e))?;
             }
+            if let Some((file, path)) = pgn.as_mut() {
+                for g in &games {
+                    file.write_all(g.pgn.as_bytes())
+                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                }
+            }
             rows.extend(games);
             bar.inc(2);
             let decided = sprt.is_some_and(|s| s.decision(s.llr(&penta)).is_some());
@@ -338,12 +354,23 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     )?;
     bar.finish_and_clear();
     rows.sort_by_key(|r| r.game);
-    if let Some(path) = &args.pgn {
-        let text: String = rows.iter().map(|r| r.pgn.as_str()).collect();
-        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-    }
     print!("{}", report::report(&names, &rows, &penta, sprt.as_ref()));
     Ok(())
+}
+
+/// The PGN file of a match: appended to when the match resumes earlier games, else started
+/// afresh.
+fn open_pgn(path: &Path, resuming: bool) -> Result<File, String> {
+    let mut options = OpenOptions::new();
+    options.create(true);
+    if resuming {
+        options.append(true);
+    } else {
+        options.write(true).truncate(true);
+    }
+    options
+        .open(path)
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 #[cfg(test)]
