@@ -5,7 +5,8 @@
 //! Layout: [`search`] is the engine (iterative deepening, the node function as numbered steps,
 //! quiescence, LMR); [`pruning`] holds one file per forward-pruning method, each called by one
 //! step; [`prob_ab`] replaces the node function with probabilistic alpha-beta; [`config`] says
-//! which of them are on. Below them: [`position`], [`eval`], [`movegen`], [`movepick`], [`see`], [`tt`].
+//! which of them are on. Below them: [`position`], [`eval`], [`movegen`], [`movepick`], [`see`],
+//! [`tt`].
 
 pub mod config;
 pub mod eval;

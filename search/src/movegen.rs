@@ -14,9 +14,10 @@ use shakmaty::{
 use crate::movepick::is_tactical;
 
 /// Fills `moves` with the legal captures and promotions of `chess` (written in place: a move
-/// list is 1.5 KiB, and quiescence nodes are most nodes), en passant first, then pawns (captures toward
-/// the a-file, captures toward the h-file, pushes to the last rank), knights, bishops, rooks,
-/// queens and the king: `legal_moves()` filtered to [`is_tactical`] moves, in its order.
+/// list is 1.5 KiB, and quiescence nodes are most nodes), en passant first, then pawns
+/// (captures toward the a-file, captures toward the h-file, pushes to the last rank), knights,
+/// bishops, rooks, queens and the king: `legal_moves()` filtered to [`is_tactical`] moves, in
+/// its order.
 pub fn tactical_moves(chess: &Chess, moves: &mut MoveList) {
     moves.clear();
     if chess.is_check() {
