@@ -493,6 +493,45 @@ fn a_failing_external_engine_loses_and_the_match_goes_on() {
 }
 
 #[test]
+fn an_xboard_engine_plays_by_the_clock_and_its_resignation_ends_the_game() {
+    let dir = temp_dir("xboard");
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/xboard_engine.py"
+    );
+    let log = dir.join("told.log");
+    let engine = format!("xboard=python3 {script} {} resign resign", log.display());
+    let csv = dir.join("games.csv");
+    let run = |control: &[&str]| {
+        Command::new(EXE)
+            .args([
+                "match",
+                "--engine",
+                "variant=null-move",
+                "--engine",
+                &engine,
+            ])
+            .args(control)
+            .args(["--rounds", "1", "--out", csv.to_str().unwrap()])
+            .output()
+            .expect("match runs")
+    };
+    let refused = run(&["--nodes", "2000"]);
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("cannot search a fixed number of nodes"),
+        "{stderr}"
+    );
+    let report = stdout_of_success(&run(&["--tc", "5+0.1"]));
+    assert!(report.contains("Games: 2, Wins: 2, Losses: 0"), "{report}");
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(rows.matches(",resignation,").count(), 2, "{rows}");
+    let told = std::fs::read_to_string(&log).unwrap();
+    assert!(told.contains("level 0 0:05 0.1"), "{told}");
+}
+
+#[test]
 fn an_engine_that_exits_is_restarted_and_the_game_goes_on() {
     let dir = temp_dir("restart");
     // The first process answers the handshake and exits at its first `go`; every later one

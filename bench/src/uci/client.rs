@@ -1,19 +1,13 @@
 //! A minimal UCI client for external engines (oracles, match opponents): start, handshake,
 //! options, `go` with MultiPV, and the final score of every principal variation.
 
-use std::{
-    io::{BufRead, BufReader, Write},
-    process::{Child, ChildStdin, Command, Stdio},
-    sync::mpsc,
-    time::Duration,
-};
+use std::time::Duration;
+
+use crate::common::engine_process::EngineProcess;
 
 /// A running UCI engine.
 pub struct UciEngine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: mpsc::Receiver<String>,
-    name: String,
+    process: EngineProcess,
     id_name: String,
 }
 
@@ -32,30 +26,8 @@ impl UciEngine {
     /// # Errors
     /// The engine does not start or does not answer within 10 s.
     pub fn start(command: &str) -> Result<UciEngine, String> {
-        let mut parts = command.split_whitespace();
-        let program = parts.next().ok_or("empty engine command")?;
-        let mut child = Command::new(program)
-            .args(parts)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("engine '{command}': {e}"))?;
-        let stdin = child.stdin.take().ok_or("engine stdin")?;
-        let stdout = child.stdout.take().ok_or("engine stdout")?;
-        let (sender, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
         let mut engine = UciEngine {
-            child,
-            stdin,
-            lines,
-            name: command.to_string(),
+            process: EngineProcess::start(command)?,
             id_name: String::new(),
         };
         engine.send("uci")?;
@@ -81,9 +53,7 @@ impl UciEngine {
     /// # Errors
     /// The engine's stdin is closed (it died).
     pub fn send(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|e| format!("engine '{}': {e}", self.name))
+        self.process.send(line)
     }
 
     /// Lines up to and including the first starting with `prefix`.
@@ -91,20 +61,7 @@ impl UciEngine {
     /// # Errors
     /// Timeout or the engine's output closed.
     pub fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<Vec<String>, String> {
-        let mut seen = Vec::new();
-        loop {
-            let line = self.lines.recv_timeout(timeout).map_err(|e| match e {
-                mpsc::RecvTimeoutError::Timeout => {
-                    format!("engine '{}': no '{prefix}' within {timeout:?}", self.name)
-                }
-                mpsc::RecvTimeoutError::Disconnected => format!("engine '{}' exited", self.name),
-            })?;
-            let done = line.starts_with(prefix);
-            seen.push(line);
-            if done {
-                return Ok(seen);
-            }
-        }
+        self.process.wait_for(prefix, timeout)
     }
 
     /// `isready` → `readyok`.
@@ -182,15 +139,6 @@ pub fn parse_info(line: &str) -> Option<(u32, PvScore)> {
             score_cp,
         },
     ))
-}
-
-impl Drop for UciEngine {
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        std::thread::sleep(Duration::from_millis(20));
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use shakmaty::{Color, Position as _, san::SanPlus};
 
 use super::{
     PairSetting,
-    players::{Control, Player},
+    players::{Answer, Control, Player},
 };
 
 /// How a game ended.
@@ -28,6 +28,8 @@ pub enum Ending {
     MaxMoves,
     /// Lost by `--resign` adjudication.
     Resign,
+    /// The mover's engine resigned (an xboard engine's `resign`).
+    Resignation,
     /// Drawn by `--draw` adjudication.
     DrawAdjudication,
     /// The mover's engine failed or crashed.
@@ -49,6 +51,7 @@ impl Ending {
             Ending::ThreefoldRepetition => "threefold repetition",
             Ending::MaxMoves => "adjudication: max moves",
             Ending::Resign => "adjudication: resign",
+            Ending::Resignation => "resignation",
             Ending::DrawAdjudication => "adjudication: draw",
             Ending::EngineFailure => "engine failure",
             Ending::TimeForfeit => "time forfeit",
@@ -150,7 +153,8 @@ pub fn play_game(
         let reply = players[mover].play(&start.fen(), &moves, &game, clocks, control, inc);
         let used = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let (text, score) = match reply {
-            Ok(r) => r,
+            Ok(Answer::Move(text, score)) => (text, score),
+            Ok(Answer::Resign) => break (loss, Ending::Resignation),
             Err(e) => {
                 eprintln!("game {game_no}: {} failed: {e}", names[mover]);
                 let in_time = !matches!(control, Control::Clock { .. }) || used < clocks[side];

@@ -1,11 +1,12 @@
 //! `cutlab match`: games between our variants (in process, each side its own engine and TT)
-//! and external UCI engines, in game pairs (each opening twice, colours swapped), with clocks,
-//! rule endings and optional adjudication; W/D/L, Elo with interval, LOS, pentanomial counts,
-//! normalized Elo and SPRT as fastchess reports them; PGN and per-game CSV.
+//! and external UCI or xboard engines, in game pairs (each opening twice, colours swapped),
+//! with clocks, rule endings and optional adjudication; W/D/L, Elo with interval, LOS,
+//! pentanomial counts, normalized Elo and SPRT as fastchess reports them; PGN and per-game CSV.
 
 mod game;
 mod players;
 pub mod report;
+mod xboard;
 
 use std::{
     fs::{File, OpenOptions},
@@ -22,14 +23,15 @@ use cutlab_analysis::{
 };
 
 use game::{Adjudication, play_game};
-use players::{Control, EngineSpec, Player, parse_engine};
+use players::{Control, EngineSpec, Player, check_control, parse_engine};
 
 /// Options of `cutlab match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// An engine: `variant=NAME` or `uci=COMMAND`, then `option.NAME=VALUE`, `name=NAME` and
-    /// (for a variant) `params=FILE` words; a variant's one option is `Hash` (MiB, default 16).
-    /// Give it twice; the first engine's view is reported.
+    /// An engine: `variant=NAME`, `uci=COMMAND` or `xboard=COMMAND` (CECP 2), then
+    /// `option.NAME=VALUE`, `name=NAME` and (for a variant) `params=FILE` words; a variant's
+    /// one option is `Hash` (MiB, default 16). Give it twice; the first engine's view is
+    /// reported.
     #[arg(long, num_args = 1.., action = clap::ArgAction::Append, required = true)]
     engine: Vec<String>,
     /// Openings: EPD/FEN or PGN (default: early positions of the built-in suite).
@@ -176,7 +178,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     // Each engine starts with its variant= or uci= word; the words after it belong to it.
     let mut groups: Vec<Vec<String>> = Vec::new();
     for word in &args.engine {
-        let starts = ["variant=", "uci=", "cmd="]
+        let starts = ["variant=", "uci=", "cmd=", "xboard="]
             .iter()
             .any(|p| word.starts_with(p));
         match groups.last_mut() {
@@ -186,7 +188,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     }
     let [first, second] = groups.as_slice() else {
         return Err(format!(
-            "give exactly two engines (variant=... or uci=...), got {}",
+            "give exactly two engines (variant=..., uci=... or xboard=...), got {}",
             groups.len()
         ));
     };
@@ -212,6 +214,9 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         (None, None, Some(ms)) => Control::Movetime(ms),
         (None, None, None) => return Err("give one of --tc, --nodes, --movetime-ms".into()),
     };
+    for spec in &specs {
+        check_control(spec, control)?;
+    }
     let sprt = match &args.sprt {
         Some(text) => {
             let v = parse_kv(text, "sprt", &["elo0", "elo1", "alpha", "beta"])?;

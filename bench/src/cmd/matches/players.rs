@@ -1,10 +1,12 @@
 //! The two sides of a match: an engine spec from `--engine` words, and a running player, our
-//! own search in process or an external UCI engine.
+//! own search in process or an external engine speaking UCI or xboard.
 
 use std::time::Duration;
 
 use cutlab_search::{Limits, Position, Search, SearchConfig, position::uci};
+use shakmaty::Color;
 
+use super::xboard::XboardEngine;
 use crate::uci::client::UciEngine;
 
 /// How one side is played.
@@ -16,19 +18,31 @@ pub struct EngineSpec {
     pub variant: Option<SearchConfig>,
     /// An external engine's command.
     pub command: Option<String>,
-    /// UCI options for the external engine.
+    /// The protocol the external engine speaks.
+    pub protocol: Protocol,
+    /// Options for the external engine (UCI `setoption`; xboard `option`, `Hash` as `memory`).
     pub options: Vec<(String, String)>,
     /// Transposition table of our variant, MiB (`option.Hash`; 16 unless given).
     pub hash_mib: usize,
 }
 
-/// Parses one engine's `--engine` words: `variant=`|`uci=`, `name=`, `option.NAME=`, and
-/// `params=FILE` (a fitted parameter file applied to the variant's models).
+/// The protocol of an external engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// UCI (`uci=COMMAND`).
+    Uci,
+    /// xboard, CECP version 2 (`xboard=COMMAND`).
+    Xboard,
+}
+
+/// Parses one engine's `--engine` words: `variant=`|`uci=`|`xboard=`, `name=`,
+/// `option.NAME=`, and `params=FILE` (a fitted parameter file applied to the variant's models).
 pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
     let mut spec = EngineSpec {
         name: String::new(),
         variant: None,
         command: None,
+        protocol: Protocol::Uci,
         options: Vec::new(),
         hash_mib: 16,
     };
@@ -44,8 +58,11 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
                     spec.name = SearchConfig::canonical_name(value);
                 }
             }
-            "uci" | "cmd" => {
+            "uci" | "cmd" | "xboard" => {
                 spec.command = Some(value.trim_matches('"').to_string());
+                if key == "xboard" {
+                    spec.protocol = Protocol::Xboard;
+                }
                 if spec.name.is_empty() {
                     spec.name = value.rsplit('/').next().unwrap_or(value).to_string();
                 }
@@ -60,7 +77,9 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
         }
     }
     if spec.variant.is_some() == spec.command.is_some() {
-        return Err("--engine needs exactly one of variant=NAME and uci=COMMAND".into());
+        return Err(
+            "--engine needs exactly one of variant=NAME, uci=COMMAND and xboard=COMMAND".into(),
+        );
     }
     if spec.variant.is_some() {
         take_variant_options(&mut spec)?;
@@ -69,7 +88,7 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
         let config = spec
             .variant
             .as_mut()
-            .ok_or("--engine: params= applies to a variant, not to a UCI engine")?;
+            .ok_or("--engine: params= applies to a variant, not to an external engine")?;
         let fitted = cutlab_search::fit_params::FitParams::load(std::path::Path::new(&path))?;
         config.apply_params(&fitted).map_err(|e| e.to_string())?;
     }
@@ -96,16 +115,38 @@ fn take_variant_options(spec: &mut EngineSpec) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether `spec`'s engine can play under `control` (an xboard engine has no fixed nodes).
+///
+/// # Errors
+/// It cannot, and why.
+pub fn check_control(spec: &EngineSpec, control: Control) -> Result<(), String> {
+    if spec.variant.is_none() && spec.protocol == Protocol::Xboard {
+        super::xboard::level(control).map_err(|e| format!("{}: {e}", spec.name))?;
+    }
+    Ok(())
+}
+
 /// A running player.
 pub enum Player {
     /// Our search, with its own TT.
     Internal(Box<Search>),
     /// An external UCI engine.
-    External(UciEngine),
+    Uci(UciEngine),
+    /// An external xboard engine.
+    Xboard(XboardEngine),
 }
 
-/// A move and the mover's score (its own view), or why the game is lost.
-pub type Reply = Result<(String, Option<i32>), String>;
+/// What a player answers to its turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// A move (UCI) and the mover's score (its own view), when it gave one.
+    Move(String, Option<i32>),
+    /// The engine resigned.
+    Resign,
+}
+
+/// The player's answer, or why it failed (the game loop restarts it or scores the loss).
+pub type Reply = Result<Answer, String>;
 
 impl Player {
     /// Starts the player of `spec`.
@@ -117,13 +158,16 @@ impl Player {
             ))));
         }
         let command = spec.command.as_deref().unwrap_or_default();
+        if spec.protocol == Protocol::Xboard {
+            return Ok(Player::Xboard(XboardEngine::start(command, &spec.options)?));
+        }
         let mut engine = UciEngine::start(command)?;
         for (name, value) in &spec.options {
             engine.set_option(name, value)?;
         }
         engine.send("ucinewgame")?;
         engine.ready()?;
-        Ok(Player::External(engine))
+        Ok(Player::Uci(engine))
     }
 
     /// Clears what the player learnt (a new game).
@@ -133,10 +177,11 @@ impl Player {
                 search.clear();
                 Ok(())
             }
-            Player::External(engine) => {
+            Player::Uci(engine) => {
                 engine.send("ucinewgame")?;
                 engine.ready()
             }
+            Player::Xboard(engine) => engine.new_game(),
         }
     }
 
@@ -172,10 +217,17 @@ impl Player {
                 let result = search.go(pos, &keys, &limits, &mut |_| {});
                 result
                     .best_move
-                    .map(|m| (uci(m), Some(result.score)))
+                    .map(|m| Answer::Move(uci(m), Some(result.score)))
                     .ok_or_else(|| "no move".into())
             }
-            Player::External(engine) => {
+            Player::Xboard(engine) => {
+                let mover = game
+                    .last()
+                    .map_or(0, |p| usize::from(p.turn() == Color::Black));
+                let clocks = [clocks[mover], clocks[1 - mover]];
+                engine.play(start_fen, moves, game, clocks, control)
+            }
+            Player::Uci(engine) => {
                 let position = if moves.is_empty() {
                     format!("position fen {start_fen}")
                 } else {
@@ -207,7 +259,7 @@ impl Player {
                     .and_then(|l| l.split_whitespace().nth(1))
                     .unwrap_or("0000")
                     .to_string();
-                Ok((best, score))
+                Ok(Answer::Move(best, score))
             }
         }
     }
