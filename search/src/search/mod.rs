@@ -5,7 +5,7 @@
 //! - `iterative`: iterative deepening and aspiration windows (the root);
 //! - `alpha_beta`: the node function, a page of numbered steps, each calling one hook;
 //! - `quiescence`: the capture search at the frontier;
-//! - `node`: the [`Node`] a step works on, its [`Exit`], and the events both send;
+//! - `node`: the `Node` a step works on, its `Exit`, and the events both send;
 //! - `lmr`: late move reductions;
 //! - `draw`: repetition and the other draw rules;
 //! - the forward-pruning methods the steps call live in [`crate::pruning`], and probabilistic
