@@ -711,6 +711,11 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
     );
     let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(report.contains("Leave one out") && report.contains("Add one in"));
+    // The time factor is measured by a bench (it was read as 0 from the new manifest).
+    assert!(
+        report.contains("this machine's bench speed is") && !report.contains("by 0.00"),
+        "{report}"
+    );
     assert!(dir.join("forest-without.svg").is_file() && dir.join("forest-with.svg").is_file());
     let mut reader = csv::Reader::from_path(dir.join("ablate.csv")).unwrap();
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();

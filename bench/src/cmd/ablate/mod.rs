@@ -395,7 +395,8 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
     manifest.seed = args.seed;
     manifest.environment = environment();
     save_manifest(&layout, &manifest)?;
-    let kept = (!manifest.scale.is_empty()).then_some((manifest.time_factor, manifest.speed_nps));
+    // A resumed run keeps the factor it started with (a new manifest has none: 0).
+    let kept = (manifest.time_factor > 0.0).then_some((manifest.time_factor, manifest.speed_nps));
     let (factor, speed_nps) = speed::time_factor(args.time_factor, kept, false)?;
     manifest.time_factor = factor;
     manifest.speed_nps = speed_nps;
