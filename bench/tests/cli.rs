@@ -688,6 +688,7 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
     let run = |extra: &[&str]| {
         Command::new(EXE)
             .args(["ablate", "--quick", "--methods", "rfp", "--positions", "2"])
+            .args(["--engine", "none"])
             .args([
                 "--games",
                 "2",

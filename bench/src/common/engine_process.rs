@@ -120,3 +120,20 @@ impl Drop for EngineProcess {
         let _ = self.child.wait();
     }
 }
+
+/// An external engine's command from `spec`: `none`, `auto` (Stockfish on `PATH` or in
+/// `/usr/games`, as Debian installs it; none if it is not there), or the command itself.
+#[must_use]
+pub fn find_engine(spec: &str) -> Option<String> {
+    match spec {
+        "none" => None,
+        "auto" => std::env::var_os("PATH")
+            .into_iter()
+            .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+            .chain([std::path::PathBuf::from("/usr/games")])
+            .map(|d| d.join("stockfish"))
+            .find(|p| p.is_file())
+            .map(|p| p.display().to_string()),
+        command => Some(command.to_string()),
+    }
+}

@@ -44,6 +44,10 @@ pub struct AblateArgs {
     /// Match openings: EPD/FEN or PGN (default: early positions of the built-in suite).
     #[arg(long)]
     openings: Option<PathBuf>,
+    /// The oracle of the regret comparison, a UCI engine: a command, `auto` (stockfish on PATH
+    /// or /usr/games/stockfish), or `none` (our own full-width search).
+    #[arg(long, default_value = "auto")]
+    engine: String,
     /// About 25 minutes on 2 cores, wide intervals (default: the decisive scale).
     #[arg(long)]
     quick: bool,
@@ -101,7 +105,10 @@ pub struct Scale {
     games: usize,
     tc: &'static str,
     verify_rate: f64,
+    /// Depth of the internal oracle.
     oracle_depth: i32,
+    /// Depth of an external engine's oracle (Stockfish's depth, as in `reproduce`).
+    engine_oracle_depth: i32,
 }
 
 impl Scale {
@@ -116,6 +123,7 @@ impl Scale {
         tc: "2+0.02",
         verify_rate: 0.1,
         oracle_depth: 5,
+        engine_oracle_depth: 12,
     };
     /// Sized for decisions: 400 games per match at 10+0.1 (about ±25 Elo at a 95% interval
     /// when games are balanced), the whole built-in suite at 1 s.
@@ -130,6 +138,7 @@ impl Scale {
         tc: "10+0.1",
         verify_rate: 0.05,
         oracle_depth: 7,
+        engine_oracle_depth: 16,
     };
 }
 
@@ -255,6 +264,11 @@ fn plan(
         .unwrap_or_else(|| (scale.time_ms as f64 * factor).round().max(1.0) as u64)
         .to_string();
     let depth = args.depth.unwrap_or(scale.depth).to_string();
+    // Regret is judged by Stockfish when it is there, else by our own full-width search.
+    let oracle = match crate::common::engine_process::find_engine(&args.engine) {
+        Some(command) => format!("uci:{command},depth={}", scale.engine_oracle_depth),
+        None => format!("internal:depth={}", scale.oracle_depth),
+    };
     let positions = layout.path("positions.epd");
     let mut steps = Vec::new();
     for (direction, reference) in [("without", stack), ("with", baseline)] {
@@ -286,7 +300,7 @@ fn plan(
             Step::new(format!("regret-{direction}"), &["oracle"])
                 .args(&["--suite", &layout.path("oracle-positions.epd")])
                 .args(&["--variants", &list, "--time-ms", &time_ms, "--oracle"])
-                .arg(format!("internal:depth={}", scale.oracle_depth))
+                .arg(&oracle)
                 .arg("--out")
                 .arg(layout.path(&format!("regret-{direction}.csv"))),
         );

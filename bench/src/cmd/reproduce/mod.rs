@@ -132,21 +132,6 @@ const fn one() -> f64 {
     1.0
 }
 
-/// The external engine's command: given, found, or none.
-fn find_engine(spec: &str) -> Option<String> {
-    match spec {
-        "none" => None,
-        "auto" => std::env::var_os("PATH")
-            .into_iter()
-            .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
-            .chain([PathBuf::from("/usr/games")])
-            .map(|d| d.join("stockfish"))
-            .find(|p| p.is_file())
-            .map(|p| p.display().to_string()),
-        command => Some(command.to_string()),
-    }
-}
-
 /// The engine's `id name`, or an error when it does not answer as a UCI engine.
 fn engine_name(command: &str) -> Result<String, String> {
     let engine = crate::uci::client::UciEngine::start(command)?;
@@ -515,7 +500,7 @@ pub fn run(args: &ReproduceArgs) -> Result<(), String> {
         (args.positions.unwrap_or(scale.positions), args.seed),
         [scale.oracle_positions, scale.trace_positions],
     )?;
-    let engine = find_engine(&args.engine);
+    let engine = crate::common::engine_process::find_engine(&args.engine);
     let kept = (args.resume && !manifest.scale.is_empty())
         .then_some((manifest.time_factor, manifest.speed_nps));
     let (factor, speed) = speed::time_factor(args.time_factor, kept, args.deterministic)?;
