@@ -393,6 +393,17 @@ fn regret_is_zero_when_the_variant_is_the_oracle() {
     assert_eq!(regrets, [0, 0, 0]);
     // The oracle's scores were cached: one row per legal move of each position.
     assert!(dir.join("regret.oracle.csv").exists());
+    // Resuming with another oracle is refused: its rows would be mixed with these.
+    let other = Command::new(EXE)
+        .args(["oracle", "--suite", suite.to_str().unwrap()])
+        .args(["--variants", variant.to_str().unwrap(), "--depth", "3"])
+        .args(["--oracle", "internal:depth=2", "--resume", "--out"])
+        .arg(&out)
+        .output()
+        .expect("oracle runs");
+    assert!(!other.status.success());
+    let stderr = String::from_utf8_lossy(&other.stderr);
+    assert!(stderr.contains("judged by another oracle"), "{stderr}");
 }
 
 #[test]

@@ -213,6 +213,18 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
     // Phase 1: the oracle's scores, cached per position.
     let cache_path = args.out.with_extension("oracle.csv");
     let mut cache = load_cache(&cache_path, &args.oracle)?;
+    // Rows are written only after their position is scored, so a kept row whose position this
+    // oracle has not scored was judged by another oracle: mixing them would be silently wrong.
+    if let Some(row) = rows.iter().find(|r| !cache.contains_key(&r.position)) {
+        return Err(format!(
+            "{}: position {} was judged by another oracle than '{}' (see {}); pass that \
+             --oracle to resume, or remove the file",
+            args.out.display(),
+            row.position,
+            args.oracle,
+            cache_path.display()
+        ));
+    }
     let missing: Vec<&SuitePosition> = positions
         .iter()
         .copied()
