@@ -4,7 +4,6 @@
 use std::time::Duration;
 
 use cutlab_search::{Limits, Position, Search, SearchConfig, position::uci};
-use shakmaty::Color;
 
 use super::xboard::XboardEngine;
 use crate::uci::client::UciEngine;
@@ -220,13 +219,7 @@ impl Player {
                     .map(|m| Answer::Move(uci(m), Some(result.score)))
                     .ok_or_else(|| "no move".into())
             }
-            Player::Xboard(engine) => {
-                let mover = game
-                    .last()
-                    .map_or(0, |p| usize::from(p.turn() == Color::Black));
-                let clocks = [clocks[mover], clocks[1 - mover]];
-                engine.play(start_fen, moves, game, clocks, control)
-            }
+            Player::Xboard(engine) => engine.play(start_fen, moves, game, clocks, control),
             Player::Uci(engine) => {
                 let position = if moves.is_empty() {
                     format!("position fen {start_fen}")

@@ -149,7 +149,7 @@ impl XboardEngine {
     }
 
     /// The engine's move after `moves` from `fen` (`game`: the positions so far, last the
-    /// current one), with the clocks of the side to move and of the other, milliseconds.
+    /// current one), with White's and Black's clocks, milliseconds.
     ///
     /// # Errors
     /// The engine exits, refuses a move (`Illegal move`, `Error`), cannot be given the
@@ -163,6 +163,11 @@ impl XboardEngine {
         control: Control,
     ) -> Result<Answer, String> {
         let pos = game.last().ok_or("empty game")?;
+        // The engine's own clock and its opponent's; a claim of this result is its resignation.
+        let (own, other, loss) = match pos.turn() {
+            Color::White => (clocks[0], clocks[1], "0-1"),
+            Color::Black => (clocks[1], clocks[0], "1-0"),
+        };
         let in_step = self
             .board
             .as_ref()
@@ -176,20 +181,15 @@ impl XboardEngine {
             self.send(&text)?;
         }
         if let Control::Clock { .. } = control {
-            self.send(&format!("time {}", clocks[0] / 10))?;
-            self.send(&format!("otim {}", clocks[1] / 10))?;
+            self.send(&format!("time {}", own / 10))?;
+            self.send(&format!("otim {}", other / 10))?;
         }
         self.send("go")?;
         let budget = match control {
             Control::Movetime(ms) => ms,
-            _ => clocks[0],
+            _ => own,
         } + 5_000;
         let deadline = Instant::now() + Duration::from_millis(budget);
-        let loss = if pos.turn() == Color::White {
-            "0-1"
-        } else {
-            "1-0"
-        };
         let mut score = None;
         let text = loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -439,11 +439,11 @@ mod tests {
         };
         push("e2e4", &mut game, &mut moves);
         let fen = game[0].fen();
-        let reply = engine.play(&fen, &moves, &game, [9_870, 9_950], clock);
+        let reply = engine.play(&fen, &moves, &game, [9_950, 9_870], clock);
         assert_eq!(reply, Ok(Answer::Move("g8f6".into(), Some(-25))));
         push("g8f6", &mut game, &mut moves);
         push("e4e5", &mut game, &mut moves);
-        let reply = engine.play(&fen, &moves, &game, [9_000, 9_500], clock);
+        let reply = engine.play(&fen, &moves, &game, [9_500, 9_000], clock);
         assert_eq!(reply, Ok(Answer::Move("f6d5".into(), Some(-25))));
         push("f6d5", &mut game, &mut moves);
         push("d2d4", &mut game, &mut moves);
