@@ -18,6 +18,8 @@
 //!   promotions are never futile (SEE pruning is the method for bad captures).
 //! - The first move of a node is always searched (the move loop prunes only once a move has a
 //!   value), and never at the root, as in the other move-level methods.
+//! - alpha is the move loop's, raised by the moves searched before (at a PV node it may be
+//!   above the node's entry alpha), as in Heinz's loop and Stockfish's step 14.
 //! - The margins are centipawns of cutlab's evaluation: 300 and 500, the minor piece and rook
 //!   of Heinz's paper rounded to this evaluation's scale.
 
@@ -54,12 +56,13 @@ impl Default for FutilityParams {
 
 impl<O: Observer> Search<O> {
     /// Step 14a: whether a quiet, non-checking move at a frontier or pre-frontier node is
-    /// futile.
+    /// futile against the move loop's `alpha`.
     pub(crate) fn try_futility(
         &mut self,
         pos: &Position,
         node: &Node,
         cand: &MoveCandidate,
+        alpha: i32,
     ) -> bool {
         let Some(params) = self.config.futility else {
             return false;
@@ -68,7 +71,7 @@ impl<O: Observer> Search<O> {
             || node.in_check
             || cand.tactical
             || cand.gives_check
-            || is_mate(node.alpha)
+            || is_mate(alpha)
         {
             return false;
         }
@@ -78,10 +81,10 @@ impl<O: Observer> Search<O> {
             params.pre_frontier_margin
         };
         let estimate = node.static_eval + margin;
-        let pruned = estimate <= node.alpha;
+        let pruned = estimate <= alpha;
         let probe = Probe {
             shallow_depth: node.depth - 1,
-            bound: node.alpha,
+            bound: alpha,
             value: estimate,
             nodes: 0,
         };

@@ -3,27 +3,33 @@
 //! searched.
 //!
 //! ```text
-//! if (!capture && !givesCheck)
+//! if (!capture && !givesCheck)                  // capture(): promotions only when capturing
 //!     history = contHist[0][piece][to] + contHist[1][piece][to] + contHist[3][piece][to];
 //!     if (lmrDepth < 5 && history < -3875 * (depth - 1))
 //!         continue;
 //! ```
 //!
+//! At depth 1 the bound is 0: any quiet move with negative history is pruned there, as in the
+//! source. A promotion that captures nothing is quiet here, as Stockfish's `capture()` says.
+//!
 //! Deviations from the source, each a choice written down here:
-//! - cutlab keeps one butterfly history table (side, from, to; values within ±16384), not
-//!   Stockfish's three continuation histories (each within about ±30000). The default bound,
-//!   700 per ply, scales Stockfish's 3875 by that ratio (16384 / 90000 ≈ 0.18). Measured
-//!   once: 1400 per ply (prune less) against 700, both in `modern` with its margins at 3/5 of
-//!   Stockfish's, 25,000 nodes per move, 8moves_v3 in random order (seed 46): -9.3 ± 11.3 Elo
-//!   after 224 games (pentanomial [2, 4, 104, 2, 0]: the two bounds rarely change a game),
-//!   stopped there to free the machine; undecided, so 700 stays.
-//! - At depth 1 the bound is 0: any quiet move with negative history is pruned there, as in
-//!   the source.
+//! - One continuation history, not three: cutlab keeps the table of the opponent's last move
+//!   (Stockfish's `contHist[0]`) but not those of the moves two and four plies back (the
+//!   two-ply table played worse in cutlab: see [`crate::history`]). Each table holds values
+//!   within ±16384 where Stockfish's three sum to about ±90000 (±29952 each), so the default
+//!   bound, 700 per ply, scales Stockfish's 3875 by that ratio (16384 / 90000 ≈ 0.18).
+//! - After a null move (and at the root's children) there is no previous move and the history
+//!   reads 0; Stockfish reads its table of the null move instead.
+//! - The 700 per ply was measured with the butterfly table this method read before: 1400 per
+//!   ply (prune less) against 700, in `modern` with its margins at 3/5 of Stockfish's, 25,000
+//!   nodes per move, 8moves_v3 in random order (seed 46): -9.3 ± 11.3 Elo after 224 games,
+//!   undecided.
 
 use cutlab_instrument::{Method, Observer};
 use serde::{Deserialize, Serialize};
 
 use crate::{
+    history::PieceTo,
     position::Position,
     search::{MoveCandidate, Node, Probe, Search},
 };
@@ -48,7 +54,8 @@ impl Default for HistoryPruningParams {
 }
 
 impl<O: Observer> Search<O> {
-    /// Step 14a: whether a quiet, non-checking move has too bad a history for its depth.
+    /// Step 14a: whether a non-capture that gives no check has too bad a continuation history
+    /// for its depth.
     pub(crate) fn try_history_pruning(
         &mut self,
         pos: &Position,
@@ -58,10 +65,14 @@ impl<O: Observer> Search<O> {
         let Some(params) = self.config.history_pruning else {
             return false;
         };
-        if cand.tactical || cand.gives_check || cand.lmr_depth > params.max_lmr_depth {
+        if cand.capture || cand.gives_check || cand.lmr_depth > params.max_lmr_depth {
             return false;
         }
-        let history = self.history.butterfly.get(pos.turn(), cand.m);
+        let history = self.previous_move(node).map_or(0, |previous| {
+            self.history
+                .continuation
+                .get(previous, PieceTo::new(pos, cand.m))
+        });
         let bound = -params.per_ply * (node.depth - 1);
         let pruned = history < bound;
         let probe = Probe {

@@ -12,6 +12,9 @@
 //!     depth -= 2;
 //! ```
 //!
+//! Stockfish reaches step 11 only out of check: in check it jumps from step 6 to the move loop
+//! (`goto moves_loop`), so a node in check is never reduced here either.
+//!
 //! Deviations from the source, each a choice written down here:
 //! - Not at the root (Stockfish reduces a root without TT move too; cutlab's root always
 //!   has one after the first iteration, and a first iteration of depth 1 has nothing to
@@ -57,7 +60,7 @@ impl<O: Observer> Search<O> {
         let Some(params) = self.config.iir else {
             return;
         };
-        if node.is_root() || node.excluded.is_some() || node.tt_move.is_some() {
+        if node.is_root() || node.in_check || node.excluded.is_some() || node.tt_move.is_some() {
             return;
         }
         let plies = match node.node_type {

@@ -223,19 +223,8 @@ mod tests {
     fn an_unconfirmed_fail_high_is_searched_again_verifying() {
         let mut search = Search::new(SearchConfig::preset("null-move-verified").unwrap(), 1);
         let mut node = Node {
-            id: 1,
-            ply: 3,
-            depth: 5,
-            alpha: 9,
-            beta: 10,
-            node_type: NodeType::Cut,
-            in_check: false,
-            static_eval: 50,
-            tt: None,
-            tt_move: None,
             verifying: true,
-            improving: false,
-            excluded: None,
+            ..Node::test(NodeType::Cut, 5, [9, 10], 50)
         };
         // The verified fail high switched verification off for the subtree.
         search.frames[3].verify_children = false;

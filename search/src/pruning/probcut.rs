@@ -238,19 +238,8 @@ mod tests {
         };
         search.frames[1] = frame;
         let node = Node {
-            id: 1,
             ply: 1,
-            depth: 8,
-            alpha: -1001,
-            beta: -1000,
-            node_type: NodeType::Cut,
-            in_check: false,
-            static_eval: 17,
-            tt: None,
-            tt_move: None,
-            verifying: false,
-            improving: false,
-            excluded: None,
+            ..Node::test(NodeType::Cut, 8, [-1001, -1000], 17)
         };
         // sigma 0: the bound is beta itself, far below the start position's value, so the
         // shallow search fails high on a quiet move (a killer at this ply).

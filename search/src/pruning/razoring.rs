@@ -11,6 +11,10 @@
 //! }
 //! ```
 //!
+//! `eval` is Stockfish's: the static evaluation, or the TT value where the entry's bound shows
+//! the position is better (worse) than it (step 5). As in the source there is no guard for
+//! mate scores: an alpha beyond the mate bound is compared like any other.
+//!
 //! Deviations from the source, each a choice written down here:
 //! - Its margins are half of Stockfish's, in centipawns (Stockfish's middlegame pawn is 126 of
 //!   its units): measured, see "Stockfish's margins in centipawns" in [`super`].
@@ -24,7 +28,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     position::Position,
-    score::is_mate,
     search::{Exit, Node, Probe, Search},
 };
 
@@ -51,15 +54,15 @@ impl Default for RazoringParams {
 }
 
 impl<O: Observer> Search<O> {
-    /// Step 6: a non-PV node not in check whose evaluation is far below alpha returns the
+    /// Step 6: a non-PV node not in check whose `eval` is far below alpha returns the
     /// quiescence value when that stays below alpha.
     pub(crate) fn try_razoring(&mut self, pos: &Position, node: &Node) -> Option<Exit> {
         let params = self.config.razoring?;
-        if node.is_pv() || node.in_check || node.depth > params.max_depth || is_mate(node.alpha) {
+        if node.is_pv() || node.in_check || node.depth > params.max_depth {
             return None;
         }
         let margin = params.margin_base + params.margin_per_ply_squared * node.depth * node.depth;
-        if node.static_eval >= node.alpha - margin {
+        if node.eval >= node.alpha - margin {
             return None;
         }
         let before = self.nodes;

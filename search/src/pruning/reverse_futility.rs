@@ -13,14 +13,16 @@
 //!     return eval;
 //! ```
 //!
+//! `eval` is Stockfish's: the static evaluation, or the TT value where the entry's bound shows
+//! the position is better (worse) than it (step 5). `improving` compares the static evaluation
+//! with the one two plies up (four when that side was in check; true when neither is known),
+//! as Stockfish's `improvement` does.
+//!
 //! Deviations from the source, each a choice written down here:
 //! - Its margins are half of Stockfish's, in centipawns (Stockfish's middlegame pawn is 126 of
 //!   its units): measured, see "Stockfish's margins in centipawns" in [`super`].
 //! - Non-PV nodes instead of `!ss->ttPv` (cutlab keeps no "was a PV node" flag in the TT).
 //! - No `statScore` term (cutlab keeps no per-move statistics score).
-//! - `eval` is the static evaluation; Stockfish replaces it by a TT value whose bound allows.
-//! - `improving` compares the static evaluation with the one two plies up (four when that
-//!   side was in check, as Stockfish does; true when neither is known).
 
 use cutlab_instrument::{Bound, CutOutcome, Method, Observer};
 use serde::{Deserialize, Serialize};
@@ -65,7 +67,7 @@ impl<O: Observer> Search<O> {
         if node.is_pv() || node.in_check || node.depth > params.max_depth {
             return None;
         }
-        let eval = node.static_eval;
+        let eval = node.eval;
         let plies = node.depth
             - if node.improving {
                 params.improving_plies

@@ -3,7 +3,7 @@
 //! exchange on its square by more than a depth-scaled bound is not searched.
 //!
 //! ```text
-//! if (capture || givesCheck)
+//! if (capture || givesCheck)                    // capture(): promotions only when capturing
 //!     if (!pos.see_ge(move, Value(-222) * depth))
 //!         continue;
 //! else
@@ -14,7 +14,6 @@
 //! Deviations from the source, each a choice written down here:
 //! - Its margins are half of Stockfish's, in centipawns (Stockfish's middlegame pawn is 126 of
 //!   its units): measured, see "Stockfish's margins in centipawns" in [`super`].
-//! - cutlab's SEE ignores pins (Stockfish's `see_ge` accounts for them).
 //! - `lmrDepth` is the child's depth after cutlab's LMR reduction (the child's depth when LMR
 //!   is off).
 
@@ -55,7 +54,8 @@ impl Default for SeePruningParams {
 }
 
 impl<O: Observer> Search<O> {
-    /// Step 14a: whether a move's static exchange is below the depth's bound.
+    /// Step 14a: whether a move's static exchange is below the depth's bound (Stockfish's
+    /// `!see_ge(move, bound)`).
     pub(crate) fn try_see_pruning(
         &mut self,
         pos: &Position,
@@ -68,18 +68,22 @@ impl<O: Observer> Search<O> {
         if node.depth > params.max_depth {
             return false;
         }
-        let bound = if cand.tactical || cand.gives_check {
+        let bound = if cand.capture || cand.gives_check {
             -params.tactical_per_ply * node.depth
         } else {
             let d = cand.lmr_depth;
             -(params.quiet_quadratic * d * d + params.quiet_linear * d)
         };
-        let exchange = see::see(pos, cand.m);
-        let pruned = exchange < bound;
+        let pruned = !see::see_ge(pos, cand.m, bound);
         let probe = Probe {
             shallow_depth: cand.lmr_depth,
             bound,
-            value: exchange,
+            // The exchange's value, for the events only (the question above is cheaper).
+            value: if O::TEST_EVENTS {
+                see::see(pos, cand.m)
+            } else {
+                0
+            },
             nodes: 0,
         };
         self.record_move_test(pos, node, Method::SeePruning, probe, (cand.m, pruned));

@@ -26,7 +26,6 @@ use cutlab_instrument::{Bound, CutOutcome, Method, Observer};
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    movepick::is_tactical,
     position::Position,
     score::is_mate,
     search::{Exit, Node, Probe, Search},
@@ -61,7 +60,8 @@ impl<O: Observer> Search<O> {
     pub(crate) fn try_sf_probcut_in_check(&mut self, pos: &Position, node: &Node) -> Option<Exit> {
         let params = self.config.sf_probcut_in_check?;
         let hit = node.tt?;
-        let tt_capture = node.tt_move.is_some_and(is_tactical);
+        // Stockfish's `ttCapture`: `pos.capture(ttMove)`, so a promotion only when it captures.
+        let tt_capture = node.tt_move.is_some_and(|m| m.is_capture());
         if !node.in_check
             || node.is_pv()
             || node.excluded.is_some()

@@ -5,6 +5,7 @@
 //! parent, and the node returns at once (a multi-cut).
 //!
 //! ```text
+//! if (ss->ply < thisThread->rootDepth * 2)        // step 15 as a whole
 //! if (   !rootNode && depth >= 4 && move == ttMove && !excludedMove
 //!     && abs(ttValue) < VALUE_KNOWN_WIN && (tte->bound() & BOUND_LOWER)
 //!     && tte->depth() >= depth - 3)
@@ -91,6 +92,7 @@ impl<O: Observer> Search<O> {
         let params = self.config.singular?;
         let hit = node.tt?;
         if node.is_root()
+            || node.ply >= 2 * self.root_depth
             || node.tt_move != Some(m)
             || node.excluded.is_some()
             || self.in_probcut > 0

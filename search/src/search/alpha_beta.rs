@@ -31,7 +31,7 @@ use cutlab_instrument::{Bound, NodeType, Observer};
 use shakmaty::Move;
 
 use super::{Exit, MAX_PLY, Node, Search};
-use crate::pruning::singular::Singular;
+use crate::pruning::{late_move::MoveCount, singular::Singular};
 use crate::{
     eval::evaluate_cached,
     history::{PieceTo, TriedMoves},
@@ -61,10 +61,11 @@ pub(crate) struct MoveCandidate {
     pub m: Move,
     /// A capture or a promotion.
     pub tactical: bool,
+    /// A capture, en passant included, promotions only when they capture (Stockfish's
+    /// `pos.capture(move)`).
+    pub capture: bool,
     /// The move gives check.
     pub gives_check: bool,
-    /// Its number among the moves searched at the node, from 1 (Stockfish's `moveCount`).
-    pub number: usize,
     /// The child's depth after its LMR reduction, at least 0 (Stockfish's `lmrDepth`).
     pub lmr_depth: i32,
 }
@@ -105,6 +106,9 @@ impl<O: Observer> Search<O> {
 
         // Step 1. Initialise node
         let mut node = self.begin_node(pos, parent_id, ply, depth.max(1), [alpha, beta], node_type);
+        if node.is_root() {
+            self.root_depth = node.depth.unsigned_abs();
+        }
         let verify = node.is_root() || self.frames[node.ply_index() - 1].verify_children;
         self.frames[node.ply_index()].verify_children = verify;
 
@@ -125,13 +129,15 @@ impl<O: Observer> Search<O> {
             return self.leave(&node, exit);
         }
 
-        // Step 5. Static evaluation (from the TT entry when there is one)
+        // Step 5. Static evaluation (from the TT entry when there is one), and the TT value in
+        // its place where the entry's bound says the position is at least (at most) that good.
         node.static_eval = if node.in_check {
             -INFINITE
         } else {
             node.tt
                 .map_or_else(|| evaluate_cached(pos, &mut self.pawn_cache), |h| h.eval)
         };
+        node.eval = adjusted_eval(&node);
         self.frames[node.ply_index()].static_eval = node.static_eval;
         node.improving = self.improving(&node);
 
@@ -308,9 +314,21 @@ impl<O: Observer> Search<O> {
                 cut_index: None,
                 tried: TriedMoves::default(),
             };
+            let mut counted = MoveCount::default();
             while let Some((m, _)) = picker.next(pos, &self.history) {
                 if node.excluded == Some(m) {
                     continue;
+                }
+                // Step 14a. Late move pruning: past the count, quiet moves are not taken.
+                let applies = self.shallow_pruning_applies(pos, node, &moves);
+                if (applies || counted.pruning)
+                    && self.try_lmp(pos, node, m, &killers, counted) == Some(true)
+                {
+                    continue;
+                }
+                counted.count += 1;
+                if applies {
+                    counted.pruning = self.move_count_prunes(node, counted.count);
                 }
                 let index = moves.searched;
                 // Step 14b. Singular extension of the TT move, or its multi-cut return.
@@ -329,11 +347,13 @@ impl<O: Observer> Search<O> {
                 let candidate = MoveCandidate {
                     m,
                     tactical,
+                    capture: m.is_capture(),
                     gives_check,
-                    number: index + 1,
                     lmr_depth: (new_depth - reduction).max(0),
                 };
-                if self.prunes_move(pos, node, &candidate, moves.best_value) {
+                if self.shallow_pruning_applies(pos, node, &moves)
+                    && self.prunes_move(pos, node, &candidate, alpha)
+                {
                     continue;
                 }
                 self.frames[node.ply_index()].moved = Some(PieceTo::new(pos, m));
@@ -421,25 +441,27 @@ impl<O: Observer> Search<O> {
         }
     }
 
-    /// Step 14a: pruning at shallow depth. Once a move has a value that is not a mate
-    /// against, away from the root and with pieces besides pawns, the move-level methods may
-    /// skip a move: late move pruning, futility, history, SEE, in that order.
+    /// Step 14a's condition (Stockfish 15.1: `!rootNode && pos.non_pawn_material(us) &&
+    /// bestValue > VALUE_TB_LOSS_IN_MAX_PLY`): away from the root, with pieces besides pawns,
+    /// once a move has a value that is not a mate against.
+    fn shallow_pruning_applies(&self, pos: &Position, node: &Node, moves: &MoveLoop) -> bool {
+        self.config.prunes_moves()
+            && !node.is_root()
+            && moves.best_value > -MATE_BOUND
+            && pos.has_non_pawn_material(pos.turn())
+    }
+
+    /// Step 14a for a move the picker yielded: futility, history and SEE pruning, in that
+    /// order, with `alpha` as the earlier moves raised it (late move pruning acts before, on
+    /// the picker).
     fn prunes_move(
         &mut self,
         pos: &Position,
         node: &Node,
         cand: &MoveCandidate,
-        best_value: i32,
+        alpha: i32,
     ) -> bool {
-        if !self.config.prunes_moves()
-            || node.is_root()
-            || best_value <= -MATE_BOUND
-            || !pos.has_non_pawn_material(pos.turn())
-        {
-            return false;
-        }
-        self.try_lmp(pos, node, cand)
-            || self.try_futility(pos, node, cand)
+        self.try_futility(pos, node, cand, alpha)
             || self.try_history_pruning(pos, node, cand)
             || self.try_see_pruning(pos, node, cand)
     }
@@ -512,6 +534,27 @@ impl<O: Observer> Search<O> {
         node.ply_index()
             .checked_sub(1)
             .and_then(|i| self.frames[i].moved)
+    }
+}
+
+/// Step 5: Stockfish's `eval`, the static evaluation or, where the TT entry's bound shows the
+/// position is better (worse) than it, the TT value ("ttValue can be used as a better position
+/// evaluation"); `-INFINITE` in check.
+fn adjusted_eval(node: &Node) -> i32 {
+    match node.tt {
+        Some(h) if !node.in_check => {
+            let bound_allows = if h.score > node.static_eval {
+                matches!(h.bound, Bound::Lower | Bound::Exact)
+            } else {
+                matches!(h.bound, Bound::Upper | Bound::Exact)
+            };
+            if bound_allows {
+                h.score
+            } else {
+                node.static_eval
+            }
+        }
+        _ => node.static_eval,
     }
 }
 

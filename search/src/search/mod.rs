@@ -141,6 +141,8 @@ pub struct Search<O: Observer = NoopObserver> {
     pub(crate) nodes: u64,
     pub(crate) node_limit: u64,
     pub(crate) seldepth: u32,
+    /// Depth of the root's search (Stockfish's `rootDepth`), set when the root is entered.
+    pub(crate) root_depth: u32,
     pub(crate) cuts: CutCounts,
     pub(crate) time: Option<TimeManager>,
     pub(crate) aborted: bool,
@@ -179,6 +181,7 @@ impl<O: Observer> Search<O> {
             nodes: 0,
             node_limit: u64::MAX,
             seldepth: 0,
+            root_depth: 0,
             cuts: CutCounts::default(),
             time: None,
             aborted: false,

@@ -34,6 +34,9 @@ pub(crate) struct Node {
     pub in_check: bool,
     /// Static evaluation (step 5; `-INFINITE` in check).
     pub static_eval: i32,
+    /// The static evaluation, or the TT value where the entry's bound allows (step 5;
+    /// Stockfish's `eval`).
+    pub eval: i32,
     /// The transposition-table entry found in step 4.
     pub tt: Option<TtHit>,
     /// Its move, when legal here.
@@ -60,6 +63,30 @@ impl Node {
     /// Index of this node's frame, PV line and killers.
     pub const fn ply_index(&self) -> usize {
         self.ply as usize
+    }
+}
+
+#[cfg(test)]
+impl Node {
+    /// A node for a method's unit test: ply 3, id 1, not in check, no TT entry, eval and static
+    /// evaluation `eval`; a test sets the other fields it needs by hand.
+    pub fn test(node_type: NodeType, depth: i32, [alpha, beta]: [i32; 2], eval: i32) -> Node {
+        Node {
+            id: 1,
+            ply: 3,
+            depth,
+            alpha,
+            beta,
+            node_type,
+            in_check: false,
+            static_eval: eval,
+            eval,
+            tt: None,
+            tt_move: None,
+            verifying: false,
+            improving: false,
+            excluded: None,
+        }
     }
 }
 
@@ -155,6 +182,7 @@ impl<O: Observer> Search<O> {
             node_type,
             in_check: pos.in_check(),
             static_eval: 0,
+            eval: 0,
             tt: None,
             tt_move: None,
             verifying: false,

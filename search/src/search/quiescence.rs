@@ -53,7 +53,7 @@ fn futile_capture(pos: &Position, m: Move, stand_pat: i32, alpha: i32, margin: i
     if optimistic <= alpha {
         return Some(optimistic);
     }
-    (base <= alpha && see::see(pos, m) < 1).then_some(base)
+    (base <= alpha && !see::see_ge(pos, m, 1)).then_some(base)
 }
 
 impl<O: Observer> Search<O> {
@@ -87,6 +87,7 @@ impl<O: Observer> Search<O> {
             node_type,
             in_check,
             static_eval: stand_pat,
+            eval: stand_pat,
             tt: None,
             tt_move: None,
             verifying: false,
