@@ -478,3 +478,70 @@ fn singular_extensions_follow_their_source() {
         );
     }
 }
+
+/// Node entries and cut tests of a search, for checks that need both.
+#[derive(Default)]
+struct Trace {
+    in_check: std::collections::HashMap<u64, bool>,
+    root_depth: i32,
+    /// (method, outcome, in check, ply, root depth) of every test.
+    tests: Vec<(Method, CutOutcome, bool, u32, i32)>,
+}
+
+impl Observer for Trace {
+    fn enter_node(&mut self, event: &cutlab_instrument::NodeEvent) {
+        if event.ply == 0 && !event.in_test {
+            self.root_depth = event.depth;
+        }
+        self.in_check.insert(event.node_id, event.in_check);
+    }
+
+    fn cut_test(&mut self, event: &CutTestEvent, _fen: &dyn Fn() -> String) {
+        let in_check = self.in_check[&event.node_id];
+        self.tests.push((
+            event.method,
+            event.outcome,
+            in_check,
+            event.ply,
+            self.root_depth,
+        ));
+    }
+}
+
+/// The guards of Stockfish 15.1 the modern stack once lacked: no IIR and no late move pruning
+/// at a node in check (step 11 is skipped in check, the evasion picker skips nothing), and no
+/// singular test at ply >= 2 x the root depth (step 15's gate).
+#[test]
+fn modern_keeps_stockfishs_guards() {
+    let mut counted = [0; 3];
+    for fen in FENS.iter().chain(&[
+        "r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - 0 1",
+        "2r3k1/1p3ppp/p3p3/3pP3/P2P4/1Q6/5PPP/6K1 b - - 0 1",
+    ]) {
+        let pos = Position::from_fen(fen).unwrap();
+        let config = SearchConfig::preset("modern").unwrap();
+        let mut search = Search::with_observer(config, 8, Trace::default());
+        search.go(&pos, &[], &Limits::depth(8), &mut |_| {});
+        for &(method, outcome, in_check, ply, root_depth) in &search.observer.tests {
+            match method {
+                Method::Iir => {
+                    assert!(!in_check, "IIR at a node in check");
+                    counted[0] += 1;
+                }
+                Method::Lmp if outcome == CutOutcome::PruneMove => {
+                    assert!(!in_check, "LMP prune at a node in check");
+                    counted[1] += 1;
+                }
+                Method::Singular => {
+                    assert!(
+                        i64::from(ply) < 2 * i64::from(root_depth),
+                        "singular at ply {ply}, root depth {root_depth}"
+                    );
+                    counted[2] += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(counted.iter().all(|&n| n > 0), "{counted:?}");
+}

@@ -92,3 +92,56 @@ impl<O: Observer> Search<O> {
         pruned
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use cutlab_instrument::NodeType;
+
+    use super::*;
+    use crate::SearchConfig;
+
+    /// Heinz's rule: at depth 1 (2) a quiet move that gives no check, at a node not in check, is
+    /// futile when static eval + 300 (500) <= alpha, alpha being the move loop's.
+    #[test]
+    fn prunes_where_heinz_would() {
+        let mut search = Search::new(SearchConfig::preset("futility").unwrap(), 1);
+        let pos = Position::from_fen("4k3/8/8/8/3p4/8/8/R3K3 w - - 0 1").unwrap();
+        let (quiet, capture) = (
+            pos.parse_uci("a1a7").unwrap(),
+            pos.parse_uci("a1a4").unwrap(),
+        );
+        let checking = pos.parse_uci("a1a8").unwrap();
+        let mut pruned = 0;
+        for depth in 1..=3 {
+            for alpha in [0, 299, 300, 499, 500, 800] {
+                for in_check in [false, true] {
+                    for (m, tactical, gives_check) in [
+                        (quiet, false, false),
+                        (capture, true, false),
+                        (checking, false, true),
+                    ] {
+                        // A PV node whose entry alpha is below the loop's alpha.
+                        let node = Node {
+                            in_check,
+                            ..Node::test(NodeType::Pv, depth, [-1000, 1000], 0)
+                        };
+                        let cand = MoveCandidate {
+                            m,
+                            tactical,
+                            capture: tactical,
+                            gives_check,
+                            lmr_depth: depth - 1,
+                        };
+                        let margin = if depth == 1 { 300 } else { 500 };
+                        let expected =
+                            depth <= 2 && !in_check && !tactical && !gives_check && margin <= alpha;
+                        let got = search.try_futility(&pos, &node, &cand, alpha);
+                        assert_eq!(got, expected, "depth {depth} alpha {alpha} {cand:?}");
+                        pruned += usize::from(got);
+                    }
+                }
+            }
+        }
+        assert!(pruned > 3, "{pruned}");
+    }
+}

@@ -85,3 +85,67 @@ impl<O: Observer> Search<O> {
         pruned
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use cutlab_instrument::NodeType;
+
+    use super::*;
+    use crate::SearchConfig;
+
+    /// Stockfish 15.1 step 14, rescaled: a move that is no capture and gives no check is
+    /// skipped when lmrDepth < 5 and its continuation history after the opponent's last move is
+    /// below -700 (depth - 1).
+    #[test]
+    fn prunes_where_stockfish_would() {
+        let mut search = Search::new(SearchConfig::preset("history-pruning").unwrap(), 1);
+        let before = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 b - - 0 1").unwrap();
+        let previous = PieceTo::new(&before, before.parse_uci("e8d8").unwrap());
+        let pos = Position::from_fen("3k4/8/8/8/8/8/8/R3K3 w - - 1 2").unwrap();
+        let m = pos.parse_uci("a1a5").unwrap();
+        let node = Node::test(NodeType::All, 4, [0, 1], 0);
+        search.frames[node.ply_index() - 1].moved = Some(previous);
+        for history in [-5000, -2101, -2100, -2099, 0] {
+            search.history.continuation.clear();
+            search
+                .history
+                .continuation
+                .update(previous, PieceTo::new(&pos, m), history);
+            let stored = search
+                .history
+                .continuation
+                .get(previous, PieceTo::new(&pos, m));
+            for lmr_depth in [0, 4, 5] {
+                for (capture, gives_check) in [(false, false), (true, false), (false, true)] {
+                    let cand = MoveCandidate {
+                        m,
+                        tactical: capture,
+                        capture,
+                        gives_check,
+                        lmr_depth,
+                    };
+                    let expected = !capture
+                        && !gives_check
+                        && lmr_depth < 5
+                        && stored < -700 * (node.depth - 1);
+                    assert_eq!(
+                        search.try_history_pruning(&pos, &node, &cand),
+                        expected,
+                        "history {stored}, {cand:?}"
+                    );
+                }
+            }
+        }
+        // The butterfly table is not read: a bad butterfly score prunes nothing.
+        search.history.continuation.clear();
+        search.history.butterfly.update(pos.turn(), m, -16_000);
+        let cand = MoveCandidate {
+            m,
+            tactical: false,
+            capture: false,
+            gives_check: false,
+            lmr_depth: 0,
+        };
+        assert!(!search.try_history_pruning(&pos, &node, &cand));
+    }
+}

@@ -82,3 +82,48 @@ impl<O: Observer> Search<O> {
         node.depth = reduced;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::Position as _;
+
+    use super::*;
+    use crate::SearchConfig;
+
+    /// Stockfish 15.1 step 11, reached only out of check: a PV node without TT move loses 3
+    /// plies, a CUT node of depth >= 9 without TT move 2 more.
+    fn stockfish_depth(node: &Node) -> i32 {
+        if node.in_check || node.tt_move.is_some() {
+            return node.depth;
+        }
+        match node.node_type {
+            NodeType::Pv => (node.depth - 3).max(1),
+            NodeType::Cut if node.depth >= 9 => node.depth - 2,
+            _ => node.depth,
+        }
+    }
+
+    #[test]
+    fn reduces_where_stockfish_would() {
+        let mut search = Search::new(SearchConfig::preset("iir").unwrap(), 1);
+        let pos = Position::startpos();
+        let tt_move = pos.chess().legal_moves()[0];
+        for node_type in [NodeType::Pv, NodeType::Cut, NodeType::All] {
+            for depth in [2, 4, 8, 9, 12] {
+                for (in_check, tt) in [(false, None), (true, None), (false, Some(tt_move))] {
+                    let mut node = Node {
+                        in_check,
+                        tt_move: tt,
+                        ..Node::test(node_type, depth, [-1, 0], 0)
+                    };
+                    let expected = stockfish_depth(&node);
+                    search.try_iir(&pos, &mut node);
+                    assert_eq!(
+                        node.depth, expected,
+                        "{node_type:?} {depth} {in_check} {tt:?}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -90,3 +90,60 @@ impl<O: Observer> Search<O> {
         cut.then(|| Exit::cut(Method::Razoring, value, Bound::Upper))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use cutlab_instrument::NodeType;
+
+    use super::*;
+    use crate::SearchConfig;
+
+    /// Stockfish 15.1 step 7 with its margins halved (369 -> 185, 254 -> 127): at a non-PV node
+    /// not in check, `eval < alpha - 185 - 127 depth²` asks quiescence on (alpha - 1, alpha), and
+    /// a value below alpha is returned.
+    #[test]
+    fn razors_where_stockfish_would() {
+        // White is a rook down: quiescence stays far below alpha = 0.
+        let pos = Position::from_fen("r3k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        let mut exact = Search::new(SearchConfig::plain(), 1);
+        let alpha = 0;
+        let (quiescence, _) = exact.quiescence_value(&pos, alpha - 1, alpha);
+        assert!(quiescence < alpha);
+        let mut search = Search::new(SearchConfig::preset("razoring").unwrap(), 1);
+        search.keys.push(pos.key());
+        let mut cuts = 0;
+        for node_type in [NodeType::Pv, NodeType::Cut, NodeType::All] {
+            for depth in 1..=3 {
+                for eval in [-2000, -1328, -1327, -694, -693, -313, -312, -100] {
+                    for in_check in [false, true] {
+                        let node = Node {
+                            in_check,
+                            ..Node::test(node_type, depth, [alpha, alpha + 1], 0)
+                        };
+                        let node = Node { eval, ..node };
+                        let tried =
+                            !node.is_pv() && !in_check && eval < alpha - 185 - 127 * depth * depth;
+                        let exit = search.try_razoring(&pos, &node);
+                        assert_eq!(exit.is_some(), tried, "{node:?}");
+                        if let Some(exit) = exit {
+                            assert_eq!((exit.value, exit.bound), (quiescence, Bound::Upper));
+                            cuts += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(cuts > 5, "{cuts}");
+    }
+
+    /// No mate guard: an alpha in the mate range is razored like any other.
+    #[test]
+    fn a_mate_alpha_is_razored_too() {
+        let pos = Position::startpos();
+        let mut search = Search::new(SearchConfig::preset("razoring").unwrap(), 1);
+        search.keys.push(pos.key());
+        let alpha = crate::score::MATE_BOUND + 10;
+        let node = Node::test(NodeType::Cut, 2, [alpha, alpha + 1], 0);
+        assert!(search.try_razoring(&pos, &node).is_some());
+    }
+}

@@ -89,3 +89,54 @@ impl<O: Observer> Search<O> {
         cut.then(|| Exit::cut(Method::Rfp, eval, Bound::Lower))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use cutlab_instrument::NodeType;
+
+    use super::*;
+    use crate::SearchConfig;
+
+    /// Stockfish 15.1 step 8 with its margin halved (165 -> 83 per ply): prune a non-PV node
+    /// not in check at depth < 8 when `eval - 83 (depth - improving) >= beta`, `eval >= beta`
+    /// and eval is no win score.
+    fn stockfish_prunes(node: &Node) -> bool {
+        let margin = 83 * (node.depth - i32::from(node.improving));
+        !node.is_pv()
+            && !node.in_check
+            && node.depth < 8
+            && node.eval - margin >= node.beta
+            && node.eval >= node.beta
+            && node.eval < MATE_BOUND
+    }
+
+    #[test]
+    fn prunes_where_stockfish_would() {
+        let mut search = Search::new(SearchConfig::preset("rfp").unwrap(), 1);
+        let pos = Position::startpos();
+        let mut pruned = 0;
+        for node_type in [NodeType::Pv, NodeType::Cut, NodeType::All] {
+            for depth in 1..=9 {
+                for eval in [-50, 0, 82, 83, 165, 166, 249, 400, 700, MATE_BOUND] {
+                    for (improving, in_check) in [(false, false), (true, false), (false, true)] {
+                        let node = Node {
+                            improving,
+                            in_check,
+                            // The static evaluation differs: the rule reads `eval`.
+                            ..Node::test(node_type, depth, [-1, 0], -10_000)
+                        };
+                        let node = Node { eval, ..node };
+                        let expected = stockfish_prunes(&node);
+                        let exit = search.try_reverse_futility(&pos, &node);
+                        assert_eq!(exit.is_some(), expected, "{node:?}");
+                        if let Some(exit) = exit {
+                            assert_eq!((exit.value, exit.bound), (eval, Bound::Lower));
+                            pruned += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(pruned > 20, "{pruned}");
+    }
+}

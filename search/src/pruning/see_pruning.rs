@@ -90,3 +90,87 @@ impl<O: Observer> Search<O> {
         pruned
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use cutlab_instrument::NodeType;
+
+    use super::*;
+    use crate::SearchConfig;
+
+    fn candidate(pos: &Position, uci: &str, gives_check: bool, lmr_depth: i32) -> MoveCandidate {
+        let m = pos.parse_uci(uci).unwrap();
+        MoveCandidate {
+            m,
+            tactical: m.is_capture() || m.is_promotion(),
+            capture: m.is_capture(),
+            gives_check,
+            lmr_depth,
+        }
+    }
+
+    /// Stockfish 15.1 step 14 with its margins halved: a capture or check is skipped when its
+    /// exchange is below -111 depth, a quiet move when below -(12 lmrDepth² + 8 lmrDepth). The
+    /// exchanges are worked out by hand.
+    #[test]
+    fn prunes_where_stockfish_would() {
+        let mut search = Search::new(SearchConfig::preset("see-pruning").unwrap(), 1);
+        // Rxd5 takes a pawn that c6 guards: 100 - 500 = -400.
+        let pos = Position::from_fen("4k3/8/2p5/3p4/8/8/8/3RK3 w - - 0 1").unwrap();
+        for depth in 1..=6 {
+            let node = Node::test(NodeType::All, depth, [0, 1], 0);
+            let cand = candidate(&pos, "d1d5", false, depth - 1);
+            let expected = -400 < -111 * depth;
+            assert_eq!(
+                search.try_see_pruning(&pos, &node, &cand),
+                expected,
+                "{depth}"
+            );
+        }
+        // Rd1-d4: the d5 pawn guards c4 and e4, not d4; the exchange is 0, never below a bound.
+        for lmr_depth in 0..=5 {
+            let node = Node::test(NodeType::All, lmr_depth + 1, [0, 1], 0);
+            let cand = candidate(&pos, "d1d4", false, lmr_depth);
+            assert!(
+                !search.try_see_pruning(&pos, &node, &cand),
+                "a safe quiet move"
+            );
+        }
+        // A quiet queen move onto a pawn-guarded square loses the queen: -950.
+        let pos = Position::from_fen("4k3/8/2p5/8/8/8/8/3QK3 w - - 0 1").unwrap();
+        for lmr_depth in 0..=9 {
+            let node = Node::test(NodeType::All, lmr_depth + 1, [0, 1], 0);
+            let cand = candidate(&pos, "d1d5", false, lmr_depth);
+            let expected = -950 < -(12 * lmr_depth * lmr_depth + 8 * lmr_depth);
+            assert_eq!(
+                search.try_see_pruning(&pos, &node, &cand),
+                expected,
+                "{lmr_depth}"
+            );
+        }
+        // The same quiet move giving check takes the captures' bound, -111 depth.
+        let pos = Position::from_fen("6k1/8/2p5/8/8/8/8/3QK3 w - - 0 1").unwrap();
+        for depth in 1..=9 {
+            let node = Node::test(NodeType::All, depth, [0, 1], 0);
+            let cand = candidate(&pos, "d1d5", true, 0);
+            let expected = -950 < -111 * depth;
+            assert_eq!(
+                search.try_see_pruning(&pos, &node, &cand),
+                expected,
+                "{depth}"
+            );
+        }
+    }
+
+    /// A promotion that captures nothing is quiet (Stockfish's `capture()`), and `see_ge` takes
+    /// it to exchange 0: never pruned, even onto a guarded square.
+    #[test]
+    fn a_quiet_promotion_is_never_pruned() {
+        let mut search = Search::new(SearchConfig::preset("see-pruning").unwrap(), 1);
+        let pos = Position::from_fen("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        let cand = candidate(&pos, "a7a8q", false, 5);
+        assert!(!cand.capture);
+        let node = Node::test(NodeType::All, 6, [0, 1], 0);
+        assert!(!search.try_see_pruning(&pos, &node, &cand));
+    }
+}

@@ -164,3 +164,90 @@ impl<O: Observer> Search<O> {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use cutlab_instrument::NodeType;
+
+    use super::*;
+    use crate::{SearchConfig, tt::TtHit};
+
+    fn tests_run(search: &Search, before: u64) -> u64 {
+        search.cuts.tries[Method::SfProbCut.index()] - before
+    }
+
+    /// Stockfish 15.1 step 10: `probCutBeta = beta + 191 - 54 * improving` (halved: 96, 27), and
+    /// no test when the TT holds a value below it from depth - 3 or deeper.
+    #[test]
+    fn improving_lowers_probcut_beta() {
+        let mut search = Search::new(SearchConfig::preset("sf-probcut").unwrap(), 1);
+        // Black's knight on d5 hangs to the e4 pawn: a capture that wins 320.
+        let pos = Position::from_fen("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1").unwrap();
+        search.keys.push(pos.key());
+        for tt_score in [60, 68, 69, 80, 95, 96, 120] {
+            for improving in [false, true] {
+                let probcut_beta = 96 - 27 * i32::from(improving);
+                let hit = TtHit {
+                    mv: PackedMove::NONE,
+                    score: tt_score,
+                    eval: 0,
+                    depth: 3,
+                    bound: Bound::Upper,
+                };
+                let node = Node {
+                    improving,
+                    tt: Some(hit),
+                    ..Node::test(NodeType::Cut, 6, [-1, 0], 0)
+                };
+                let before = search.cuts.tries[Method::SfProbCut.index()];
+                search.try_sf_probcut(&pos, &node);
+                let tested = tests_run(&search, before) > 0;
+                assert_eq!(
+                    tested,
+                    tt_score >= probcut_beta,
+                    "tt {tt_score} {improving}"
+                );
+            }
+        }
+    }
+
+    /// Stockfish's PROBCUT stage: the TT move only when it captures, then captures and queen
+    /// promotions (no under-promotion), each with `see_ge(move, probCutBeta - staticEval)`;
+    /// `see_ge` takes a promotion to exchange 0.
+    #[test]
+    fn tries_the_moves_of_stockfishs_probcut_stage() {
+        let mut search = Search::new(SearchConfig::preset("sf-probcut").unwrap(), 1);
+        let pos = Position::from_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        search.keys.push(pos.key());
+        let queen = pos.parse_uci("a7a8q").unwrap();
+        // static eval 200: the threshold 96 - 200 < 0 lets a promotion (exchange 0) pass.
+        let node = Node::test(NodeType::Cut, 6, [-1, 0], 200);
+        let before = search.cuts.tries[Method::SfProbCut.index()];
+        search.try_sf_probcut(&pos, &node);
+        assert_eq!(
+            tests_run(&search, before),
+            1,
+            "a8=Q only, no under-promotion"
+        );
+        let with_tt = Node {
+            tt_move: Some(queen),
+            ..node
+        };
+        let before = search.cuts.tries[Method::SfProbCut.index()];
+        search.try_sf_probcut(&pos, &with_tt);
+        assert_eq!(
+            tests_run(&search, before),
+            0,
+            "a quiet TT move is not tried"
+        );
+        // static eval 0: the threshold 96 > 0 stops the promotion.
+        let low = Node::test(NodeType::Cut, 6, [-1, 0], 0);
+        let before = search.cuts.tries[Method::SfProbCut.index()];
+        search.try_sf_probcut(&pos, &low);
+        assert_eq!(
+            tests_run(&search, before),
+            0,
+            "see_ge(promotion, 96) is false"
+        );
+    }
+}

@@ -90,3 +90,72 @@ impl<O: Observer> Search<O> {
         cut.then(|| Exit::cut(Method::SfProbCutInCheck, probcut_beta, Bound::Lower))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use cutlab_instrument::NodeType;
+
+    use super::*;
+    use crate::{
+        SearchConfig,
+        score::MATE_BOUND,
+        tt::{PackedMove, TtHit},
+    };
+
+    /// Stockfish 15.1 step 12 with its margin halved (417 -> 209): in check, at a non-PV node of
+    /// depth >= 2, a TT capture with a lower bound from depth - 3 or deeper at least
+    /// beta + 209, no win score, returns beta + 209.
+    #[test]
+    fn cuts_where_stockfish_would() {
+        let mut search = Search::new(SearchConfig::preset("sf-probcut-in-check").unwrap(), 1);
+        let pos = Position::from_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1").unwrap();
+        let capture = pos.parse_uci("e1e2").unwrap();
+        let quiet = pos.parse_uci("e1d1").unwrap();
+        let beta = 0;
+        let mut cuts = 0;
+        for (node_type, depth, in_check) in [
+            (NodeType::Cut, 4, true),
+            (NodeType::All, 2, true),
+            (NodeType::Cut, 1, true),
+            (NodeType::Pv, 4, true),
+            (NodeType::Cut, 4, false),
+        ] {
+            for m in [capture, quiet] {
+                for bound in [Bound::Lower, Bound::Exact, Bound::Upper] {
+                    for tt_depth in [depth - 4, depth - 3] {
+                        for score in [208, 209, 500, MATE_BOUND + 5] {
+                            let hit = TtHit {
+                                mv: PackedMove::new(m),
+                                score,
+                                eval: 0,
+                                depth: tt_depth,
+                                bound,
+                            };
+                            let node = Node {
+                                in_check,
+                                tt: Some(hit),
+                                tt_move: Some(m),
+                                ..Node::test(node_type, depth, [beta - 1, beta], 0)
+                            };
+                            let expected = in_check
+                                && node_type != NodeType::Pv
+                                && depth >= 2
+                                && m.is_capture()
+                                && bound != Bound::Upper
+                                && tt_depth >= depth - 3
+                                && score >= beta + 209
+                                && score < MATE_BOUND;
+                            let exit = search.try_sf_probcut_in_check(&pos, &node);
+                            assert_eq!(exit.is_some(), expected, "{node:?}");
+                            if let Some(exit) = exit {
+                                assert_eq!(exit.value, beta + 209);
+                                cuts += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(cuts >= 4, "{cuts}");
+    }
+}

@@ -151,3 +151,59 @@ impl<O: Observer> Search<O> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        SearchConfig,
+        tt::{PackedMove, TtHit},
+    };
+
+    /// Stockfish 15.1 step 15: tested only while `ply < 2 * rootDepth`, for the TT move at
+    /// depth >= 4 with a lower bound from depth - 3 or deeper and no win score.
+    #[test]
+    fn tests_only_where_stockfish_would() {
+        let mut search = Search::new(SearchConfig::preset("singular").unwrap(), 1);
+        let pos = Position::startpos();
+        search.keys.push(pos.key());
+        let m = pos.parse_uci("e2e4").unwrap();
+        let other = pos.parse_uci("d2d4").unwrap();
+        for root_depth in [2, 3, 4] {
+            search.root_depth = root_depth;
+            for ply in [3, 4, 5, 6, 7, 8] {
+                for depth in [3, 4, 6] {
+                    for (tt_depth, bound) in [
+                        (depth - 3, Bound::Lower),
+                        (depth - 4, Bound::Lower),
+                        (depth, Bound::Upper),
+                        (depth, Bound::Exact),
+                    ] {
+                        for candidate in [m, other] {
+                            let hit = TtHit {
+                                mv: PackedMove::new(m),
+                                score: 30,
+                                eval: 0,
+                                depth: tt_depth,
+                                bound,
+                            };
+                            let node = Node {
+                                ply,
+                                tt: Some(hit),
+                                tt_move: Some(m),
+                                ..Node::test(NodeType::Cut, depth, [-1, 0], 0)
+                            };
+                            let expected = ply < 2 * root_depth
+                                && candidate == m
+                                && depth >= 4
+                                && bound != Bound::Upper
+                                && tt_depth >= depth - 3;
+                            let got = search.try_singular(&pos, &node, candidate).is_some();
+                            assert_eq!(got, expected, "root {root_depth} {node:?} {candidate}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

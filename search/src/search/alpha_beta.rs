@@ -56,6 +56,7 @@ pub(crate) struct ChildMove {
 }
 
 /// What the move-level pruning methods know of a move before it is searched (step 14a).
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct MoveCandidate {
     /// The move.
     pub m: Move,
