@@ -2,6 +2,8 @@
 
 use std::path::Path;
 
+use cutlab_instrument::CutOutcome;
+
 use plotters::{coord::types::RangedCoordf64, prelude::*};
 
 use crate::{
@@ -265,7 +267,7 @@ pub fn cuts_by_depth(path: &Path, rows: &[CutTestRow]) -> Result<(), String> {
             for r in rows.iter().filter(|r| r.method == m) {
                 let c = by_depth.entry(r.depth).or_default();
                 c.0 += 1;
-                c.1 += u32::from(r.outcome != "no-cut");
+                c.1 += u32::from(CutOutcome::name_is_cut(&r.outcome));
             }
             Series {
                 name: m.to_string(),

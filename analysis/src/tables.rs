@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use cutlab_instrument::{CutOutcome, Method};
 use cutlab_search::fit_params::FitParams;
 
 use crate::{
@@ -292,9 +293,10 @@ pub fn false_cuts(rows: &[VerifyRow]) -> Table {
 }
 
 /// Tests and cuts per method and `key` (remaining depth, node type): nodes where the method
-/// was tried, tests, cuts, the cut rate per node tried with a 95% Wilson interval (it compares
+/// was tried, tests, cuts, the rate with a 95% Wilson interval in the method's unit, and the
+/// mean nodes a test cost. A node-level method's rate is cut nodes per node tried (it compares
 /// across methods; the rate per test does not, as methods run different numbers of tests per
-/// node), and the mean nodes a test cost.
+/// node); a move-level method's is pruned moves per move considered (one test per move).
 fn cut_counts<K: Ord + ToString>(
     rows: &[CutTestRow],
     key_name: &str,
@@ -312,7 +314,7 @@ fn cut_counts<K: Ord + ToString>(
         let c = cells.entry((r.method.as_str(), key(r))).or_default();
         c.nodes_tried += u64::from(r.test_index == 0);
         c.tests += 1;
-        c.cuts += u64::from(r.outcome != "no-cut");
+        c.cuts += u64::from(CutOutcome::name_is_cut(&r.outcome));
         c.test_nodes += r.test_nodes;
     }
     let mut t = Table::new(&[
@@ -321,19 +323,27 @@ fn cut_counts<K: Ord + ToString>(
         ">nodes tried",
         ">tests",
         ">cuts",
-        ">cuts per node [95% CI]",
+        ">rate [95% CI]",
+        "unit",
         ">mean test nodes",
     ]);
     for ((method, k), c) in cells {
         #[expect(clippy::cast_precision_loss, reason = "counts")]
         let mean_nodes = c.test_nodes as f64 / c.tests as f64;
+        let kind = Method::from_name(method);
+        let rate = if kind.is_some_and(Method::prunes_moves) {
+            wilson(c.cuts, c.tests, 0.95)
+        } else {
+            wilson(c.cuts, c.nodes_tried.max(c.cuts), 0.95)
+        };
         t.row(vec![
             method.to_string(),
             k.to_string(),
             c.nodes_tried.to_string(),
             c.tests.to_string(),
             c.cuts.to_string(),
-            percent(wilson(c.cuts, c.nodes_tried.max(c.cuts), 0.95)),
+            percent(rate),
+            kind.map_or("", Method::rate_unit).to_string(),
             format!("{mean_nodes:.1}"),
         ]);
     }

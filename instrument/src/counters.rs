@@ -105,33 +105,44 @@ impl Counters {
     }
 
     /// A summary table: one line per method with totals, then per depth and node type. The
-    /// cut rate is per node tried (`cuts / nodes`), which compares across methods; tests per
-    /// node and nodes per test show what a try costs.
+    /// rate is in the method's unit ([`Method::rate_unit`]): cut nodes per node tried for a
+    /// node-level method (`cuts / nodes`, which compares across methods), pruned moves per
+    /// move considered for a move-level one (`cuts / tests`: a test per move); tests per node
+    /// and nodes per test show what a try costs.
     #[must_use]
     pub fn summary(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "{:<20} {:>6} {:>4} {:>10} {:>10} {:>10} {:>7} {:>12} {:>10}",
-            "method", "depth", "type", "nodes", "tests", "cuts", "cut%", "test_nodes", "nodes/test"
+            "{:<20} {:>6} {:>4} {:>10} {:>10} {:>10} {:>7} {:>12} {:>10}  unit",
+            "method", "depth", "type", "nodes", "tests", "cuts", "rate", "test_nodes", "nodes/test"
         );
-        let line = |out: &mut String, m: &str, d: &str, ty: &str, t: Tally| {
+        let line = |out: &mut String, m: Method, name: &str, d: &str, ty: &str, t: Tally| {
+            let denominator = if m.prunes_moves() {
+                t.tries
+            } else {
+                t.nodes_tried
+            };
             #[expect(clippy::cast_precision_loss, reason = "ratios for display")]
             let (rate, per) = (
-                100.0 * t.cuts as f64 / t.nodes_tried.max(1) as f64,
+                100.0 * t.cuts as f64 / denominator.max(1) as f64,
                 t.nodes as f64 / t.tries.max(1) as f64,
             );
             let _ = writeln!(
                 out,
-                "{m:<20} {d:>6} {ty:>4} {:>10} {:>10} {:>10} {rate:>6.1}% {:>12} {per:>10.1}",
-                t.nodes_tried, t.tries, t.cuts, t.nodes
+                "{name:<20} {d:>6} {ty:>4} {:>10} {:>10} {:>10} {rate:>6.1}% {:>12} {per:>10.1}  {}",
+                t.nodes_tried,
+                t.tries,
+                t.cuts,
+                t.nodes,
+                m.rate_unit()
             );
         };
         for (m, total) in self.by_method() {
-            line(&mut out, m.name(), "all", "all", total);
+            line(&mut out, m, m.name(), "all", "all", total);
             for (cm, d, ty, t) in self.cells() {
                 if cm == m {
-                    line(&mut out, "", &d.to_string(), ty.name(), t);
+                    line(&mut out, m, "", &d.to_string(), ty.name(), t);
                 }
             }
         }
@@ -192,5 +203,32 @@ mod tests {
         assert_eq!(cells.len(), 2);
         assert_eq!(cells[0].3.tries, 2);
         assert!(c.summary().contains("null-move"));
+    }
+
+    /// A move-level method's rate is pruned moves per move considered: 2 of 3 moves at one node
+    /// read 66.7%, not 200% of the one node.
+    #[test]
+    fn move_pruning_is_counted_per_move() {
+        let mut c = Counters::default();
+        let fen = || String::new();
+        for (i, pruned) in [false, true, true].into_iter().enumerate() {
+            let event = CutTestEvent {
+                test_index: u32::try_from(i).unwrap(),
+                outcome: if pruned {
+                    CutOutcome::PruneMove
+                } else {
+                    CutOutcome::NoCut
+                },
+                ..test_event(Method::Lmp, 3, NodeType::All, false)
+            };
+            c.cut_test(&event, &fen);
+        }
+        let summary = c.summary();
+        let total = summary.lines().find(|l| l.starts_with("lmp")).unwrap();
+        assert!(total.contains("66.7%"), "{total}");
+        assert!(
+            total.ends_with("pruned moves / moves considered"),
+            "{total}"
+        );
     }
 }

@@ -183,10 +183,55 @@ impl Method {
         }
     }
 
+    /// The method of a [`Method::name`].
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Method> {
+        Method::ALL.into_iter().find(|m| m.name() == name)
+    }
+
     /// Array index, the position in [`Method::ALL`].
     #[must_use]
     pub const fn index(self) -> usize {
         self as usize
+    }
+
+    /// Whether the method skips moves (step 14a: one test per move it looks at, a cut is a
+    /// pruned move) rather than cutting nodes (tests per node, a cut returns from the node).
+    /// Their rates have different units: pruned moves per move considered, cut nodes per
+    /// node tried.
+    #[must_use]
+    pub const fn prunes_moves(self) -> bool {
+        matches!(
+            self,
+            Method::Futility | Method::Lmp | Method::SeePruning | Method::HistoryPruning
+        )
+    }
+
+    /// Whether a test's `shallow_value` is a search value (a shallow search's, quiescence's or
+    /// a TT entry's), comparable with the node's value. It is not for reverse futility and IIR
+    /// (a static evaluation), futility (an estimate), late move pruning (a move count), SEE
+    /// pruning (an exchange) and history pruning (a history score).
+    #[must_use]
+    pub const fn tests_with_search_value(self) -> bool {
+        !matches!(
+            self,
+            Method::Rfp
+                | Method::Iir
+                | Method::Futility
+                | Method::Lmp
+                | Method::SeePruning
+                | Method::HistoryPruning
+        )
+    }
+
+    /// The unit of [`Method::prunes_moves`]'s rate, as tables print it.
+    #[must_use]
+    pub const fn rate_unit(self) -> &'static str {
+        if self.prunes_moves() {
+            "pruned moves / moves considered"
+        } else {
+            "cut nodes / nodes tried"
+        }
     }
 }
 
@@ -202,6 +247,9 @@ pub enum CutOutcome {
     NoCut,
     /// A move-level test skipped one move, claiming its value <= alpha (`pruned_move`).
     PruneMove,
+    /// The test reduced the node's depth instead of cutting it: an IIR reduction, or a
+    /// verified null move's fail high (the node is searched one ply shallower to confirm it).
+    Reduce,
 }
 
 impl CutOutcome {
@@ -213,6 +261,7 @@ impl CutOutcome {
             CutOutcome::CutLow => "cut-low",
             CutOutcome::NoCut => "no-cut",
             CutOutcome::PruneMove => "prune-move",
+            CutOutcome::Reduce => "reduce",
         }
     }
 
@@ -236,10 +285,16 @@ impl CutOutcome {
         }
     }
 
-    /// Whether the node was cut.
+    /// Whether the node was cut (or, for a move-level test, the move pruned).
     #[must_use]
     pub const fn is_cut(self) -> bool {
-        !matches!(self, CutOutcome::NoCut)
+        !matches!(self, CutOutcome::NoCut | CutOutcome::Reduce)
+    }
+
+    /// Whether an outcome as written in CSV files (its [`CutOutcome::name`]) is a cut.
+    #[must_use]
+    pub fn name_is_cut(name: &str) -> bool {
+        matches!(name, "cut-high" | "cut-low" | "prune-move")
     }
 }
 

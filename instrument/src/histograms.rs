@@ -1,6 +1,7 @@
 //! hdrhistogram distributions: nodes per cut test (per method), |v - v'| between a node's
-//! value and the shallow value of a test that did not cut (per method and depth pair), and
-//! time to reach each depth.
+//! value and the shallow value of a test that did not cut (per method and depth pair; only
+//! for methods whose v' is a search value, [`Method::tests_with_search_value`]), and time to
+//! reach each depth.
 
 use std::{collections::BTreeMap, fmt::Write as _};
 
@@ -49,6 +50,7 @@ impl Observer for Histograms {
             event.nodes,
         );
         if !event.outcome.is_cut()
+            && event.method.tests_with_search_value()
             && let Some((id, pending)) = self.stack.last_mut()
             && *id == event.node_id
         {

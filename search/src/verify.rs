@@ -61,7 +61,7 @@ pub fn verify_cuts(samples: &[CutSample], hash_mib: usize) -> Result<Vec<Verifie
                         search.search_window(&pos, sample.alpha, sample.alpha + 1, sample.depth);
                     (v, v <= sample.alpha)
                 }
-                CutOutcome::CutHigh | CutOutcome::NoCut => {
+                CutOutcome::CutHigh | CutOutcome::NoCut | CutOutcome::Reduce => {
                     let v = search.search_window(&pos, sample.beta - 1, sample.beta, sample.depth);
                     (v, v >= sample.beta)
                 }

@@ -22,7 +22,7 @@
 //! - A PV node reduced to depth 0 or less is searched to depth 1 instead of dropping into
 //!   quiescence (cutlab's node function starts at depth 1 once entered).
 //!
-//! Its events count the nodes reduced: one test per reduction, never a cut.
+//! Its events count the nodes reduced: one test per reduction, outcome `reduce`, never a cut.
 
 use cutlab_instrument::{CutOutcome, Method, NodeType, Observer};
 use serde::{Deserialize, Serialize};
@@ -78,7 +78,7 @@ impl<O: Observer> Search<O> {
             value: node.static_eval,
             nodes: 0,
         };
-        self.record_test(pos, node, Method::Iir, probe, CutOutcome::NoCut);
+        self.record_test(pos, node, Method::Iir, probe, CutOutcome::Reduce);
         node.depth = reduced;
     }
 }

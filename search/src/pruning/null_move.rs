@@ -28,6 +28,10 @@
 //!   stacks that want it.
 //! - The late-endgame guard is "the side to move has a piece" plus an optional material
 //!   threshold, standing in for Crafty's own endgame switch.
+//! - Heinz's adaptive rule asks whether both sides have at least three pieces (besides pawns
+//!   and king); here that is approximated by both sides' weighted material (Q=9, R=5, B=N=3)
+//!   being at least 9 with six or more men on the board, so a lone queen counts as three
+//!   pieces, and two rooks as well.
 
 use cutlab_instrument::{Bound, CutOutcome, Method, Observer};
 use serde::{Deserialize, Serialize};
@@ -175,7 +179,11 @@ impl<O: Observer> Search<O> {
         }
         let fail_high = value >= node.beta;
         let verified = params.verified && self.frames[node.ply_index()].verify_children;
-        let outcome = CutOutcome::high_if(fail_high && !verified);
+        let outcome = match (fail_high, verified) {
+            (true, true) => CutOutcome::Reduce,
+            (true, false) => CutOutcome::CutHigh,
+            (false, _) => CutOutcome::NoCut,
+        };
         let probe = Probe {
             shallow_depth: (node.depth - 1 - r).max(0),
             bound: node.beta,

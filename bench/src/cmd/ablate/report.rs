@@ -11,6 +11,7 @@ use cutlab_analysis::{
     stats::{Estimate, mean_ci, paired_difference, wilson},
     tables::MatchSummary,
 };
+use cutlab_instrument::CutOutcome;
 use serde::Serialize;
 
 use super::{Ablation, Layout, Manifest};
@@ -162,7 +163,7 @@ fn row(layout: &Layout, manifest: &Manifest, a: &Ablation, direction: &'static s
     let mine: Vec<&VerifyRow> = verified.iter().filter(|v| v.method == method).collect();
     let wrong = mine.iter().filter(|v| !v.correct).count();
     let tests: Vec<CutTestRow> = rows_of(&layout.file(&format!("{trace}.tests.csv")));
-    let cuts = tests.iter().filter(|t| t.outcome != "no-cut");
+    let cuts = tests.iter().filter(|t| CutOutcome::name_is_cut(&t.outcome));
     let (all, of_method) = cuts.fold((0_u64, 0_u64), |(all, m), t| {
         (all + 1, m + u64::from(t.method == method))
     });
