@@ -147,7 +147,7 @@ pub const PRESET_PARTS: [(&str, &str); 24] = [
     ),
     (
         "sf-probcut",
-        "Stockfish 15.1 ProbCut: captures, qsearch pre-test, depth-4 search, margin beta + 96 (Stockfish's 191, halved)",
+        "Stockfish 15.1 ProbCut: captures, qsearch pre-test, depth-4 search, margin beta + 96 - 27 improving (Stockfish's 191 - 54, halved)",
     ),
     (
         "multicut",
@@ -176,7 +176,7 @@ pub const PRESET_PARTS: [(&str, &str); 24] = [
     ),
     (
         "lmp",
-        "late move pruning: quiet moves past (3 + depth²) / (2 - improving) (Stockfish 15.1)",
+        "late move pruning: quiet moves once (3 + depth²) / (2 - improving) moves are counted (Stockfish 15.1)",
     ),
     (
         "see-pruning",
@@ -184,7 +184,7 @@ pub const PRESET_PARTS: [(&str, &str); 24] = [
     ),
     (
         "history-pruning",
-        "history pruning: quiets with history < -700 (depth - 1) at lmr depth <= 4 (Stockfish 15.1, rescaled)",
+        "history pruning: quiets with continuation history < -700 (depth - 1) at lmr depth <= 4 (Stockfish 15.1, rescaled)",
     ),
     (
         "singular",
@@ -605,7 +605,13 @@ mod tests {
                     razoring.margin_base, razoring.margin_per_ply_squared
                 ),
             ),
-            ("sf-probcut", format!("beta + {}", sf_probcut.margin)),
+            (
+                "sf-probcut",
+                format!(
+                    "beta + {} - {} improving",
+                    sf_probcut.margin, sf_probcut.improving
+                ),
+            ),
             ("sf-probcut-in-check", format!("beta + {}", in_check.margin)),
             (
                 "see-pruning",

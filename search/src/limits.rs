@@ -114,8 +114,10 @@ impl TimeManager {
     ///
     /// With a clock: target = time / moves-to-go (30 when unknown) + 3/4 of the increment;
     /// no new iteration after 0.6 to 1.5 targets as the search is settled or not (60% of the
-    /// target before the search has settled anything), abort at 3 targets, never beyond a
-    /// quarter of the remaining time, always keeping the move overhead back.
+    /// target before the search has settled anything), abort at 3 targets or a quarter of the
+    /// remaining time, whichever comes first, but never before the target itself (which a
+    /// quarter of the time can be less than: with 1 move to go the target is all of it),
+    /// always keeping the move overhead back.
     #[must_use]
     pub fn new(limits: &Limits, turn: Color) -> TimeManager {
         let start = Instant::now();

@@ -297,7 +297,8 @@ impl TranspositionTable {
         };
     }
 
-    /// Permille of the first thousand buckets' entries written in this search (UCI `hashfull`).
+    /// Permille of the entries of the first 250 buckets (1,250 entries) written in this search
+    /// (UCI `hashfull`).
     #[must_use]
     pub fn hashfull(&self) -> u32 {
         let sample = self.buckets.len().min(250);

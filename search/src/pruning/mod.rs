@@ -1,6 +1,9 @@
 //! The forward-pruning methods, one file each: the source's pseudo-code above the code that
 //! runs it, the serde parameter struct, the hook the node function calls
-//! (`try_<method>(&node) -> Option<Exit>`), its cut-test events, and its unit tests.
+//! (`try_<method>(&node) -> Option<Exit>`), its cut-test events, and its unit tests (each
+//! expectation written from the source's condition, not read back from the method's events;
+//! `Node::test` builds the node situation). The search's tests in `tests/pruning.rs` add the
+//! equivalence tests: a method with its trigger disabled searches the baseline's tree.
 //!
 //! | step | method | file | source |
 //! |---|---|---|---|
@@ -28,11 +31,11 @@
 //! (`PawnValueMg`); cutlab's evaluation is in centipawns. The five methods that take evaluation
 //! or exchange margins from it (razoring, reverse futility, Stockfish ProbCut, ProbCut in check,
 //! SEE pruning) use half of its numbers, rounded up: razoring 185 + 127·d², reverse futility
-//! 83·d, ProbCut beta + 96, in check beta + 209, SEE -111·d and -(12·d² + 8·d). The scale was
-//! chosen by matches of the `modern` stack at 25,000 nodes per move, 8moves_v3 openings in
-//! random order, each variant a TOML file (`cutlab match --engine variant=A.toml --engine
-//! variant=B.toml --openings 8moves_v3.epd --order random --seed S --nodes 25000`), Elo with
-//! its pentanomial 95% interval:
+//! 83·d, ProbCut beta + 96 - 27·improving, in check beta + 209, SEE -111·d and
+//! -(12·d² + 8·d). The scale was chosen by matches of the `modern` stack at 25,000 nodes per
+//! move, 8moves_v3 openings in random order, each variant a TOML file (`cutlab match --engine
+//! variant=A.toml --engine variant=B.toml --openings 8moves_v3.epd --order random --seed S
+//! --nodes 25000`), Elo with its pentanomial 95% interval:
 //!
 //! | scale | against | games | Elo |
 //! |---|---|---|---|

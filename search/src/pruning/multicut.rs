@@ -27,6 +27,11 @@
 //!   (draft 0) included; a stricter trigger would ask for a draft >= 1.
 //! - A node cut by Multi-Cut returns beta (fail hard), as in the pseudo-code, although the rest
 //!   of the search is fail-soft; nothing is stored in the TT for it.
+//!
+//! Its events carry the name of the rule that ran them (`multicut`, `multicut-all`,
+//! `multicut-tt`), the one name of the preset part, so that `cutlab ablate` finds a part's
+//! tests by its name; under `multicut-all` the tests at CUT nodes and at ALL nodes are told
+//! apart by their `node_type` column, which every cut table breaks down by.
 
 use cutlab_instrument::{Bound, CutOutcome, Method, NodeType, Observer};
 use serde::{Deserialize, Serialize};
@@ -187,5 +192,66 @@ impl<O: Observer> Search<O> {
         };
         self.record_test(pos, node, method, probe, outcome);
         cut.then(|| Exit::cut(method, node.beta, Bound::Lower))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        SearchConfig,
+        tt::{PackedMove, TtHit},
+    };
+
+    /// Where each rule tries the test, as its source says: Björnsson and Marsland at expected
+    /// CUT nodes, Winands et al. at CUT and ALL nodes, Eiríksson where the TT holds a lower
+    /// bound >= beta too shallow to cut; never at a PV node, in check or below `min_depth`.
+    #[test]
+    fn each_rule_tries_where_its_source_says() {
+        let pos = Position::startpos();
+        let shallow_lower = TtHit {
+            mv: PackedMove::NONE,
+            score: 50,
+            eval: 0,
+            depth: 2,
+            bound: Bound::Lower,
+        };
+        for (preset, method) in [
+            ("multicut", Method::MultiCut),
+            ("multicut-all", Method::MultiCutAll),
+            ("multicut-tt", Method::MultiCutTt),
+        ] {
+            let mut search = Search::new(SearchConfig::preset(preset).unwrap(), 1);
+            search.keys.push(pos.key());
+            for node_type in [NodeType::Pv, NodeType::Cut, NodeType::All] {
+                for depth in [3, 4, 6] {
+                    for (in_check, tt) in
+                        [(false, None), (true, None), (false, Some(shallow_lower))]
+                    {
+                        let node = Node {
+                            in_check,
+                            tt,
+                            ..Node::test(node_type, depth, [-1, 0], 0)
+                        };
+                        let trigger = match method {
+                            Method::MultiCut => node_type == NodeType::Cut,
+                            Method::MultiCutAll => node_type != NodeType::Pv,
+                            _ => tt.is_some(),
+                        };
+                        let expected =
+                            trigger && node_type != NodeType::Pv && !in_check && depth >= 4;
+                        let before = search.cuts.tries[method.index()];
+                        search.try_multicut(&pos, &node);
+                        let tried = search.cuts.tries[method.index()] > before;
+                        assert_eq!(tried, expected, "{preset} {node_type:?} {depth} {in_check}");
+                    }
+                }
+            }
+        }
+        let all = MultiCutParams::all_nodes();
+        assert_eq!(
+            (all.m, all.c, all.r, all.all_m, all.all_c),
+            (6, 3, 2, 10, 3)
+        );
     }
 }
