@@ -92,6 +92,33 @@ pub struct TtHit {
     pub bound: Bound,
 }
 
+impl TtHit {
+    /// Whether the stored value decides a search of the window (`alpha`, `beta`) by itself: an
+    /// exact value, a lower bound at or above beta, or an upper bound at or below alpha (the
+    /// draft is the caller's to check).
+    #[must_use]
+    pub const fn decides(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
+}
+
+/// What a fail-soft value found in the window (`alpha`, `beta`) bounds: at or above beta a
+/// lower bound, at or below alpha an upper bound, exact between.
+#[must_use]
+pub const fn bound_of(value: i32, alpha: i32, beta: i32) -> Bound {
+    if value >= beta {
+        Bound::Lower
+    } else if value > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
 #[derive(Clone, Copy, Default)]
 struct Entry {
     check: u32,

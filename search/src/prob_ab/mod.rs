@@ -60,7 +60,7 @@ use crate::{
         Exit, Node, Probe, Search,
         alpha_beta::{ChildMove, mate_distance},
     },
-    tt::PackedMove,
+    tt::{PackedMove, bound_of},
 };
 
 pub use dist::Dist;
@@ -246,12 +246,11 @@ impl<O: Observer> Search<O> {
 
         // Step 17. Transposition-table store: the value at the confidence, and the spread
         // in the evaluation slot.
+        // A cut is decided by the confidence, not by the value against beta.
         let bound = if cut {
             Bound::Lower
-        } else if value > node.alpha {
-            Bound::Exact
         } else {
-            Bound::Upper
+            bound_of(value, node.alpha, INFINITE)
         };
         #[expect(clippy::cast_possible_truncation, reason = "rounded centipawns")]
         let spread = dist.std_dev().round().min(f64::from(i16::MAX)) as i32;

@@ -41,7 +41,7 @@ use crate::{
     movepick::{MovePicker, PickerKind},
     position::Position,
     score::{INFINITE, is_mate},
-    search::{Exit, Node, Probe, Search},
+    search::{Exit, Node, Search, Shallow},
 };
 
 /// Where Multi-Cut is tried.
@@ -142,7 +142,6 @@ impl<O: Observer> Search<O> {
         if c > m || c == 0 {
             return None;
         }
-        let before = self.nodes;
         let shallow_depth = node.depth - 1 - params.r;
         let killers = self.frames[node.ply_index()].killers;
         let mut picker = MovePicker::new(
@@ -151,28 +150,27 @@ impl<O: Observer> Search<O> {
             self.previous_move(node),
             PickerKind::All,
         );
-        let (mut tried, mut fail_highs, mut best) = (0, 0, -INFINITE);
+        let (mut tried, mut fail_highs, mut best, mut nodes) = (0, 0, -INFINITE, 0);
         while tried < m
             && let Some((mv, _)) = picker.next(pos, &self.history)
         {
-            self.frames[node.ply_index()].moved = Some(PieceTo::new(pos, mv));
             let child = pos.play(mv);
-            self.keys.push(child.key());
-            self.in_test += 1;
-            let value = -self.search(
-                &child,
-                -node.beta,
-                -node.beta + 1,
-                shallow_depth,
-                node.ply + 1,
-                node.node_type.child(tried),
-                node.id,
-            );
-            self.in_test -= 1;
-            self.keys.pop();
-            if self.aborted {
+            let to_child = (Some(PieceTo::new(pos, mv)), child.key());
+            let Some(shallow) = self.test_search_child(node, to_child, |s| {
+                -s.search(
+                    &child,
+                    -node.beta,
+                    -node.beta + 1,
+                    shallow_depth,
+                    node.ply + 1,
+                    node.node_type.child(tried),
+                    node.id,
+                )
+            }) else {
                 return Some(Exit::aborted());
-            }
+            };
+            let value = shallow.value;
+            nodes += shallow.nodes;
             best = best.max(value);
             tried += 1;
             if value >= node.beta {
@@ -184,12 +182,7 @@ impl<O: Observer> Search<O> {
         }
         let cut = fail_highs >= c;
         let outcome = CutOutcome::high_if(cut);
-        let probe = Probe {
-            shallow_depth,
-            bound: node.beta,
-            value: best,
-            nodes: self.nodes - before,
-        };
+        let probe = Shallow { value: best, nodes }.probe(shallow_depth, node.beta);
         self.record_test(pos, node, method, probe, outcome);
         cut.then(|| Exit::cut(method, node.beta, Bound::Lower))
     }

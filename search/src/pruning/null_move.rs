@@ -40,7 +40,7 @@ use shakmaty::Position as _;
 use crate::{
     position::Position,
     score::is_mate,
-    search::{Exit, Node, Probe, Search},
+    search::{Exit, NULL_KEY, Node, Search},
 };
 
 /// How much shallower the null-move search is (besides the move itself).
@@ -158,25 +158,21 @@ impl<O: Observer> Search<O> {
             && pos.weighted_material(pos.turn()) >= 9
             && pos.weighted_material(!pos.turn()) >= 9;
         let r = params.r(node.depth, pieces_each);
-        let before = self.nodes;
         // The null move is marked in the key list so that no second one follows it.
-        self.keys.push(crate::search::NULL_KEY);
-        self.frames[node.ply_index()].moved = None;
-        self.in_test += 1;
-        let value = -self.search(
-            &null_pos,
-            -node.beta,
-            -node.beta + 1,
-            node.depth - 1 - r,
-            node.ply + 1,
-            node.node_type.child(1),
-            node.id,
-        );
-        self.in_test -= 1;
-        self.keys.pop();
-        if self.aborted {
+        let Some(shallow) = self.test_search_child(node, (None, NULL_KEY), |s| {
+            -s.search(
+                &null_pos,
+                -node.beta,
+                -node.beta + 1,
+                node.depth - 1 - r,
+                node.ply + 1,
+                node.node_type.child(1),
+                node.id,
+            )
+        }) else {
             return Some(Exit::aborted());
-        }
+        };
+        let value = shallow.value;
         let fail_high = value >= node.beta;
         let verified = params.verified && self.frames[node.ply_index()].verify_children;
         let outcome = match (fail_high, verified) {
@@ -184,12 +180,7 @@ impl<O: Observer> Search<O> {
             (true, false) => CutOutcome::CutHigh,
             (false, _) => CutOutcome::NoCut,
         };
-        let probe = Probe {
-            shallow_depth: (node.depth - 1 - r).max(0),
-            bound: node.beta,
-            value,
-            nodes: self.nodes - before,
-        };
+        let probe = shallow.probe((node.depth - 1 - r).max(0), node.beta);
         self.record_test(pos, node, Method::NullMove, probe, outcome);
         if outcome.is_cut() {
             let value = if is_mate(value) { node.beta } else { value };

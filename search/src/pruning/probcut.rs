@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     position::Position,
     score::{MATE_BOUND, is_mate},
-    search::{Exit, Node, Probe, Search},
+    search::{Exit, Node, Search, Shallow},
 };
 
 /// The linear model v = a·v' + b + e with error standard deviation σ (centipawns).
@@ -144,18 +144,13 @@ impl<O: Observer> Search<O> {
         let high = cut_try.model.high_bound(t, node.beta);
         if !is_mate(node.beta) && high.abs() < MATE_BOUND {
             let window = [high - 1, high];
-            let (value, nodes) = self.shallow_search(pos, node, window, NodeType::Cut, d, iid);
-            if self.aborted {
+            let Some(shallow) = self.shallow_search(pos, node, window, NodeType::Cut, d, iid)
+            else {
                 return Some(Exit::aborted());
-            }
-            let cut = value >= high;
-            let outcome = CutOutcome::high_if(cut);
-            let probe = Probe {
-                shallow_depth: d,
-                bound: high,
-                value,
-                nodes,
             };
+            let cut = shallow.value >= high;
+            let outcome = CutOutcome::high_if(cut);
+            let probe = shallow.probe(d, high);
             self.record_test(pos, node, method, probe, outcome);
             if cut {
                 return Some(Exit::cut(method, node.beta, Bound::Lower));
@@ -165,18 +160,13 @@ impl<O: Observer> Search<O> {
         let low = cut_try.model.low_bound(t, node.alpha);
         if !is_mate(node.alpha) && low.abs() < MATE_BOUND {
             let window = [low, low + 1];
-            let (value, nodes) = self.shallow_search(pos, node, window, NodeType::All, d, iid);
-            if self.aborted {
+            let Some(shallow) = self.shallow_search(pos, node, window, NodeType::All, d, iid)
+            else {
                 return Some(Exit::aborted());
-            }
-            let cut = value <= low;
-            let outcome = CutOutcome::low_if(cut);
-            let probe = Probe {
-                shallow_depth: d,
-                bound: low,
-                value,
-                nodes,
             };
+            let cut = shallow.value <= low;
+            let outcome = CutOutcome::low_if(cut);
+            let probe = shallow.probe(d, low);
             self.record_test(pos, node, method, probe, outcome);
             if cut {
                 return Some(Exit::cut(method, node.alpha, Bound::Upper));
@@ -186,7 +176,7 @@ impl<O: Observer> Search<O> {
     }
 
     /// A null-window search of `node`'s position at a shallow depth, with no ProbCut inside;
-    /// with `iid`, preceded by the shallower depths. Returns the value and the nodes spent.
+    /// with `iid`, preceded by the shallower depths. `None` when the search was stopped.
     ///
     /// It is a null-window search of a non-PV node whatever the node's own type: an expected
     /// CUT node for the high test (is v >= bound?), an expected ALL node for the low one. It
@@ -201,21 +191,17 @@ impl<O: Observer> Search<O> {
         node_type: NodeType,
         depth: i32,
         iid: bool,
-    ) -> (i32, u64) {
-        let before = self.nodes;
-        let frame = self.frames[node.ply_index()];
-        self.in_probcut += 1;
-        self.in_test += 1;
-        let first = if iid { 1 } else { depth };
-        let mut value = 0;
-        for d in first..=depth {
-            value = self.search(pos, alpha, beta, d, node.ply, node_type, node.id);
-        }
-        self.in_test -= 1;
-        self.in_probcut -= 1;
-        self.frames[node.ply_index()] = frame;
-        self.pv_len[node.ply_index()] = 0;
-        (value, self.nodes - before)
+    ) -> Option<Shallow> {
+        self.test_search_here(node, |s| {
+            s.in_probcut += 1;
+            let first = if iid { 1 } else { depth };
+            let mut value = 0;
+            for d in first..=depth {
+                value = s.search(pos, alpha, beta, d, node.ply, node_type, node.id);
+            }
+            s.in_probcut -= 1;
+            value
+        })
     }
 }
 

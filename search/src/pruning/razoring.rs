@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     position::Position,
-    search::{Exit, Node, Probe, Search},
+    search::{Exit, Node, Search},
 };
 
 /// Parameters of razoring.
@@ -65,29 +65,16 @@ impl<O: Observer> Search<O> {
         if node.eval >= node.alpha - margin {
             return None;
         }
-        let before = self.nodes;
-        self.in_test += 1;
-        let value = self.quiescence(
-            pos,
-            node.alpha - 1,
-            node.alpha,
-            node.ply,
-            node.node_type,
-            node.id,
-        );
-        self.in_test -= 1;
-        if self.aborted {
+        let window = [node.alpha - 1, node.alpha];
+        let Some(shallow) = self.test_search_here(node, |s| {
+            s.quiescence(pos, window[0], window[1], node.ply, node.node_type, node.id)
+        }) else {
             return Some(Exit::aborted());
-        }
-        let cut = value < node.alpha;
-        let probe = Probe {
-            shallow_depth: 0,
-            bound: node.alpha - 1,
-            value,
-            nodes: self.nodes - before,
         };
+        let cut = shallow.value < node.alpha;
+        let probe = shallow.probe(0, node.alpha - 1);
         self.record_test(pos, node, Method::Razoring, probe, CutOutcome::low_if(cut));
-        cut.then(|| Exit::cut(Method::Razoring, value, Bound::Upper))
+        cut.then(|| Exit::cut(Method::Razoring, shallow.value, Bound::Upper))
     }
 }
 

@@ -42,7 +42,7 @@ use crate::{
     movepick::{MovePicker, PickerKind},
     position::Position,
     score::{MATE_BOUND, is_mate},
-    search::{Exit, Node, Probe, Search},
+    search::{Exit, Node, Search},
     see,
     tt::PackedMove,
 };
@@ -112,19 +112,18 @@ impl<O: Observer> Search<O> {
             if !probcut_stage || !see::see_ge(pos, m, threshold) {
                 continue;
             }
-            let before = self.nodes;
-            self.frames[node.ply_index()].moved = Some(PieceTo::new(pos, m));
             let child = pos.play(m);
-            self.keys.push(child.key());
-            self.in_test += 1;
-            // Preliminary quiescence check, then the reduced search.
+            let to_child = (Some(PieceTo::new(pos, m)), child.key());
             let window = [-probcut_beta, -probcut_beta + 1];
-            let mut value =
-                -self.quiescence(&child, window[0], window[1], child_ply, child_type, id);
             let mut shallow_depth = 0;
-            if value >= probcut_beta && !self.aborted {
+            // Preliminary quiescence check, then the reduced search.
+            let Some(shallow) = self.test_search_child(node, to_child, |s| {
+                let value = -s.quiescence(&child, window[0], window[1], child_ply, child_type, id);
+                if value < probcut_beta || s.aborted {
+                    return value;
+                }
                 shallow_depth = node.depth - params.reduction;
-                value = -self.search(
+                -s.search(
                     &child,
                     window[0],
                     window[1],
@@ -132,21 +131,14 @@ impl<O: Observer> Search<O> {
                     child_ply,
                     child_type,
                     id,
-                );
-            }
-            self.in_test -= 1;
-            self.keys.pop();
-            if self.aborted {
+                )
+            }) else {
                 return Some(Exit::aborted());
-            }
+            };
+            let value = shallow.value;
             let cut = value >= probcut_beta;
             let outcome = CutOutcome::high_if(cut);
-            let probe = Probe {
-                shallow_depth,
-                bound: probcut_beta,
-                value,
-                nodes: self.nodes - before,
-            };
+            let probe = shallow.probe(shallow_depth, probcut_beta);
             self.record_test(pos, node, Method::SfProbCut, probe, outcome);
             if cut {
                 self.tt.store(

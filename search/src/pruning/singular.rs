@@ -45,7 +45,7 @@ use shakmaty::Move;
 use crate::{
     position::Position,
     score::is_mate,
-    search::{Exit, Node, Probe, Search},
+    search::{Exit, Node, Search},
 };
 
 /// Parameters of singular extensions.
@@ -105,38 +105,27 @@ impl<O: Observer> Search<O> {
         }
         let singular_beta = hit.score - params.margin_per_ply * node.depth;
         let singular_depth = (node.depth - 1) / 2;
-        let before = self.nodes;
-        let frame = self.frames[node.ply_index()];
-        self.in_test += 1;
-        self.pending_excluded = Some(m);
-        let value = self.search(
-            pos,
-            singular_beta - 1,
-            singular_beta,
-            singular_depth.max(1),
-            node.ply,
-            // A null-window non-PV search: expected CUT at a CUT node, else ALL (`cutNode`).
-            if node.node_type == NodeType::Cut {
-                NodeType::Cut
-            } else {
-                NodeType::All
-            },
-            node.id,
-        );
-        self.pending_excluded = None;
-        self.in_test -= 1;
-        self.frames[node.ply_index()] = frame;
-        self.pv_len[node.ply_index()] = 0;
-        if self.aborted {
-            return Some(Singular::Cut(Exit::aborted()));
-        }
-        let cut = params.multicut && value >= singular_beta && singular_beta >= node.beta;
-        let probe = Probe {
-            shallow_depth: singular_depth,
-            bound: singular_beta,
-            value,
-            nodes: self.nodes - before,
+        // A null-window non-PV search: expected CUT at a CUT node, else ALL (`cutNode`).
+        let node_type = if node.node_type == NodeType::Cut {
+            NodeType::Cut
+        } else {
+            NodeType::All
         };
+        let Some(shallow) = self.test_search_here(node, |s| {
+            s.pending_excluded = Some(m);
+            let window = [singular_beta - 1, singular_beta];
+            let depth = singular_depth.max(1);
+            let value = s.search(
+                pos, window[0], window[1], depth, node.ply, node_type, node.id,
+            );
+            s.pending_excluded = None;
+            value
+        }) else {
+            return Some(Singular::Cut(Exit::aborted()));
+        };
+        let value = shallow.value;
+        let cut = params.multicut && value >= singular_beta && singular_beta >= node.beta;
+        let probe = shallow.probe(singular_depth, singular_beta);
         self.record_test(pos, node, Method::Singular, probe, CutOutcome::high_if(cut));
         Some(if value < singular_beta {
             Singular::Extend(1)

@@ -38,7 +38,7 @@ use crate::{
     movepick::{MovePicker, PickerKind, is_tactical},
     position::Position,
     score::{DRAW, INFINITE, MATE, MATE_BOUND},
-    tt::PackedMove,
+    tt::{PackedMove, bound_of},
 };
 
 /// A move of the move loop: the child, the depth it is searched to and its reduction.
@@ -216,13 +216,7 @@ impl<O: Observer> Search<O> {
         }
 
         // Step 17. Transposition-table store (not for a search without the TT move)
-        let bound = if moves.best_value >= node.beta {
-            Bound::Lower
-        } else if moves.best_value > node.alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(moves.best_value, node.alpha, node.beta);
         if node.excluded.is_none() {
             self.tt.store(
                 pos.key(),
@@ -285,13 +279,8 @@ impl<O: Observer> Search<O> {
         node.tt = hit;
         node.tt_move = hit.and_then(|h| h.mv.unpack(pos));
         let h = hit?;
-        let decides = match h.bound {
-            Bound::Exact => true,
-            Bound::Lower => h.score >= node.beta,
-            Bound::Upper => h.score <= node.alpha,
-        };
         let cutoffs = self.config.tt_cutoffs && node.excluded.is_none();
-        (cutoffs && !node.is_pv() && h.depth >= node.depth && decides)
+        (cutoffs && !node.is_pv() && h.depth >= node.depth && h.decides(node.alpha, node.beta))
             .then(|| Exit::bounded(h.score, h.bound).with_move(node.tt_move))
     }
 

@@ -35,7 +35,7 @@ use crate::{
 pub(crate) use alpha_beta::MoveCandidate;
 pub(crate) use draw::NULL_KEY;
 pub use iterative::AspirationParams;
-pub(crate) use node::{Exit, Node, Probe};
+pub(crate) use node::{Exit, Node, Probe, Shallow};
 
 /// Deepest ply the search reaches (extensions included).
 pub const MAX_PLY: u32 = 120;

@@ -9,6 +9,7 @@ use shakmaty::Move;
 use super::{CHECK_EVERY, Search};
 use crate::{
     eval::evaluate,
+    history::PieceTo,
     limits::TimeManager,
     position::{Position, uci},
     tt::{PackedMove, TtHit},
@@ -141,6 +142,28 @@ impl Exit {
     }
 }
 
+/// What a cut test's shallow search found: its value and the nodes it took.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shallow {
+    /// The shallow search's value, v'.
+    pub value: i32,
+    /// Nodes it searched.
+    pub nodes: u64,
+}
+
+impl Shallow {
+    /// The probe of a test that compared this value with `bound` after a search of depth
+    /// `shallow_depth`.
+    pub const fn probe(self, shallow_depth: i32, bound: i32) -> Probe {
+        Probe {
+            shallow_depth,
+            bound,
+            value: self.value,
+            nodes: self.nodes,
+        }
+    }
+}
+
 /// What one cut test searched and found.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Probe {
@@ -227,6 +250,52 @@ impl<O: Observer> Search<O> {
             });
         }
         exit.value
+    }
+
+    /// A cut test's shallow search of `node`'s own position, at its ply (ProbCut, MPC, the
+    /// singular test, razoring's quiescence): run inside the test, so that its nodes are marked
+    /// as a test's, with the node's frame (killers, static evaluation, null-move verification)
+    /// and PV, which a search at the same ply overwrites, restored after: the node goes on as
+    /// if the test had not run. `None` when the search was stopped: the node then leaves with
+    /// [`Exit::aborted`].
+    pub(crate) fn test_search_here(
+        &mut self,
+        node: &Node,
+        search: impl FnOnce(&mut Self) -> i32,
+    ) -> Option<Shallow> {
+        let frame = self.frames[node.ply_index()];
+        let shallow = self.test_search(search);
+        self.frames[node.ply_index()] = frame;
+        self.pv_len[node.ply_index()] = 0;
+        shallow
+    }
+
+    /// A cut test's shallow search of a child of `node` (null move, Multi-Cut, Stockfish
+    /// ProbCut): `moved` is the move to it as continuation history sees it (`None` for a null
+    /// move), `key` the child's key on the path ([`super::NULL_KEY`] after a null move). `None`
+    /// when the search was stopped.
+    pub(crate) fn test_search_child(
+        &mut self,
+        node: &Node,
+        (moved, key): (Option<PieceTo>, u64),
+        search: impl FnOnce(&mut Self) -> i32,
+    ) -> Option<Shallow> {
+        self.frames[node.ply_index()].moved = moved;
+        self.keys.push(key);
+        let shallow = self.test_search(search);
+        self.keys.pop();
+        shallow
+    }
+
+    fn test_search(&mut self, search: impl FnOnce(&mut Self) -> i32) -> Option<Shallow> {
+        let before = self.nodes;
+        self.in_test += 1;
+        let value = search(self);
+        self.in_test -= 1;
+        (!self.aborted).then(|| Shallow {
+            value,
+            nodes: self.nodes - before,
+        })
     }
 
     /// Counts one cut test of `method` at `node` and reports it.

@@ -19,7 +19,7 @@ use crate::{
     position::Position,
     score::{DRAW, INFINITE, MATE},
     see,
-    tt::PackedMove,
+    tt::{PackedMove, bound_of},
 };
 
 /// Quiescence futility pruning, after Stockfish 15.1's `qsearch` ("Futility pruning"): a capture
@@ -113,11 +113,7 @@ impl<O: Observer> Search<O> {
         if let Some(h) = hit
             && self.config.tt_cutoffs
             && node_type != NodeType::Pv
-            && match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-            }
+            && h.decides(alpha, beta)
         {
             return self.leave(&node, Exit::bounded(h.score, h.bound));
         }
@@ -186,13 +182,7 @@ impl<O: Observer> Search<O> {
         }
 
         // Step 7. Transposition-table store
-        let bound = if best_value >= beta {
-            Bound::Lower
-        } else if best_value > node.alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best_value, node.alpha, beta);
         let stored_move = best_move.map_or(PackedMove::NONE, PackedMove::new);
         let eval = if in_check { 0 } else { stand_pat };
         self.tt
