@@ -13,11 +13,10 @@ use crate::{
     prob_ab::ProbAbParams,
     pruning::{
         futility::FutilityParams, history_pruning::HistoryPruningParams, iir::IirParams,
-        late_move::LateMoveParams, mpc::MpcParams, multicut::MultiCutParams,
-        null_move::NullMoveParams, probcut::ProbCutParams, razoring::RazoringParams,
-        reverse_futility::ReverseFutilityParams, see_pruning::SeePruningParams,
-        sf_probcut::SfProbCutParams, sf_probcut_in_check::SfProbCutInCheckParams,
-        singular::SingularParams,
+        lmp::LmpParams, mpc::MpcParams, multicut::MultiCutParams, null_move::NullMoveParams,
+        probcut::ProbCutParams, razoring::RazoringParams, rfp::RfpParams,
+        see_pruning::SeePruningParams, sf_probcut::SfProbCutParams,
+        sf_probcut_in_check::SfProbCutInCheckParams, singular::SingularParams,
     },
     search::{AspirationParams, lmr::LmrParams},
 };
@@ -25,8 +24,9 @@ use crate::{
 /// Everything that changes the shape of the search tree.
 ///
 /// A method's key is its one name, the same in presets, CSV files and docs (`null-move`,
-/// `probcut`, `mpc`, `sf-probcut`, `multicut`, `prob-ab`); the snake-case keys of earlier
-/// files are read as aliases.
+/// `probcut`, `mpc`, `sf-probcut`, `multicut`, `prob-ab`), and every key of a configuration
+/// file is in that one case, kebab (`[null-move]` then `min-depth`). Files of earlier
+/// versions, whose parameters were snake-case, are read the same ([`SearchConfig::resolve`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct SearchConfig {
@@ -40,11 +40,11 @@ pub struct SearchConfig {
     pub aspiration: AspirationParams,
     /// Cap of the history bonus depth² of a quiet move that cuts off (and of the malus of the
     /// quiet moves tried before it).
-    #[serde(default = "default_history_bonus_max", alias = "history_bonus_max")]
+    #[serde(default = "default_history_bonus_max")]
     pub history_bonus_max: i32,
     /// Cut off on transposition-table bounds. Off only for soundness tests: with it off a
     /// search of depth d returns exactly the depth-d minimax value.
-    #[serde(default = "yes", alias = "tt_cutoffs")]
+    #[serde(default = "yes")]
     pub tt_cutoffs: bool,
     /// Margin of the quiescence search's futility pruning of captures, centipawns (Stockfish
     /// 15.1's `futilityBase`; see `search/quiescence.rs`). On in every preset: it belongs to the
@@ -54,7 +54,7 @@ pub struct SearchConfig {
     #[serde(default)]
     pub qsearch_futility_cp: Option<i32>,
     /// Null-move pruning, when on.
-    #[serde(default, alias = "null_move")]
+    #[serde(default)]
     pub null_move: Option<NullMoveParams>,
     /// Single-pair ProbCut, when on.
     #[serde(default)]
@@ -63,7 +63,7 @@ pub struct SearchConfig {
     #[serde(default)]
     pub mpc: Option<MpcParams>,
     /// Stockfish-style ProbCut, when on.
-    #[serde(default, alias = "sf_probcut")]
+    #[serde(default)]
     pub sf_probcut: Option<SfProbCutParams>,
     /// Multi-Cut (any trigger), when on.
     #[serde(default)]
@@ -73,7 +73,7 @@ pub struct SearchConfig {
     pub futility: Option<FutilityParams>,
     /// Late move (move-count) pruning, when on.
     #[serde(default)]
-    pub lmp: Option<LateMoveParams>,
+    pub lmp: Option<LmpParams>,
     /// SEE pruning in the main search, when on.
     #[serde(default)]
     pub see_pruning: Option<SeePruningParams>,
@@ -88,7 +88,7 @@ pub struct SearchConfig {
     pub razoring: Option<RazoringParams>,
     /// Reverse futility pruning (static null move), when on.
     #[serde(default)]
-    pub rfp: Option<ReverseFutilityParams>,
+    pub rfp: Option<RfpParams>,
     /// Internal iterative reductions, when on.
     #[serde(default)]
     pub iir: Option<IirParams>,
@@ -96,7 +96,7 @@ pub struct SearchConfig {
     #[serde(default)]
     pub sf_probcut_in_check: Option<SfProbCutInCheckParams>,
     /// Probabilistic alpha-beta instead of PVS, when on.
-    #[serde(default, alias = "prob_ab")]
+    #[serde(default)]
     pub prob_ab: Option<ProbAbParams>,
 }
 
@@ -265,6 +265,22 @@ fn yes() -> bool {
     true
 }
 
+/// `value` with every table key in kebab case (`_` read as `-`).
+fn kebab_keys(value: toml::Value) -> toml::Value {
+    match value {
+        toml::Value::Table(table) => toml::Value::Table(
+            table
+                .into_iter()
+                .map(|(key, v)| (key.replace('_', "-"), kebab_keys(v)))
+                .collect(),
+        ),
+        toml::Value::Array(items) => {
+            toml::Value::Array(items.into_iter().map(kebab_keys).collect())
+        }
+        other => other,
+    }
+}
+
 /// The quiescence futility margin of every preset, centipawns.
 pub const QSEARCH_FUTILITY_CP: i32 = 120;
 
@@ -378,7 +394,7 @@ impl SearchConfig {
                     None
                 }
                 "rfp" => {
-                    config.rfp = Some(ReverseFutilityParams::default());
+                    config.rfp = Some(RfpParams::default());
                     None
                 }
                 "razoring" => {
@@ -394,7 +410,7 @@ impl SearchConfig {
                     None
                 }
                 "lmp" => {
-                    config.lmp = Some(LateMoveParams::default());
+                    config.lmp = Some(LmpParams::default());
                     None
                 }
                 "see-pruning" => {
@@ -483,7 +499,9 @@ impl SearchConfig {
             .collect())
     }
 
-    /// A preset name, or the path of a TOML file holding a whole configuration.
+    /// A preset name, or the path of a TOML file holding a whole configuration. The file's
+    /// keys are read in kebab case whatever case they were written in (`min_depth` is
+    /// `min-depth`), so files of earlier versions still load.
     ///
     /// # Errors
     /// Unknown preset, unreadable file, or TOML that does not describe a configuration
@@ -491,10 +509,12 @@ impl SearchConfig {
     pub fn resolve(name_or_path: &str) -> Result<SearchConfig, ConfigError> {
         let path = Path::new(name_or_path);
         if name_or_path.ends_with(".toml") || path.is_file() {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| ConfigError(format!("{}: {e}", path.display())))?;
-            return toml::from_str(&text)
-                .map_err(|e| ConfigError(format!("{}: {e}", path.display())));
+            let error = |e: &dyn fmt::Display| ConfigError(format!("{}: {e}", path.display()));
+            let text = std::fs::read_to_string(path).map_err(|e| error(&e))?;
+            let table: toml::Table = toml::from_str(&text).map_err(|e| error(&e))?;
+            return kebab_keys(toml::Value::Table(table))
+                .try_into()
+                .map_err(|e| error(&e));
         }
         SearchConfig::preset(name_or_path)
     }
@@ -512,14 +532,14 @@ impl SearchConfig {
             ))
         };
         if let Some(p) = &mut self.probcut {
-            let height = p.check_height;
+            let deep = p.deep_depth;
             for (stage, t) in [
                 (Stage::Middlegame, &mut p.middlegame),
                 (Stage::Endgame, &mut p.endgame),
             ] {
                 t.model = params
-                    .model(t.shallow_depth, height, stage)
-                    .ok_or_else(|| missing(t.shallow_depth, height, stage))?;
+                    .model(t.shallow_depth, deep, stage)
+                    .ok_or_else(|| missing(t.shallow_depth, deep, stage))?;
             }
         }
         if let Some(m) = &mut self.mpc {
@@ -530,8 +550,8 @@ impl SearchConfig {
                 for h in table.iter_mut() {
                     for t in &mut h.tries {
                         t.model = params
-                            .model(t.shallow_depth, h.height, stage)
-                            .ok_or_else(|| missing(t.shallow_depth, h.height, stage))?;
+                            .model(t.shallow_depth, h.deep_depth, stage)
+                            .ok_or_else(|| missing(t.shallow_depth, h.deep_depth, stage))?;
                     }
                 }
             }
@@ -582,14 +602,14 @@ mod tests {
     /// had halved them.
     #[test]
     fn preset_descriptions_give_the_presets_numbers() {
-        let rfp = ReverseFutilityParams::default();
+        let rfp = RfpParams::default();
         let razoring = RazoringParams::default();
         let sf_probcut = SfProbCutParams::default();
         let in_check = SfProbCutInCheckParams::default();
         let see = SeePruningParams::default();
         let history = HistoryPruningParams::default();
         let futility = FutilityParams::default();
-        let lmp = LateMoveParams::default();
+        let lmp = LmpParams::default();
         for (part, numbers) in [
             (
                 "rfp",
@@ -702,6 +722,39 @@ mod tests {
         assert!(mpc.mpc.is_some() && mpc.null_move.is_some());
         let err = SearchConfig::preset("null-move+bogus").unwrap_err();
         assert!(err.0.contains("bogus"));
+    }
+
+    /// One case in a configuration file, and files of the earlier snake-case parameters still
+    /// read the same.
+    #[test]
+    fn configuration_files_are_kebab_case_and_old_ones_load() {
+        let modern = SearchConfig::preset("modern+multicut").unwrap();
+        let text = modern.to_toml();
+        assert!(
+            text.contains("[null-move]") && text.contains("min-depth = "),
+            "{text}"
+        );
+        assert!(
+            !text
+                .lines()
+                .any(|l| l.split('=').next().unwrap().contains('_')),
+            "{text}"
+        );
+        let dir = std::env::temp_dir().join(format!("cutlab-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let old = dir.join("old.toml");
+        let snake = text
+            .lines()
+            .map(|l| match l.split_once(" = ") {
+                Some((key, value)) => format!("{} = {value}", key.replace('-', "_")),
+                None => l.replace("null-move", "null_move"),
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        std::fs::write(&old, snake).unwrap();
+        let read = SearchConfig::resolve(old.to_str().unwrap()).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(read, modern);
     }
 
     #[test]

@@ -67,7 +67,7 @@ pub use dist::Dist;
 
 /// Parameters of probabilistic alpha-beta.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ProbAbParams {
     /// Confidence p in (0, 1).
     pub confidence: f64,

@@ -34,7 +34,7 @@ use crate::{
 
 /// Parameters of futility pruning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct FutilityParams {
     /// Margin at frontier nodes (depth 1), centipawns (Heinz: a minor piece).
     pub frontier_margin: i32,

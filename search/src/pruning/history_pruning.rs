@@ -36,7 +36,7 @@ use crate::{
 
 /// Parameters of history pruning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct HistoryPruningParams {
     /// Pruned when history < -this × (depth - 1).
     pub per_ply: i32,

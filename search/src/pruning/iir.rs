@@ -34,7 +34,7 @@ use crate::{
 
 /// Parameters of internal iterative reductions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct IirParams {
     /// Plies taken from a PV node without TT move (Stockfish: 3). 0 disables it.
     pub pv_plies: i32,

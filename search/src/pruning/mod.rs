@@ -8,7 +8,7 @@
 //! | step | method | file | source |
 //! |---|---|---|---|
 //! | 6 | razoring | [`razoring`] | Birmingham and Kent 1977; Stockfish 15.1 step 7 |
-//! | 7 | reverse futility pruning (static null move) | [`reverse_futility`] | Stockfish 15.1 step 8 |
+//! | 7 | reverse futility pruning (static null move) | [`rfp`] | Stockfish 15.1 step 8 |
 //! | 8 | ProbCut | [`probcut`] | Buro 1995; Jiang and Buro 2003, figure 2 |
 //! | 8 | Multi-ProbCut | [`mpc`] | Buro 1997; Jiang and Buro 2003, figure 3 |
 //! | 9 | null move (R = 2, 3, adaptive, verified) | [`null_move`] | Jiang and Buro 2003 §2.2; Heinz 1999; Tabibi and Netanyahu 2002 |
@@ -16,7 +16,7 @@
 //! | 11 | Multi-Cut (CUT, ALL, TT-triggered) | [`multicut`] | Björnsson and Marsland 1998; Winands et al. 2003; Eiríksson 2011 |
 //! | 12 | internal iterative reductions | [`iir`] | Stockfish 15.1 step 11 |
 //! | 13 | ProbCut in check | [`sf_probcut_in_check`] | Stockfish 15.1 step 12 |
-//! | 14a | late move pruning | [`late_move`] | Stockfish 15.1 step 14 |
+//! | 14a | late move pruning | [`lmp`] | Stockfish 15.1 step 14 |
 //! | 14a | futility pruning (frontier, pre-frontier) | [`futility`] | Heinz 1998 |
 //! | 14a | history pruning | [`history_pruning`] | Stockfish 15.1 step 14 |
 //! | 14a | SEE pruning | [`see_pruning`] | Stockfish 15.1 step 14 |
@@ -53,13 +53,13 @@
 pub mod futility;
 pub mod history_pruning;
 pub mod iir;
-pub mod late_move;
+pub mod lmp;
 pub mod mpc;
 pub mod multicut;
 pub mod null_move;
 pub mod probcut;
 pub mod razoring;
-pub mod reverse_futility;
+pub mod rfp;
 pub mod see_pruning;
 pub mod sf_probcut;
 pub mod sf_probcut_in_check;

@@ -1,7 +1,7 @@
 //! Multi-ProbCut (Buro 1997; chess: Jiang and Buro 2003, figure 3 and section 4): a table of
-//! ProbCut tests per game stage and check height, several depth pairs, tried in order. The
-//! shallow searches are plain alpha-beta with null move: no ProbCut inside them (the MPC
-//! function is not recursive, to avoid collapsing the search depth).
+//! ProbCut tests per game stage and deep depth (the paper's check height), several depth
+//! pairs, tried in order. The shallow searches are plain alpha-beta with null move: no ProbCut
+//! inside them (the MPC function is not recursive, to avoid collapsing the search depth).
 //!
 //! ```text
 //! if (height <= MAX_HEIGHT)
@@ -28,24 +28,25 @@ use crate::{
     search::{Exit, Node, Search},
 };
 
-/// The tests at one check height of one stage.
+/// The tests at one deep depth of one stage.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HeightTries {
-    /// Check height (the deep depth d).
-    pub height: i32,
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct DeepTries {
+    /// The deep depth d (the papers' check height), the depth of the nodes tested.
+    #[serde(alias = "height")]
+    pub deep_depth: i32,
     /// Tests tried in order.
     pub tries: Vec<CutTry>,
 }
 
 /// Parameters of Multi-ProbCut.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct MpcParams {
-    /// Tests per height in the middlegame.
-    pub middlegame: Vec<HeightTries>,
-    /// Tests per height in the endgame.
-    pub endgame: Vec<HeightTries>,
+    /// Tests per deep depth in the middlegame.
+    pub middlegame: Vec<DeepTries>,
+    /// Tests per deep depth in the endgame.
+    pub endgame: Vec<DeepTries>,
     /// Internal iterative deepening of the shallow searches.
     pub iid: bool,
 }
@@ -54,16 +55,16 @@ pub struct MpcParams {
 pub const PAPER_PAIRS: [(i32, i32); 5] = [(2, 6), (3, 7), (4, 8), (3, 9), (4, 10)];
 
 impl MpcParams {
-    /// The tests for a stage and height (empty when none).
+    /// The tests for a stage and deep depth (empty when none).
     #[must_use]
-    pub fn tries(&self, stage: Stage, height: i32) -> &[CutTry] {
+    pub fn tries(&self, stage: Stage, deep_depth: i32) -> &[CutTry] {
         let table = match stage {
             Stage::Middlegame => &self.middlegame,
             Stage::Endgame => &self.endgame,
         };
         table
             .iter()
-            .find(|h| h.height == height)
+            .find(|h| h.deep_depth == deep_depth)
             .map_or(&[], |h| h.tries.as_slice())
     }
 
@@ -78,8 +79,8 @@ impl MpcParams {
         let table = |stage: Stage| {
             PAPER_PAIRS
                 .iter()
-                .map(|&(shallow, deep)| HeightTries {
-                    height: deep,
+                .map(|&(shallow, deep)| DeepTries {
+                    deep_depth: deep,
                     tries: vec![CutTry {
                         shallow_depth: shallow,
                         threshold: 1.0,
@@ -109,7 +110,7 @@ impl MpcParams {
 }
 
 impl<O: Observer> Search<O> {
-    /// Step 8: the Multi-ProbCut tests of the node's stage and height, in order (not at the
+    /// Step 8: the Multi-ProbCut tests of the node's stage and deep depth, in order (not at the
     /// root, not inside another ProbCut or MPC shallow search).
     pub(crate) fn try_mpc(&mut self, pos: &Position, node: &Node) -> Option<Exit> {
         let params = self.config.mpc.as_ref()?;
@@ -129,7 +130,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn paper_table_has_one_try_per_height() {
+    fn paper_table_has_one_try_per_deep_depth() {
         let p = MpcParams::paper();
         assert_eq!(p.tries(Stage::Middlegame, 8).len(), 1);
         assert_eq!(p.tries(Stage::Middlegame, 8)[0].shallow_depth, 4);

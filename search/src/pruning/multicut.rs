@@ -44,22 +44,26 @@ use crate::{
     search::{Exit, Node, Search, Shallow},
 };
 
-/// Where Multi-Cut is tried.
+/// Where Multi-Cut is tried: one rule per preset part, under the part's name (the earlier
+/// names `cut-nodes`, `cut-and-all-nodes` and `tt-lower-bound` are read as aliases).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
 pub enum Trigger {
-    /// At expected CUT nodes (Björnsson and Marsland).
-    CutNodes,
-    /// At expected CUT nodes and, with `all_m` and `all_c`, at expected ALL nodes (Winands).
-    CutAndAllNodes,
-    /// At non-PV nodes whose TT entry is a lower bound >= beta with too shallow a draft
-    /// (Eiríksson).
-    TtLowerBound,
+    /// `multicut`: at expected CUT nodes (Björnsson and Marsland).
+    #[serde(rename = "multicut", alias = "cut-nodes")]
+    MultiCut,
+    /// `multicut-all`: at expected CUT nodes and, with `all_m` and `all_c`, at expected ALL
+    /// nodes (Winands).
+    #[serde(rename = "multicut-all", alias = "cut-and-all-nodes")]
+    MultiCutAll,
+    /// `multicut-tt`: at non-PV nodes whose TT entry is a lower bound >= beta with too shallow
+    /// a draft (Eiríksson).
+    #[serde(rename = "multicut-tt", alias = "tt-lower-bound")]
+    MultiCutTt,
 }
 
 /// Parameters of Multi-Cut.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct MultiCutParams {
     /// Moves searched at most, M.
     pub m: usize,
@@ -88,7 +92,7 @@ impl MultiCutParams {
             min_depth: 4,
             all_m: 10,
             all_c: 3,
-            trigger: Trigger::CutNodes,
+            trigger: Trigger::MultiCut,
         }
     }
 
@@ -96,7 +100,7 @@ impl MultiCutParams {
     #[must_use]
     pub const fn all_nodes() -> MultiCutParams {
         MultiCutParams {
-            trigger: Trigger::CutAndAllNodes,
+            trigger: Trigger::MultiCutAll,
             ..MultiCutParams::cut_nodes()
         }
     }
@@ -105,7 +109,7 @@ impl MultiCutParams {
     #[must_use]
     pub const fn tt_triggered() -> MultiCutParams {
         MultiCutParams {
-            trigger: Trigger::TtLowerBound,
+            trigger: Trigger::MultiCutTt,
             ..MultiCutParams::cut_nodes()
         }
     }
@@ -129,12 +133,12 @@ impl<O: Observer> Search<O> {
                 && h.depth < node.depth
         });
         let (m, c, method) = match (params.trigger, node.node_type) {
-            (Trigger::CutNodes, NodeType::Cut) => (params.m, params.c, Method::MultiCut),
-            (Trigger::CutAndAllNodes, NodeType::Cut) => (params.m, params.c, Method::MultiCutAll),
-            (Trigger::CutAndAllNodes, NodeType::All) => {
+            (Trigger::MultiCut, NodeType::Cut) => (params.m, params.c, Method::MultiCut),
+            (Trigger::MultiCutAll, NodeType::Cut) => (params.m, params.c, Method::MultiCutAll),
+            (Trigger::MultiCutAll, NodeType::All) => {
                 (params.all_m, params.all_c, Method::MultiCutAll)
             }
-            (Trigger::TtLowerBound, _) if shallow_tt_bound => {
+            (Trigger::MultiCutTt, _) if shallow_tt_bound => {
                 (params.m, params.c, Method::MultiCutTt)
             }
             _ => return None,

@@ -45,7 +45,11 @@ use crate::{
 
 /// How much shallower the null-move search is (besides the move itself).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
+#[serde(
+    rename_all = "kebab-case",
+    rename_all_fields = "kebab-case",
+    tag = "kind"
+)]
 pub enum Reduction {
     /// The same R at every depth.
     Fixed {
@@ -64,7 +68,7 @@ pub enum Reduction {
 
 /// Parameters of null-move pruning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct NullMoveParams {
     /// The reduction rule.
     pub reduction: Reduction,

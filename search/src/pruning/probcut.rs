@@ -1,7 +1,7 @@
 //! ProbCut (Buro 1995) as Jiang and Buro (2003, figure 2) applied it to chess: at check height
-//! H a null-window shallow search of depth S predicts the deep value through the linear model
-//! v = a·v' + b + e, e ~ N(0, σ²), and the node is cut when the prediction is outside the
-//! window with confidence set by the threshold t.
+//! H (the deep depth, `deep_depth`) a null-window shallow search of depth S predicts the deep
+//! value through the linear model v = a·v' + b + e, e ~ N(0, σ²), and the node is cut when the
+//! prediction is outside the window with confidence set by the threshold t.
 //!
 //! ```text
 //! if (height == H) {
@@ -26,7 +26,7 @@ use crate::{
 
 /// The linear model v = a·v' + b + e with error standard deviation σ (centipawns).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct LinearModel {
     /// Slope a.
     pub a: f64,
@@ -60,22 +60,23 @@ fn round(x: f64) -> i32 {
 
 /// One ProbCut test: a depth pair, a threshold and a model.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct CutTry {
     /// Depth of the shallow search, S (d').
     pub shallow_depth: i32,
     /// Cut threshold t (in standard deviations).
     pub threshold: f64,
-    /// Model of the (shallow, check height) pair.
+    /// Model of the (shallow, deep) depth pair.
     pub model: LinearModel,
 }
 
 /// Parameters of single-pair ProbCut, one test per stage.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ProbCutParams {
-    /// Check height H (the deep depth d).
-    pub check_height: i32,
+    /// The deep depth d (the papers' check height H), the depth of the nodes tested.
+    #[serde(alias = "check-height")]
+    pub deep_depth: i32,
     /// The test in the middlegame.
     pub middlegame: CutTry,
     /// The test in the endgame.
@@ -97,7 +98,7 @@ impl ProbCutParams {
     pub fn paper() -> ProbCutParams {
         let model = |stage| crate::fit_params::default_model(4, 8, stage);
         ProbCutParams {
-            check_height: 8,
+            deep_depth: 8,
             middlegame: CutTry {
                 shallow_depth: 4,
                 threshold: 1.0,
@@ -113,14 +114,14 @@ impl ProbCutParams {
 }
 
 impl<O: Observer> Search<O> {
-    /// Step 8: single-pair ProbCut at the check height (not at the root, not inside another
+    /// Step 8: single-pair ProbCut at the deep depth (not at the root, not inside another
     /// ProbCut or MPC shallow search).
     pub(crate) fn try_probcut(&mut self, pos: &Position, node: &Node) -> Option<Exit> {
         let params = self.config.probcut.as_ref()?;
         if node.is_root()
             || node.excluded.is_some()
             || self.in_probcut > 0
-            || node.depth != params.check_height
+            || node.depth != params.deep_depth
         {
             return None;
         }

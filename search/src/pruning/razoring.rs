@@ -33,7 +33,7 @@ use crate::{
 
 /// Parameters of razoring.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RazoringParams {
     /// Constant part of the margin, centipawns (Stockfish: 369 of its units; 185 here).
     pub margin_base: i32,

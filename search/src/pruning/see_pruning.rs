@@ -28,7 +28,7 @@ use crate::{
 
 /// Parameters of SEE pruning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct SeePruningParams {
     /// Captures and checks: pruned when SEE < -this × depth (Stockfish: 222 of its units; 111
     /// here).

@@ -49,7 +49,7 @@ use crate::{
 
 /// Parameters of Stockfish-style ProbCut.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct SfProbCutParams {
     /// probCutBeta = beta + margin (centipawns; Stockfish 15.1: 191 of its units, 96 here). A
     /// margin beyond the mate range disables the test.

@@ -33,7 +33,7 @@ use crate::{
 
 /// Parameters of the in-check ProbCut.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct SfProbCutInCheckParams {
     /// probCutBeta = beta + margin, centipawns (Stockfish: 417 of its units; 209 here). A
     /// margin beyond the mate range disables the method.

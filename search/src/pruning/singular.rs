@@ -50,7 +50,7 @@ use crate::{
 
 /// Parameters of singular extensions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct SingularParams {
     /// Least depth tried (Stockfish: 4). A depth beyond the search's disables the method.
     pub min_depth: i32,

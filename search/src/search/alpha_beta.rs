@@ -10,7 +10,7 @@
 //! 4. Transposition-table probe (cut-off at non-PV nodes)
 //! 5. Static evaluation, and whether it improves on two plies up
 //! 6. Razoring ([`crate::pruning::razoring`])
-//! 7. Reverse futility pruning ([`crate::pruning::reverse_futility`])
+//! 7. Reverse futility pruning ([`crate::pruning::rfp`])
 //! 8. ProbCut and Multi-ProbCut ([`crate::pruning::probcut`], [`crate::pruning::mpc`])
 //! 9. Null-move pruning ([`crate::pruning::null_move`])
 //! 10. Stockfish-style ProbCut ([`crate::pruning::sf_probcut`])
@@ -19,7 +19,7 @@
 //! 12. Internal iterative reductions ([`crate::pruning::iir`])
 //! 13. ProbCut in check ([`crate::pruning::sf_probcut_in_check`])
 //! 14. Move loop: check extension, pruning at shallow depth (late move pruning, futility,
-//!     history and SEE pruning: [`crate::pruning::late_move`], [`crate::pruning::futility`],
+//!     history and SEE pruning: [`crate::pruning::lmp`], [`crate::pruning::futility`],
 //!     [`crate::pruning::history_pruning`], [`crate::pruning::see_pruning`]), late move
 //!     reduction ([`super::lmr`]), singular extension with its multi-cut return
 //!     ([`crate::pruning::singular`]), PVS, new best move
@@ -31,7 +31,7 @@ use cutlab_instrument::{Bound, NodeType, Observer};
 use shakmaty::Move;
 
 use super::{Exit, MAX_PLY, Node, Search};
-use crate::pruning::{late_move::MoveCount, singular::Singular};
+use crate::pruning::{lmp::MoveCount, singular::Singular};
 use crate::{
     eval::evaluate_cached,
     history::{PieceTo, TriedMoves},
@@ -149,7 +149,7 @@ impl<O: Observer> Search<O> {
 
         // Step 7. Reverse futility pruning: an evaluation above beta by a depth margin fails
         // high.
-        if let Some(exit) = self.try_reverse_futility(pos, &node) {
+        if let Some(exit) = self.try_rfp(pos, &node) {
             return self.leave(&node, exit);
         }
 

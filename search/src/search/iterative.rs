@@ -19,7 +19,7 @@ use crate::{
 
 /// Parameters of the aspiration windows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct AspirationParams {
     /// First iteration searched in a window (shallower ones use an infinite window).
     pub min_depth: i32,

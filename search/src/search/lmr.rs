@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 /// Parameters of late move reductions.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct LmrParams {
     /// Least remaining depth at which moves are reduced.
     pub min_depth: i32,

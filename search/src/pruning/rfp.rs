@@ -35,8 +35,8 @@ use crate::{
 
 /// Parameters of reverse futility pruning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ReverseFutilityParams {
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RfpParams {
     /// Deepest depth pruned (Stockfish: depth < 8, so 7). 0 disables the method.
     pub max_depth: i32,
     /// Margin per ply of depth, centipawns (Stockfish: 165 of its units; 83 here).
@@ -45,9 +45,9 @@ pub struct ReverseFutilityParams {
     pub improving_plies: i32,
 }
 
-impl Default for ReverseFutilityParams {
+impl Default for RfpParams {
     fn default() -> Self {
-        ReverseFutilityParams {
+        RfpParams {
             max_depth: 7,
             margin_per_ply: 83,
             improving_plies: 1,
@@ -62,7 +62,7 @@ const EVAL_LIMIT: i32 = MATE_BOUND;
 impl<O: Observer> Search<O> {
     /// Step 7: returns the static evaluation of a non-PV node not in check that beats beta by
     /// the depth's margin.
-    pub(crate) fn try_reverse_futility(&mut self, pos: &Position, node: &Node) -> Option<Exit> {
+    pub(crate) fn try_rfp(&mut self, pos: &Position, node: &Node) -> Option<Exit> {
         let params = self.config.rfp?;
         if node.is_pv() || node.in_check || node.depth > params.max_depth {
             return None;
@@ -127,7 +127,7 @@ mod tests {
                         };
                         let node = Node { eval, ..node };
                         let expected = stockfish_prunes(&node);
-                        let exit = search.try_reverse_futility(&pos, &node);
+                        let exit = search.try_rfp(&pos, &node);
                         assert_eq!(exit.is_some(), expected, "{node:?}");
                         if let Some(exit) = exit {
                             assert_eq!((exit.value, exit.bound), (eval, Bound::Lower));

@@ -44,8 +44,8 @@ use crate::{
 
 /// Parameters of late move pruning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LateMoveParams {
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct LmpParams {
     /// Constant term of the move count (Stockfish: 3).
     pub base: i32,
     /// Whether the count is halved when the evaluation is not improving (Stockfish: yes).
@@ -54,9 +54,9 @@ pub struct LateMoveParams {
     pub max_depth: i32,
 }
 
-impl Default for LateMoveParams {
+impl Default for LmpParams {
     fn default() -> Self {
-        LateMoveParams {
+        LmpParams {
             base: 3,
             halve_not_improving: true,
             max_depth: 64,
@@ -64,7 +64,7 @@ impl Default for LateMoveParams {
     }
 }
 
-impl LateMoveParams {
+impl LmpParams {
     /// Moves counted before quiet moves are skipped at `depth` (Stockfish's
     /// `futility_move_count`).
     #[must_use]
@@ -147,7 +147,7 @@ mod tests {
 
     #[test]
     fn the_count_follows_stockfish() {
-        let p = LateMoveParams::default();
+        let p = LmpParams::default();
         for depth in 1..12 {
             assert_eq!(p.move_count(depth, true), 3 + depth * depth);
             assert_eq!(p.move_count(depth, false), (3 + depth * depth) / 2);
