@@ -3,22 +3,32 @@
 //! it: parts joined by `+`, e.g. `null-move+lmr` or `null-move-adaptive` (earlier names such as
 //! `nmp` are aliases).
 
-use cutlab_instrument::Stage;
 use std::{fmt, path::Path};
 
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    fit_params::FitParams,
-    prob_ab::ProbAbParams,
+    prob_ab::{self, ProbAbParams},
     pruning::{
-        futility::FutilityParams, history_pruning::HistoryPruningParams, iir::IirParams,
-        lmp::LmpParams, mpc::MpcParams, multicut::MultiCutParams, null_move::NullMoveParams,
-        probcut::ProbCutParams, razoring::RazoringParams, rfp::RfpParams,
-        see_pruning::SeePruningParams, sf_probcut::SfProbCutParams,
-        sf_probcut_in_check::SfProbCutInCheckParams, singular::SingularParams,
+        futility::{self, FutilityParams},
+        history_pruning::{self, HistoryPruningParams},
+        iir::{self, IirParams},
+        lmp::{self, LmpParams},
+        mpc::{self, MpcParams},
+        multicut::{self, MultiCutParams},
+        null_move::{self, NullMoveParams},
+        probcut::{self, ProbCutParams},
+        razoring::{self, RazoringParams},
+        rfp::{self, RfpParams},
+        see_pruning::{self, SeePruningParams},
+        sf_probcut::{self, SfProbCutParams},
+        sf_probcut_in_check::{self, SfProbCutInCheckParams},
+        singular::{self, SingularParams},
     },
-    search::{AspirationParams, lmr::LmrParams},
+    search::{
+        AspirationParams,
+        lmr::{self, LmrParams},
+    },
 };
 
 /// Everything that changes the shape of the search tree.
@@ -110,99 +120,65 @@ impl Default for SearchConfig {
 /// The variant the UCI engine and `bench` use unless told otherwise.
 pub const DEFAULT_VARIANT: &str = "null-move+lmr";
 
-/// The preset parts a variant name may join with `+`.
-pub const PRESET_PARTS: [(&str, &str); 24] = [
-    (
-        "plain",
-        "no forward pruning in the main search, no reductions",
-    ),
-    (
-        "null-move",
-        "null-move pruning, R = 2 (Crafty 18.15 as Jiang and Buro describe it)",
-    ),
-    ("null-move-r3", "null-move pruning, R = 3"),
-    (
-        "null-move-modern",
-        "adaptive null move tried only when static eval >= beta (the modern gate)",
-    ),
-    (
-        "modern",
-        "a current engine's stack: null-move-modern, lmr, rfp, razoring, futility, lmp, see-pruning, history-pruning, sf-probcut, sf-probcut-in-check, singular, iir",
-    ),
-    (
-        "null-move-adaptive",
-        "null-move pruning, R = 3 above depth 6 (8 in endgames), else 2 (Heinz)",
-    ),
-    (
-        "null-move-verified",
-        "verified null-move pruning, R = 3 (Tabibi and Netanyahu)",
-    ),
-    (
-        "probcut",
-        "ProbCut, depth pair (4,8), t = 1.0 (Jiang and Buro figure 2); probcut@TMID:TEND sets t",
-    ),
-    (
-        "mpc",
-        "Multi-ProbCut, pairs (2,6) (3,7) (4,8) (3,9) (4,10), t = 1.0 (Jiang and Buro); mpc@TMID:TEND sets t",
-    ),
-    (
-        "sf-probcut",
-        "Stockfish 15.1 ProbCut: captures, qsearch pre-test, depth-4 search, margin beta + 96 - 27 improving (Stockfish's 191 - 54, halved)",
-    ),
-    (
-        "multicut",
-        "Multi-Cut at expected CUT nodes, M = 6, C = 3, R = 2 (Bjornsson and Marsland)",
-    ),
-    (
-        "multicut-all",
-        "Multi-Cut also at expected ALL nodes, M = 10, C = 3 there (Winands et al.)",
-    ),
-    (
-        "multicut-tt",
-        "Multi-Cut when the TT has a shallow lower bound >= beta (Eiriksson)",
-    ),
-    (
-        "prob-ab",
-        "probabilistic alpha-beta, p = 0.5; prob-ab@0.95 sets p (also --confidence, UCI Confidence)",
-    ),
-    ("lmr", "late move reductions"),
-    (
-        "rfp",
-        "reverse futility pruning: static eval - 83 (depth - improving) >= beta, depth <= 7 (Stockfish 15.1, margin halved)",
-    ),
-    (
-        "futility",
-        "futility pruning: quiet moves at depth 1 (2) when eval + 300 (500) <= alpha (Heinz 1998)",
-    ),
-    (
-        "lmp",
-        "late move pruning: quiet moves once (3 + depth²) / (2 - improving) moves are counted (Stockfish 15.1)",
-    ),
-    (
-        "see-pruning",
-        "SEE pruning: captures below -111 depth, quiets below -(12 d² + 8 d) (Stockfish 15.1, margins halved)",
-    ),
-    (
-        "history-pruning",
-        "history pruning: quiets with continuation history < -700 (depth - 1) at lmr depth <= 4 (Stockfish 15.1, rescaled)",
-    ),
-    (
-        "singular",
-        "singular extensions of the TT move with the multi-cut return (Stockfish 15.1 step 15)",
-    ),
-    (
-        "razoring",
-        "razoring: static eval < alpha - 185 - 127 depth², confirmed by quiescence (Stockfish 15.1, halved)",
-    ),
-    (
-        "iir",
-        "internal iterative reductions: no TT move, PV node -3 plies, CUT node (depth >= 9) -2 (Stockfish 15.1)",
-    ),
-    (
-        "sf-probcut-in-check",
-        "in check, a TT capture lower bound >= beta + 209 returns (Stockfish 15.1 step 12, margin halved)",
-    ),
+/// A preset part: a name that `+` joins into a variant, what it switches on, and how. Each
+/// method's file exports its parts as `PRESET_PARTS` and [`preset_parts`] lists them all, so
+/// adding a method is its file, a [`SearchConfig`] field, a `Method` and a step line.
+#[derive(Clone, Copy)]
+pub struct PresetPart {
+    /// Its one name.
+    pub name: &'static str,
+    /// What `cutlab variants` prints beside it, written from the parameters it sets.
+    pub describe: fn() -> String,
+    /// The argument `name@ARG` may pass (`None`: none is taken).
+    pub argument: Option<&'static str>,
+    /// Switches the part on; `Err` says what conflicts, or what is wrong with the argument.
+    pub apply: fn(&mut SearchConfig, Option<&str>) -> Result<(), String>,
+}
+
+/// The parts that are no method: `plain` (nothing) and the named stack `modern`.
+const STACK_PARTS: [PresetPart; 2] = [
+    PresetPart {
+        name: "plain",
+        describe: || "no forward pruning in the main search, no reductions".into(),
+        argument: None,
+        apply: |_, _| Ok(()),
+    },
+    PresetPart {
+        name: "modern",
+        describe: || {
+            format!(
+                "a current engine's stack: {}",
+                MODERN_STACK.replace('+', ", ")
+            )
+        },
+        argument: None,
+        // `preset` spells the stack out into its parts before applying them.
+        apply: |_, _| Ok(()),
+    },
 ];
+
+/// Every preset part, in the order `cutlab variants` prints them: the stacks, the papers'
+/// methods, then `modern`'s parts in the order of the search's steps.
+pub fn preset_parts() -> impl Iterator<Item = &'static PresetPart> {
+    STACK_PARTS
+        .iter()
+        .chain(&null_move::PRESET_PARTS)
+        .chain(&probcut::PRESET_PARTS)
+        .chain(&mpc::PRESET_PARTS)
+        .chain(&multicut::PRESET_PARTS)
+        .chain(&prob_ab::PRESET_PARTS)
+        .chain(&lmr::PRESET_PARTS)
+        .chain(&razoring::PRESET_PARTS)
+        .chain(&rfp::PRESET_PARTS)
+        .chain(&sf_probcut::PRESET_PARTS)
+        .chain(&iir::PRESET_PARTS)
+        .chain(&sf_probcut_in_check::PRESET_PARTS)
+        .chain(&lmp::PRESET_PARTS)
+        .chain(&futility::PRESET_PARTS)
+        .chain(&history_pruning::PRESET_PARTS)
+        .chain(&see_pruning::PRESET_PARTS)
+        .chain(&singular::PRESET_PARTS)
+}
 
 /// The forward-pruning stack of a current engine, as preset parts: `modern` stands for it.
 /// Parameters are each method's source's (Stockfish 15.1, Heinz); `cutlab ablate --stack
@@ -233,20 +209,6 @@ fn canonical_part(part: &str) -> &str {
         .iter()
         .find(|(alias, _)| *alias == part)
         .map_or(part, |(_, name)| name)
-}
-
-/// The cut thresholds of `probcut@T` or `mpc@TMID:TEND` (one value sets both stages).
-fn parse_thresholds(part: &str, text: &str) -> Result<(f64, f64), ConfigError> {
-    let bad = || {
-        ConfigError(format!(
-            "'{part}': expected a threshold T or TMID:TEND, each a positive number"
-        ))
-    };
-    let one = |t: &str| t.parse::<f64>().ok().filter(|t| *t > 0.0).ok_or_else(bad);
-    match text.split_once(':') {
-        Some((mid, end)) => Ok((one(mid)?, one(end)?)),
-        None => one(text).map(|t| (t, t)),
-    }
 }
 
 /// A variant name or file that could not be turned into a configuration.
@@ -329,10 +291,11 @@ impl SearchConfig {
         }
     }
 
-    /// Builds a preset from its name: parts from [`PRESET_PARTS`] joined by `+`.
+    /// Builds a preset from its name: parts from [`preset_parts`] joined by `+`.
     ///
     /// # Errors
-    /// Unknown parts, or two null-move parts.
+    /// Unknown parts, an argument a part does not take or cannot read, or two parts of one
+    /// kind (two null-move rules, two Multi-Cut rules, ProbCut and MPC).
     pub fn preset(name: &str) -> Result<SearchConfig, ConfigError> {
         let mut config = SearchConfig::plain();
         let canonical: Vec<String> = name
@@ -344,126 +307,27 @@ impl SearchConfig {
             .collect();
         config.name = canonical.join("+");
         for part in canonical.iter().flat_map(|part| spelled_out(part)) {
-            let (part, thresholds) = match part.split_once('@') {
-                Some((base @ ("probcut" | "mpc"), t)) => (base, Some(parse_thresholds(part, t)?)),
-                _ => (part, None),
+            let (base, argument) = match part.split_once('@') {
+                Some((base, argument)) => (base, Some(argument)),
+                None => (part, None),
             };
-            let null_move = match part {
-                "plain" => None,
-                "null-move" => Some(NullMoveParams::fixed(2)),
-                "null-move-r3" => Some(NullMoveParams::fixed(3)),
-                "null-move-adaptive" => Some(NullMoveParams::adaptive()),
-                "null-move-verified" => Some(NullMoveParams::verified()),
-                "null-move-modern" => Some(NullMoveParams {
-                    eval_above_beta: true,
-                    ..NullMoveParams::adaptive()
-                }),
-                "lmr" => {
-                    config.lmr = Some(LmrParams::default());
-                    None
-                }
-                "multicut" | "multicut-all" | "multicut-tt" if config.multicut.is_some() => {
-                    return Err(ConfigError(format!("'{name}' names two Multi-Cut rules")));
-                }
-                "multicut" => {
-                    config.multicut = Some(MultiCutParams::cut_nodes());
-                    None
-                }
-                "multicut-all" => {
-                    config.multicut = Some(MultiCutParams::all_nodes());
-                    None
-                }
-                "multicut-tt" => {
-                    config.multicut = Some(MultiCutParams::tt_triggered());
-                    None
-                }
-                "prob-ab" => {
-                    config.prob_ab = Some(ProbAbParams::default());
-                    None
-                }
-                part if part.starts_with("prob-ab@") => {
-                    let p = part["prob-ab@".len()..].parse::<f64>().map_err(|_| {
-                        ConfigError(format!("'{part}': expected prob-ab@P with P in (0, 1)"))
-                    })?;
-                    config.prob_ab = Some(ProbAbParams::default());
-                    config.set_confidence(p)?;
-                    None
-                }
-                "sf-probcut" => {
-                    config.sf_probcut = Some(SfProbCutParams::default());
-                    None
-                }
-                "rfp" => {
-                    config.rfp = Some(RfpParams::default());
-                    None
-                }
-                "razoring" => {
-                    config.razoring = Some(RazoringParams::default());
-                    None
-                }
-                "singular" => {
-                    config.singular = Some(SingularParams::default());
-                    None
-                }
-                "futility" => {
-                    config.futility = Some(FutilityParams::default());
-                    None
-                }
-                "lmp" => {
-                    config.lmp = Some(LmpParams::default());
-                    None
-                }
-                "see-pruning" => {
-                    config.see_pruning = Some(SeePruningParams::default());
-                    None
-                }
-                "history-pruning" => {
-                    config.history_pruning = Some(HistoryPruningParams::default());
-                    None
-                }
-                "iir" => {
-                    config.iir = Some(IirParams::default());
-                    None
-                }
-                "sf-probcut-in-check" => {
-                    config.sf_probcut_in_check = Some(SfProbCutInCheckParams::default());
-                    None
-                }
-                "probcut" | "mpc" if config.probcut.is_some() || config.mpc.is_some() => {
-                    return Err(ConfigError(format!("'{name}' names two ProbCut methods")));
-                }
-                "probcut" => {
-                    let mut p = ProbCutParams::paper();
-                    if let Some((mid, end)) = thresholds {
-                        p.middlegame.threshold = mid;
-                        p.endgame.threshold = end;
-                    }
-                    config.probcut = Some(p);
-                    None
-                }
-                "mpc" => {
-                    let mut m = MpcParams::paper();
-                    if let Some((mid, end)) = thresholds {
-                        m.set_threshold(Stage::Middlegame, mid);
-                        m.set_threshold(Stage::Endgame, end);
-                    }
-                    config.mpc = Some(m);
-                    None
-                }
-                other => {
-                    let known: Vec<&str> = PRESET_PARTS.iter().map(|(n, _)| *n).collect();
-                    return Err(ConfigError(format!(
-                        "unknown variant part '{other}' in '{name}' (known: {})",
-                        known.join(", ")
-                    )));
-                }
+            let found = preset_parts()
+                .find(|p| p.name == base)
+                .filter(|p| argument.is_none() || p.argument.is_some());
+            let Some(preset_part) = found else {
+                let known: Vec<&str> = preset_parts().map(|p| p.name).collect();
+                return Err(ConfigError(format!(
+                    "unknown variant part '{part}' in '{name}' (known: {})",
+                    known.join(", ")
+                )));
             };
-            if let Some(params) = null_move {
-                if config.null_move.is_some() {
-                    return Err(ConfigError(format!("'{name}' names two null-move rules")));
-                }
-                config.null_move = Some(params);
-            }
+            (preset_part.apply)(&mut config, argument).map_err(|reason| {
+                ConfigError(if argument.is_some() {
+                    format!("'{part}': {reason}")
+                } else {
+                    format!("'{name}' {reason}")
+                })
+            })?;
         }
         Ok(config)
     }
@@ -519,46 +383,6 @@ impl SearchConfig {
         SearchConfig::preset(name_or_path)
     }
 
-    /// Replaces the ProbCut and MPC models with fitted ones (`--params FILE`).
-    ///
-    /// # Errors
-    /// A depth pair and stage the configuration uses but the file does not fit.
-    pub fn apply_params(&mut self, params: &FitParams) -> Result<(), ConfigError> {
-        let missing = |s: i32, d: i32, stage: Stage| {
-            ConfigError(format!(
-                "parameters from '{}' have no fit for pair ({s},{d}) in the {}",
-                params.source,
-                stage.name()
-            ))
-        };
-        if let Some(p) = &mut self.probcut {
-            let deep = p.deep_depth;
-            for (stage, t) in [
-                (Stage::Middlegame, &mut p.middlegame),
-                (Stage::Endgame, &mut p.endgame),
-            ] {
-                t.model = params
-                    .model(t.shallow_depth, deep, stage)
-                    .ok_or_else(|| missing(t.shallow_depth, deep, stage))?;
-            }
-        }
-        if let Some(m) = &mut self.mpc {
-            for (stage, table) in [
-                (Stage::Middlegame, &mut m.middlegame),
-                (Stage::Endgame, &mut m.endgame),
-            ] {
-                for h in table.iter_mut() {
-                    for t in &mut h.tries {
-                        t.model = params
-                            .model(t.shallow_depth, h.deep_depth, stage)
-                            .ok_or_else(|| missing(t.shallow_depth, h.deep_depth, stage))?;
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-
     /// Sets the confidence of probabilistic alpha-beta.
     ///
     /// # Errors
@@ -586,82 +410,34 @@ impl SearchConfig {
 
 #[cfg(test)]
 mod tests {
+    use cutlab_instrument::Stage;
+
     use super::*;
 
-    /// What `cutlab variants` prints beside `part`.
-    fn description(part: &str) -> &'static str {
-        PRESET_PARTS
-            .iter()
-            .find(|(name, _)| *name == part)
-            .map(|(_, what)| *what)
-            .unwrap()
-    }
-
-    /// The descriptions give the margins the presets use: they are written by hand beside each
-    /// method's `Default`, and once kept Stockfish's numbers for a whole stop after the presets
-    /// had halved them.
+    /// Every part builds alone and names itself; its description is written from the
+    /// parameters it sets (so it cannot keep a number the method's `Default` no longer has).
     #[test]
-    fn preset_descriptions_give_the_presets_numbers() {
-        let rfp = RfpParams::default();
-        let razoring = RazoringParams::default();
-        let sf_probcut = SfProbCutParams::default();
-        let in_check = SfProbCutInCheckParams::default();
-        let see = SeePruningParams::default();
-        let history = HistoryPruningParams::default();
-        let futility = FutilityParams::default();
-        let lmp = LmpParams::default();
-        for (part, numbers) in [
-            (
-                "rfp",
-                format!(
-                    "- {} (depth - improving) >= beta, depth <= {}",
-                    rfp.margin_per_ply, rfp.max_depth
-                ),
-            ),
-            (
-                "razoring",
-                format!(
-                    "alpha - {} - {} depth²",
-                    razoring.margin_base, razoring.margin_per_ply_squared
-                ),
-            ),
-            (
-                "sf-probcut",
-                format!(
-                    "beta + {} - {} improving",
-                    sf_probcut.margin, sf_probcut.improving
-                ),
-            ),
-            ("sf-probcut-in-check", format!("beta + {}", in_check.margin)),
-            (
-                "see-pruning",
-                format!(
-                    "below -{} depth, quiets below -({} d² + {} d)",
-                    see.tactical_per_ply, see.quiet_quadratic, see.quiet_linear
-                ),
-            ),
-            (
-                "history-pruning",
-                format!(
-                    "< -{} (depth - 1) at lmr depth <= {}",
-                    history.per_ply, history.max_lmr_depth
-                ),
-            ),
-            (
-                "futility",
-                format!(
-                    "depth 1 (2) when eval + {} ({})",
-                    futility.frontier_margin, futility.pre_frontier_margin
-                ),
-            ),
-            ("lmp", format!("({} + depth²)", lmp.base)),
-        ] {
-            assert!(
-                description(part).contains(&numbers),
-                "{part}: {:?} should contain {numbers:?}",
-                description(part)
-            );
+    fn every_part_builds_and_describes_itself() {
+        let names: Vec<&str> = preset_parts().map(|p| p.name).collect();
+        for (i, name) in names.iter().enumerate() {
+            assert!(!names[..i].contains(name), "{name} twice");
+            let config = SearchConfig::preset(name).unwrap();
+            assert_eq!(config.name, *name);
         }
+        let describe = |name: &str| (preset_parts().find(|p| p.name == name).unwrap().describe)();
+        assert!(
+            describe("rfp").contains(&format!("- {} (depth", RfpParams::default().margin_per_ply))
+        );
+        assert!(describe("lmp").contains(&format!("({} + depth²)", LmpParams::default().base)));
+        assert!(describe("sf-probcut").contains(&format!(
+            "beta + {} - {} improving",
+            SfProbCutParams::default().margin,
+            SfProbCutParams::default().improving
+        )));
+        assert!(
+            SearchConfig::preset("rfp@3").is_err(),
+            "rfp takes no argument"
+        );
     }
 
     #[test]

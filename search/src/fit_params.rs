@@ -6,7 +6,10 @@ use std::{path::Path, sync::LazyLock};
 use cutlab_instrument::Stage;
 use serde::{Deserialize, Serialize};
 
-use crate::pruning::probcut::LinearModel;
+use crate::{
+    config::{ConfigError, SearchConfig},
+    pruning::probcut::LinearModel,
+};
 
 /// The fit of one depth pair in one stage: v(deep) = a·v'(shallow) + b + e.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -79,6 +82,48 @@ pub fn default_model(shallow: i32, deep: i32, stage: Stage) -> LinearModel {
         b: 0.0,
         sigma: 200.0,
     })
+}
+
+impl SearchConfig {
+    /// Replaces the ProbCut and MPC models with fitted ones (`--params FILE`).
+    ///
+    /// # Errors
+    /// A depth pair and stage the configuration uses but the file does not fit.
+    pub fn apply_params(&mut self, params: &FitParams) -> Result<(), ConfigError> {
+        let missing = |s: i32, d: i32, stage: Stage| {
+            ConfigError(format!(
+                "parameters from '{}' have no fit for pair ({s},{d}) in the {}",
+                params.source,
+                stage.name()
+            ))
+        };
+        if let Some(p) = &mut self.probcut {
+            let deep = p.deep_depth;
+            for (stage, t) in [
+                (Stage::Middlegame, &mut p.middlegame),
+                (Stage::Endgame, &mut p.endgame),
+            ] {
+                t.model = params
+                    .model(t.shallow_depth, deep, stage)
+                    .ok_or_else(|| missing(t.shallow_depth, deep, stage))?;
+            }
+        }
+        if let Some(m) = &mut self.mpc {
+            for (stage, table) in [
+                (Stage::Middlegame, &mut m.middlegame),
+                (Stage::Endgame, &mut m.endgame),
+            ] {
+                for h in table.iter_mut() {
+                    for t in &mut h.tries {
+                        t.model = params
+                            .model(t.shallow_depth, h.deep_depth, stage)
+                            .ok_or_else(|| missing(t.shallow_depth, h.deep_depth, stage))?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

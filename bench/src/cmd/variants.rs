@@ -1,16 +1,12 @@
 //! `cutlab variants`: the preset parts a variant name joins with `+`.
 
-use cutlab_search::config::{PRESET_ALIASES, PRESET_PARTS};
+use cutlab_search::config::{PRESET_ALIASES, preset_parts};
 
 /// Prints every preset part with what it switches on, and the default variant.
 pub fn run() -> Result<(), String> {
-    let width = PRESET_PARTS
-        .iter()
-        .map(|(name, _)| name.len())
-        .max()
-        .unwrap_or(0);
-    for (name, what) in PRESET_PARTS {
-        println!("{name:<width$}  {what}");
+    let width = preset_parts().map(|p| p.name.len()).max().unwrap_or(0);
+    for part in preset_parts() {
+        println!("{:<width$}  {}", part.name, (part.describe)());
     }
     println!("\nearlier names, still accepted:");
     for (alias, name) in PRESET_ALIASES {

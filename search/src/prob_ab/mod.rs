@@ -52,6 +52,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Move;
 
 use crate::{
+    config::PresetPart,
     history::{PieceTo, TriedMoves},
     movepick::{MovePicker, PickerKind},
     position::Position,
@@ -91,6 +92,31 @@ impl Default for ProbAbParams {
         }
     }
 }
+
+/// The preset part `prob-ab`; `prob-ab@P` sets the confidence.
+pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
+    name: "prob-ab",
+    describe: || {
+        format!(
+            "probabilistic alpha-beta, p = {}; prob-ab@0.95 sets p (also --confidence, UCI \
+             Confidence)",
+            ProbAbParams::default().confidence
+        )
+    },
+    argument: Some("P"),
+    apply: |config, argument| {
+        config.prob_ab = Some(ProbAbParams::default());
+        match argument {
+            Some(text) => {
+                let p = text
+                    .parse::<f64>()
+                    .map_err(|_| "expected prob-ab@P with P in (0, 1)".to_string())?;
+                config.set_confidence(p).map_err(|e| e.0)
+            }
+            None => Ok(()),
+        }
+    },
+}];
 
 /// What the move loop of a probabilistic node found.
 #[derive(Debug)]

@@ -27,6 +27,7 @@ use cutlab_instrument::{Method, Observer};
 use serde::{Deserialize, Serialize};
 
 use crate::{
+    config::{PresetPart, SearchConfig},
     position::Position,
     score::is_mate,
     search::{MoveCandidate, Node, Probe, Search},
@@ -53,6 +54,23 @@ impl Default for FutilityParams {
         }
     }
 }
+
+/// The preset part that switches the method on with its source's parameters.
+pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
+    name: "futility",
+    describe: || {
+        let p = FutilityParams::default();
+        format!(
+            "futility pruning: quiet moves at depth 1 (2) when eval + {} ({}) <= alpha (Heinz 1998)",
+            p.frontier_margin, p.pre_frontier_margin
+        )
+    },
+    argument: None,
+    apply: |config: &mut SearchConfig, _| {
+        config.futility = Some(FutilityParams::default());
+        Ok(())
+    },
+}];
 
 impl<O: Observer> Search<O> {
     /// Step 14a: whether a quiet, non-checking move at a frontier or pre-frontier node is

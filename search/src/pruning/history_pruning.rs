@@ -29,6 +29,7 @@ use cutlab_instrument::{Method, Observer};
 use serde::{Deserialize, Serialize};
 
 use crate::{
+    config::{PresetPart, SearchConfig},
     history::PieceTo,
     position::Position,
     search::{MoveCandidate, Node, Probe, Search},
@@ -52,6 +53,24 @@ impl Default for HistoryPruningParams {
         }
     }
 }
+
+/// The preset part that switches the method on with its source's parameters.
+pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
+    name: "history-pruning",
+    describe: || {
+        let p = HistoryPruningParams::default();
+        format!(
+            "history pruning: quiets with continuation history < -{} (depth - 1) at lmr depth \
+             <= {} (Stockfish 15.1, rescaled)",
+            p.per_ply, p.max_lmr_depth
+        )
+    },
+    argument: None,
+    apply: |config: &mut SearchConfig, _| {
+        config.history_pruning = Some(HistoryPruningParams::default());
+        Ok(())
+    },
+}];
 
 impl<O: Observer> Search<O> {
     /// Step 14a: whether a non-capture that gives no check has too bad a continuation history

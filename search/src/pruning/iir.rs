@@ -28,6 +28,7 @@ use cutlab_instrument::{CutOutcome, Method, NodeType, Observer};
 use serde::{Deserialize, Serialize};
 
 use crate::{
+    config::{PresetPart, SearchConfig},
     position::Position,
     search::{Node, Probe, Search},
 };
@@ -53,6 +54,24 @@ impl Default for IirParams {
         }
     }
 }
+
+/// The preset part that switches the method on with its source's parameters.
+pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
+    name: "iir",
+    describe: || {
+        let p = IirParams::default();
+        format!(
+            "internal iterative reductions: no TT move, PV node -{} plies, CUT node (depth >= {}) \
+             -{} (Stockfish 15.1)",
+            p.pv_plies, p.cut_min_depth, p.cut_plies
+        )
+    },
+    argument: None,
+    apply: |config: &mut SearchConfig, _| {
+        config.iir = Some(IirParams::default());
+        Ok(())
+    },
+}];
 
 impl<O: Observer> Search<O> {
     /// Step 12: reduces the depth of a PV or expected CUT node that has no TT move.

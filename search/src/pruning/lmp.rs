@@ -37,6 +37,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Move, Role};
 
 use crate::{
+    config::{PresetPart, SearchConfig},
     position::Position,
     search::{Node, Probe, Search},
     tt::PackedMove,
@@ -97,6 +98,24 @@ pub(crate) struct MoveCount {
     /// Set by step 14 once the count reaches the limit: quiet moves are skipped from then on.
     pub pruning: bool,
 }
+
+/// The preset part that switches the method on with its source's parameters.
+pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
+    name: "lmp",
+    describe: || {
+        let p = LmpParams::default();
+        format!(
+            "late move pruning: quiet moves once ({} + depth²) / (2 - improving) moves are \
+             counted (Stockfish 15.1)",
+            p.base
+        )
+    },
+    argument: None,
+    apply: |config: &mut SearchConfig, _| {
+        config.lmp = Some(LmpParams::default());
+        Ok(())
+    },
+}];
 
 impl<O: Observer> Search<O> {
     /// Step 14a, as the picker yields `m` with `counted.pruning` set: whether it skips `m` (a

@@ -22,8 +22,9 @@
 use cutlab_instrument::{Method, Observer, Stage};
 use serde::{Deserialize, Serialize};
 
-use super::probcut::CutTry;
+use super::probcut::{CutTry, parse_thresholds};
 use crate::{
+    config::PresetPart,
     position::Position,
     search::{Exit, Node, Search},
 };
@@ -108,6 +109,35 @@ impl MpcParams {
             .for_each(|c| c.threshold = t);
     }
 }
+
+/// The preset part `mpc`; `mpc@TMID:TEND` sets the thresholds per stage.
+pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
+    name: "mpc",
+    describe: || {
+        let pairs: Vec<String> = PAPER_PAIRS
+            .iter()
+            .map(|(s, d)| format!("({s},{d})"))
+            .collect();
+        format!(
+            "Multi-ProbCut, pairs {}, t = 1.0 (Jiang and Buro); mpc@TMID:TEND sets t",
+            pairs.join(" ")
+        )
+    },
+    argument: Some("T or TMID:TEND"),
+    apply: |config, argument| {
+        if config.probcut.is_some() || config.mpc.is_some() {
+            return Err("names two ProbCut methods".into());
+        }
+        let mut m = MpcParams::paper();
+        if let Some(text) = argument {
+            let (mid, end) = parse_thresholds(text)?;
+            m.set_threshold(Stage::Middlegame, mid);
+            m.set_threshold(Stage::Endgame, end);
+        }
+        config.mpc = Some(m);
+        Ok(())
+    },
+}];
 
 impl<O: Observer> Search<O> {
     /// Step 8: the Multi-ProbCut tests of the node's stage and deep depth, in order (not at the

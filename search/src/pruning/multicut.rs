@@ -37,6 +37,7 @@ use cutlab_instrument::{Bound, CutOutcome, Method, NodeType, Observer};
 use serde::{Deserialize, Serialize};
 
 use crate::{
+    config::{PresetPart, SearchConfig},
     history::PieceTo,
     movepick::{MovePicker, PickerKind},
     position::Position,
@@ -113,6 +114,48 @@ impl MultiCutParams {
             ..MultiCutParams::cut_nodes()
         }
     }
+}
+
+/// The Multi-Cut preset parts, one rule each (a variant names one at most).
+pub const PRESET_PARTS: [PresetPart; 3] = [
+    PresetPart {
+        name: "multicut",
+        describe: || {
+            let p = MultiCutParams::cut_nodes();
+            format!(
+                "Multi-Cut at expected CUT nodes, M = {}, C = {}, R = {} (Bjornsson and Marsland)",
+                p.m, p.c, p.r
+            )
+        },
+        argument: None,
+        apply: |config, _| set_rule(config, MultiCutParams::cut_nodes()),
+    },
+    PresetPart {
+        name: "multicut-all",
+        describe: || {
+            let p = MultiCutParams::all_nodes();
+            format!(
+                "Multi-Cut also at expected ALL nodes, M = {}, C = {} there (Winands et al.)",
+                p.all_m, p.all_c
+            )
+        },
+        argument: None,
+        apply: |config, _| set_rule(config, MultiCutParams::all_nodes()),
+    },
+    PresetPart {
+        name: "multicut-tt",
+        describe: || "Multi-Cut when the TT has a shallow lower bound >= beta (Eiriksson)".into(),
+        argument: None,
+        apply: |config, _| set_rule(config, MultiCutParams::tt_triggered()),
+    },
+];
+
+fn set_rule(config: &mut SearchConfig, params: MultiCutParams) -> Result<(), String> {
+    if config.multicut.is_some() {
+        return Err("names two Multi-Cut rules".into());
+    }
+    config.multicut = Some(params);
+    Ok(())
 }
 
 impl<O: Observer> Search<O> {

@@ -38,6 +38,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Position as _;
 
 use crate::{
+    config::{PresetPart, SearchConfig},
     position::Position,
     score::is_mate,
     search::{Exit, NULL_KEY, Node, Search},
@@ -137,6 +138,84 @@ impl NullMoveParams {
                 if depth > limit { 3 } else { 2 }
             }
         }
+    }
+}
+
+/// The null-move preset parts, one rule each (a variant names one at most).
+pub const PRESET_PARTS: [PresetPart; 5] = [
+    PresetPart {
+        name: "null-move",
+        describe: || {
+            format!(
+                "null-move pruning, R = {} (Crafty 18.15 as Jiang and Buro describe it)",
+                NullMoveParams::fixed(2).r(0, true)
+            )
+        },
+        argument: None,
+        apply: |config, _| set_rule(config, NullMoveParams::fixed(2)),
+    },
+    PresetPart {
+        name: "null-move-r3",
+        describe: || {
+            format!(
+                "null-move pruning, R = {}",
+                NullMoveParams::fixed(3).r(0, true)
+            )
+        },
+        argument: None,
+        apply: |config, _| set_rule(config, NullMoveParams::fixed(3)),
+    },
+    PresetPart {
+        name: "null-move-adaptive",
+        describe: || describe_adaptive(" (Heinz)"),
+        argument: None,
+        apply: |config, _| set_rule(config, NullMoveParams::adaptive()),
+    },
+    PresetPart {
+        name: "null-move-verified",
+        describe: || {
+            format!(
+                "verified null-move pruning, R = {} (Tabibi and Netanyahu)",
+                NullMoveParams::verified().r(0, true)
+            )
+        },
+        argument: None,
+        apply: |config, _| set_rule(config, NullMoveParams::verified()),
+    },
+    PresetPart {
+        name: "null-move-modern",
+        describe: || describe_adaptive(", tried only when static eval >= beta (the modern gate)"),
+        argument: None,
+        apply: |config, _| {
+            set_rule(
+                config,
+                NullMoveParams {
+                    eval_above_beta: true,
+                    ..NullMoveParams::adaptive()
+                },
+            )
+        },
+    },
+];
+
+fn set_rule(config: &mut SearchConfig, params: NullMoveParams) -> Result<(), String> {
+    if config.null_move.is_some() {
+        return Err("names two null-move rules".into());
+    }
+    config.null_move = Some(params);
+    Ok(())
+}
+
+fn describe_adaptive(what: &str) -> String {
+    match NullMoveParams::adaptive().reduction {
+        Reduction::Adaptive {
+            threshold,
+            endgame_threshold,
+        } => format!(
+            "null-move pruning, R = 3 above depth {threshold} ({endgame_threshold} in endgames), \
+             else 2{what}"
+        ),
+        Reduction::Fixed { r } => format!("null-move pruning, R = {r}{what}"),
     }
 }
 

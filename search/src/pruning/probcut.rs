@@ -19,6 +19,7 @@ use cutlab_instrument::{Bound, CutOutcome, Method, NodeType, Observer, Stage};
 use serde::{Deserialize, Serialize};
 
 use crate::{
+    config::PresetPart,
     position::Position,
     score::{MATE_BOUND, is_mate},
     search::{Exit, Node, Search, Shallow},
@@ -110,6 +111,40 @@ impl ProbCutParams {
                 model: model(Stage::Endgame),
             },
         }
+    }
+}
+
+/// The preset part `probcut`; `probcut@T` sets the threshold of both stages.
+pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
+    name: "probcut",
+    describe: || {
+        let p = ProbCutParams::paper();
+        format!(
+            "ProbCut, depth pair ({},{}), t = {:.1} (Jiang and Buro figure 2); probcut@T sets t",
+            p.middlegame.shallow_depth, p.deep_depth, p.middlegame.threshold
+        )
+    },
+    argument: Some("T"),
+    apply: |config, argument| {
+        if config.probcut.is_some() || config.mpc.is_some() {
+            return Err("names two ProbCut methods".into());
+        }
+        let mut p = ProbCutParams::paper();
+        if let Some(text) = argument {
+            (p.middlegame.threshold, p.endgame.threshold) = parse_thresholds(text)?;
+        }
+        config.probcut = Some(p);
+        Ok(())
+    },
+}];
+
+/// The cut thresholds of `probcut@T` or `mpc@TMID:TEND` (one value sets both stages).
+pub(crate) fn parse_thresholds(text: &str) -> Result<(f64, f64), String> {
+    let bad = || "expected a threshold T or TMID:TEND, each a positive number".to_string();
+    let one = |t: &str| t.parse::<f64>().ok().filter(|t| *t > 0.0).ok_or_else(bad);
+    match text.split_once(':') {
+        Some((mid, end)) => Ok((one(mid)?, one(end)?)),
+        None => one(text).map(|t| (t, t)),
     }
 }
 

@@ -27,6 +27,7 @@ use cutlab_instrument::{Bound, CutOutcome, Method, Observer};
 use serde::{Deserialize, Serialize};
 
 use crate::{
+    config::{PresetPart, SearchConfig},
     position::Position,
     search::{Exit, Node, Search},
 };
@@ -52,6 +53,24 @@ impl Default for RazoringParams {
         }
     }
 }
+
+/// The preset part that switches the method on with its source's parameters.
+pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
+    name: "razoring",
+    describe: || {
+        let p = RazoringParams::default();
+        format!(
+            "razoring: eval < alpha - {} - {} depth², confirmed by quiescence (Stockfish 15.1, \
+             halved)",
+            p.margin_base, p.margin_per_ply_squared
+        )
+    },
+    argument: None,
+    apply: |config: &mut SearchConfig, _| {
+        config.razoring = Some(RazoringParams::default());
+        Ok(())
+    },
+}];
 
 impl<O: Observer> Search<O> {
     /// Step 6: a non-PV node not in check whose `eval` is far below alpha returns the

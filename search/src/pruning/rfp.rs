@@ -28,6 +28,7 @@ use cutlab_instrument::{Bound, CutOutcome, Method, Observer};
 use serde::{Deserialize, Serialize};
 
 use crate::{
+    config::{PresetPart, SearchConfig},
     position::Position,
     score::MATE_BOUND,
     search::{Exit, Node, Probe, Search},
@@ -58,6 +59,24 @@ impl Default for RfpParams {
 /// Evaluations at or above this are left to the search (Stockfish: 28031, below its
 /// known-win scores; here below the mate range).
 const EVAL_LIMIT: i32 = MATE_BOUND;
+
+/// The preset part that switches the method on with its source's parameters.
+pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
+    name: "rfp",
+    describe: || {
+        let p = RfpParams::default();
+        format!(
+            "reverse futility pruning: eval - {} (depth - improving) >= beta, depth <= {} (Stockfish \
+             15.1, margin halved)",
+            p.margin_per_ply, p.max_depth
+        )
+    },
+    argument: None,
+    apply: |config: &mut SearchConfig, _| {
+        config.rfp = Some(RfpParams::default());
+        Ok(())
+    },
+}];
 
 impl<O: Observer> Search<O> {
     /// Step 7: returns the static evaluation of a non-PV node not in check that beats beta by

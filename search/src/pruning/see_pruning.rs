@@ -21,6 +21,7 @@ use cutlab_instrument::{Method, Observer};
 use serde::{Deserialize, Serialize};
 
 use crate::{
+    config::{PresetPart, SearchConfig},
     position::Position,
     search::{MoveCandidate, Node, Probe, Search},
     see,
@@ -52,6 +53,24 @@ impl Default for SeePruningParams {
         }
     }
 }
+
+/// The preset part that switches the method on with its source's parameters.
+pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
+    name: "see-pruning",
+    describe: || {
+        let p = SeePruningParams::default();
+        format!(
+            "SEE pruning: captures and checks below -{} depth, quiets below -({} d² + {} d) \
+             (Stockfish 15.1, margins halved)",
+            p.tactical_per_ply, p.quiet_quadratic, p.quiet_linear
+        )
+    },
+    argument: None,
+    apply: |config: &mut SearchConfig, _| {
+        config.see_pruning = Some(SeePruningParams::default());
+        Ok(())
+    },
+}];
 
 impl<O: Observer> Search<O> {
     /// Step 14a: whether a move's static exchange is below the depth's bound (Stockfish's

@@ -38,6 +38,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Role;
 
 use crate::{
+    config::{PresetPart, SearchConfig},
     history::PieceTo,
     movepick::{MovePicker, PickerKind},
     position::Position,
@@ -73,6 +74,24 @@ impl Default for SfProbCutParams {
         }
     }
 }
+
+/// The preset part that switches the method on with its source's parameters.
+pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
+    name: "sf-probcut",
+    describe: || {
+        let p = SfProbCutParams::default();
+        format!(
+            "Stockfish 15.1 ProbCut: captures, qsearch pre-test, depth-{} search, margin beta + {} \
+             - {} improving (Stockfish's 191 - 54, halved)",
+            p.reduction, p.margin, p.improving
+        )
+    },
+    argument: None,
+    apply: |config: &mut SearchConfig, _| {
+        config.sf_probcut = Some(SfProbCutParams::default());
+        Ok(())
+    },
+}];
 
 impl<O: Observer> Search<O> {
     /// Step 10: Stockfish-style ProbCut at a non-PV node not in check.

@@ -26,6 +26,7 @@ use cutlab_instrument::{Bound, CutOutcome, Method, Observer};
 use serde::{Deserialize, Serialize};
 
 use crate::{
+    config::{PresetPart, SearchConfig},
     position::Position,
     score::is_mate,
     search::{Exit, Node, Probe, Search},
@@ -53,6 +54,24 @@ impl Default for SfProbCutInCheckParams {
         }
     }
 }
+
+/// The preset part that switches the method on with its source's parameters.
+pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
+    name: "sf-probcut-in-check",
+    describe: || {
+        let p = SfProbCutInCheckParams::default();
+        format!(
+            "in check, a TT capture lower bound >= beta + {} returns (Stockfish 15.1 step 12, \
+             margin halved)",
+            p.margin
+        )
+    },
+    argument: None,
+    apply: |config: &mut SearchConfig, _| {
+        config.sf_probcut_in_check = Some(SfProbCutInCheckParams::default());
+        Ok(())
+    },
+}];
 
 impl<O: Observer> Search<O> {
     /// Step 13: a non-PV node in check with a deep TT lower bound from a capture far above

@@ -43,6 +43,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Move;
 
 use crate::{
+    config::{PresetPart, SearchConfig},
     position::Position,
     score::is_mate,
     search::{Exit, Node, Search},
@@ -80,6 +81,24 @@ pub(crate) enum Singular {
     /// Return at once: other moves fail high above beta.
     Cut(Exit),
 }
+
+/// The preset part that switches the method on with its source's parameters.
+pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
+    name: "singular",
+    describe: || {
+        let p = SingularParams::default();
+        format!(
+            "singular extensions of the TT move, singularBeta = ttValue - {} depth, with the \
+             multi-cut return (Stockfish 15.1 step 15)",
+            p.margin_per_ply
+        )
+    },
+    argument: None,
+    apply: |config: &mut SearchConfig, _| {
+        config.singular = Some(SingularParams::default());
+        Ok(())
+    },
+}];
 
 impl<O: Observer> Search<O> {
     /// Step 14b: the singular test of the TT move `m`; `None` where it does not apply.

@@ -23,6 +23,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::config::PresetPart;
+
 /// Parameters of late move reductions.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -50,6 +52,27 @@ impl Default for LmrParams {
         }
     }
 }
+
+/// The preset part `lmr`.
+pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
+    name: "lmr",
+    describe: || {
+        let p = LmrParams::default();
+        format!(
+            "late move reductions: {} + ln(depth) ln(index) / {} plies from depth {} and move {} \
+             (Ethereal's table)",
+            p.base,
+            p.divisor,
+            p.min_depth,
+            p.min_move_index + 1
+        )
+    },
+    argument: None,
+    apply: |config, _| {
+        config.lmr = Some(LmrParams::default());
+        Ok(())
+    },
+}];
 
 /// Depths and move indices beyond the table use its last row and column.
 const TABLE_SIZE: usize = 64;
