@@ -132,11 +132,13 @@ pub enum Method {
     SfProbCutInCheck,
     /// Singular extension test; a cut is its multi-cut return.
     Singular,
+    /// Futility pruning of captures in the quiescence search (every preset has it).
+    QsearchFutility,
 }
 
 impl Method {
     /// Every method, in a fixed order (array index order).
-    pub const ALL: [Method; 17] = [
+    pub const ALL: [Method; 18] = [
         Method::NullMove,
         Method::ProbCut,
         Method::Mpc,
@@ -154,6 +156,7 @@ impl Method {
         Method::Iir,
         Method::SfProbCutInCheck,
         Method::Singular,
+        Method::QsearchFutility,
     ];
 
     /// Number of methods.
@@ -180,6 +183,7 @@ impl Method {
             Method::Iir => "iir",
             Method::SfProbCutInCheck => "sf-probcut-in-check",
             Method::Singular => "singular",
+            Method::QsearchFutility => "qsearch-futility",
         }
     }
 
@@ -203,7 +207,11 @@ impl Method {
     pub const fn prunes_moves(self) -> bool {
         matches!(
             self,
-            Method::Futility | Method::Lmp | Method::SeePruning | Method::HistoryPruning
+            Method::Futility
+                | Method::Lmp
+                | Method::SeePruning
+                | Method::HistoryPruning
+                | Method::QsearchFutility
         )
     }
 
@@ -221,6 +229,7 @@ impl Method {
                 | Method::Lmp
                 | Method::SeePruning
                 | Method::HistoryPruning
+                | Method::QsearchFutility
         )
     }
 

@@ -18,6 +18,7 @@ use crate::{
         multicut::{self, MultiCutParams},
         null_move::{self, NullMoveParams},
         probcut::{self, ProbCutParams},
+        qsearch_futility::QsearchFutilityParams,
         razoring::{self, RazoringParams},
         rfp::{self, RfpParams},
         see_pruning::{self, SeePruningParams},
@@ -56,13 +57,12 @@ pub struct SearchConfig {
     /// search of depth d returns exactly the depth-d minimax value.
     #[serde(default = "yes")]
     pub tt_cutoffs: bool,
-    /// Margin of the quiescence search's futility pruning of captures, centipawns (Stockfish
-    /// 15.1's `futilityBase`; see `search/quiescence.rs`). On in every preset: it belongs to the
-    /// quiescence search every method stands on, like the skipping of losing captures. Off
-    /// (absent) in the exact search of the soundness tests and the internal oracle, and in
+    /// Futility pruning of captures in the quiescence search. On in every preset: it belongs
+    /// to the quiescence search every method stands on, like the skipping of losing captures.
+    /// Off (absent) in the exact search of the soundness tests and the internal oracle, and in
     /// configuration files written before it existed.
     #[serde(default)]
-    pub qsearch_futility_cp: Option<i32>,
+    pub qsearch_futility: Option<QsearchFutilityParams>,
     /// Null-move pruning, when on.
     #[serde(default)]
     pub null_move: Option<NullMoveParams>,
@@ -243,9 +243,6 @@ fn kebab_keys(value: toml::Value) -> toml::Value {
     }
 }
 
-/// The quiescence futility margin of every preset, centipawns.
-pub const QSEARCH_FUTILITY_CP: i32 = 120;
-
 const fn default_history_bonus_max() -> i32 {
     1200
 }
@@ -258,7 +255,7 @@ impl SearchConfig {
     pub fn exact() -> SearchConfig {
         SearchConfig {
             tt_cutoffs: false,
-            qsearch_futility_cp: None,
+            qsearch_futility: None,
             ..SearchConfig::plain()
         }
     }
@@ -272,7 +269,7 @@ impl SearchConfig {
             aspiration: AspirationParams::default(),
             history_bonus_max: default_history_bonus_max(),
             tt_cutoffs: true,
-            qsearch_futility_cp: Some(QSEARCH_FUTILITY_CP),
+            qsearch_futility: Some(QsearchFutilityParams::default()),
             null_move: None,
             probcut: None,
             mpc: None,
@@ -376,9 +373,15 @@ impl SearchConfig {
             let error = |e: &dyn fmt::Display| ConfigError(format!("{}: {e}", path.display()));
             let text = std::fs::read_to_string(path).map_err(|e| error(&e))?;
             let table: toml::Table = toml::from_str(&text).map_err(|e| error(&e))?;
-            return kebab_keys(toml::Value::Table(table))
-                .try_into()
-                .map_err(|e| error(&e));
+            let mut value = kebab_keys(toml::Value::Table(table));
+            // Files of earlier versions gave quiescence futility as a bare margin.
+            if let toml::Value::Table(table) = &mut value
+                && let Some(margin) = table.remove("qsearch-futility-cp")
+            {
+                let params = toml::Table::from_iter([("margin".to_string(), margin)]);
+                table.insert("qsearch-futility".into(), toml::Value::Table(params));
+            }
+            return value.try_into().map_err(|e| error(&e));
         }
         SearchConfig::preset(name_or_path)
     }
@@ -506,6 +509,11 @@ mod tests {
     fn configuration_files_are_kebab_case_and_old_ones_load() {
         let modern = SearchConfig::preset("modern+multicut").unwrap();
         let text = modern.to_toml();
+        // Earlier files gave quiescence futility as a bare margin at the top.
+        let without = SearchConfig {
+            qsearch_futility: None,
+            ..modern.clone()
+        };
         assert!(
             text.contains("[null-move]") && text.contains("min-depth = "),
             "{text}"
@@ -519,12 +527,16 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("cutlab-config-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let old = dir.join("old.toml");
-        let snake = text
-            .lines()
-            .map(|l| match l.split_once(" = ") {
-                Some((key, value)) => format!("{} = {value}", key.replace('-', "_")),
-                None => l.replace("null-move", "null_move"),
-            })
+        let snake = std::iter::once("qsearch_futility_cp = 120".to_string())
+            .chain(
+                without
+                    .to_toml()
+                    .lines()
+                    .map(|l| match l.split_once(" = ") {
+                        Some((key, value)) => format!("{} = {value}", key.replace('-', "_")),
+                        None => l.replace("null-move", "null_move"),
+                    }),
+            )
             .collect::<Vec<_>>()
             .join("\n");
         std::fs::write(&old, snake).unwrap();

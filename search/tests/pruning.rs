@@ -67,7 +67,13 @@ fn probcut_cuts_when_the_shallow_search_is_far_above_beta() {
     let config = SearchConfig::preset("probcut").unwrap();
     let mut search = Search::with_observer(config, 8, Cuts::default());
     let result = search.go(&pos, &[], &Limits::depth(9), &mut |_| {});
-    let tests = &search.observer.0;
+    // Quiescence futility, in every preset, tests too: the rest are ProbCut's.
+    let tests: Vec<&CutTestEvent> = search
+        .observer
+        .0
+        .iter()
+        .filter(|t| t.method != Method::QsearchFutility)
+        .collect();
     assert!(
         tests
             .iter()
@@ -275,7 +281,10 @@ impl Observer for ProbLog {
     }
 
     fn cut_test(&mut self, e: &CutTestEvent, _fen: &dyn Fn() -> String) {
-        self.tests.push(e.clone());
+        // Quiescence futility, in every preset, tests too: keep probabilistic alpha-beta's.
+        if e.method != Method::QsearchFutility {
+            self.tests.push(e.clone());
+        }
     }
 
     fn leave_node(&mut self, e: &cutlab_instrument::NodeExitEvent) {
@@ -293,6 +302,7 @@ fn probabilistic_tests_record_tries_windows_and_bounds() {
     let log = &search.observer;
     let i = Method::ProbAb.index();
     assert!(log.tests.iter().all(|t| t.method == Method::ProbAb));
+    assert!(result.cuts.tries[Method::QsearchFutility.index()] > 0);
     let cuts = log.tests.iter().filter(|t| t.outcome.is_cut()).count();
     assert!(
         cuts > 0 && cuts < log.tests.len(),

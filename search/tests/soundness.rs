@@ -153,7 +153,7 @@ fn probabilistic_alpha_beta_with_zero_sigma_is_alpha_beta() {
             let expected = minimax(&pos, depth, 0);
             let mut config = SearchConfig::preset("prob-ab").unwrap();
             config.tt_cutoffs = false;
-            config.qsearch_futility_cp = None;
+            config.qsearch_futility = None;
             config.prob_ab.as_mut().unwrap().sigma = 0.0;
             for p in [0.05, 0.5, 0.95] {
                 config.set_confidence(p).unwrap();

@@ -21,6 +21,7 @@
 //! | 14a | history pruning | [`history_pruning`] | Stockfish 15.1 step 14 |
 //! | 14a | SEE pruning | [`see_pruning`] | Stockfish 15.1 step 14 |
 //! | 14b | singular extensions, multi-cut return | [`singular`] | Anantharaman et al. 1990; Stockfish 15.1 step 15 |
+//! | q5a | quiescence futility pruning (every preset) | [`qsearch_futility`] | Stockfish 15.1 `qsearch` |
 //!
 //! The methods of step 14a act on one move, not on the node: their hooks answer whether the
 //! move is skipped, and their events claim the move's value is at most alpha
@@ -58,6 +59,7 @@ pub mod mpc;
 pub mod multicut;
 pub mod null_move;
 pub mod probcut;
+pub mod qsearch_futility;
 pub mod razoring;
 pub mod rfp;
 pub mod see_pruning;
