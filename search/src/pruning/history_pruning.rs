@@ -20,6 +20,7 @@
 //!   bound, 700 per ply, scales Stockfish's 3875 by that ratio (16384 / 90000 ≈ 0.18).
 //! - After a null move (and at the root's children) there is no previous move and the history
 //!   reads 0; Stockfish reads its table of the null move instead.
+//! - `lmrDepth` is cutlab's, with the move's extension in it: see [`super::see_pruning`].
 //! - The 700 per ply was measured with the butterfly table this method read before: 1400 per
 //!   ply (prune less) against 700, in `modern` with its margins at 3/5 of Stockfish's, 25,000
 //!   nodes per move, 8moves_v3 in random order (seed 46): -9.3 ± 11.3 Elo after 224 games,

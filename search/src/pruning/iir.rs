@@ -21,6 +21,9 @@
 //!   reduce).
 //! - A PV node reduced to depth 0 or less is searched to depth 1 instead of dropping into
 //!   quiescence (cutlab's node function starts at depth 1 once entered).
+//! - Not in the search without the TT move of a singular test. Stockfish runs this step there
+//!   too, under the separate TT key it keeps for that search; cutlab's excluded search shares
+//!   the node's TT entry and runs none of steps 8-13 (see [`super::singular`]).
 //!
 //! Its events count the nodes reduced: one test per reduction, outcome `reduce`, never a cut.
 

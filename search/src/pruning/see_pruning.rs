@@ -15,7 +15,9 @@
 //! - Its margins are half of Stockfish's, in centipawns (Stockfish's middlegame pawn is 126 of
 //!   its units): measured, see "Stockfish's margins in centipawns" in [`super`].
 //! - `lmrDepth` is the child's depth after cutlab's LMR reduction (the child's depth when LMR
-//!   is off).
+//!   is off), and includes the move's extension (check or singular): Stockfish takes
+//!   `newDepth - reduction(...)` in step 14, before step 15 extends, with its own reduction
+//!   formula for every move, where cutlab's LMR does not reduce checks, killers or captures.
 
 use cutlab_instrument::{Method, Observer};
 use serde::{Deserialize, Serialize};

@@ -18,6 +18,9 @@
 //! ```
 //!
 //! Deviations from the source, each a choice written down here:
+//! - Not in the search without the TT move of a singular test. Stockfish runs this step there
+//!   too, under the separate TT key it keeps for that search; cutlab's excluded search shares
+//!   the node's TT entry and runs none of steps 8-13 (see [`super::singular`]).
 //! - Its margins are half of Stockfish's, in centipawns (Stockfish's middlegame pawn is 126 of
 //!   its units): measured, see "Stockfish's margins in centipawns" in [`super`].
 //! - Step 12 of Stockfish 15.1, the small ProbCut in check (return beta + 417 on a deep TT

@@ -21,6 +21,9 @@
 //!   its units): measured, see "Stockfish's margins in centipawns" in [`super`].
 //! - `VALUE_KNOWN_WIN` (10000 in Stockfish) is cutlab's mate range bound: values outside it
 //!   are mate scores, and cutlab has no tablebase or known-win scores between.
+//! - Not in the search without the TT move of a singular test. Stockfish runs this step there
+//!   too, under the separate TT key it keeps for that search; cutlab's excluded search shares
+//!   the node's TT entry and runs none of steps 8-13 (see [`super::singular`]).
 
 use cutlab_instrument::{Bound, CutOutcome, Method, Observer};
 use serde::{Deserialize, Serialize};
