@@ -217,3 +217,113 @@ fn every_go_gets_exactly_one_legal_bestmove() {
         fuzz_session(seed, 60);
     }
 }
+
+/// A UCI session driven line by line with pauses, as a GUI drives it: each command is sent
+/// when the engine has answered the one before, and every answer must come within a deadline.
+struct Timed {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl Timed {
+    fn start() -> Timed {
+        let mut child = Command::new(EXE)
+            .arg("uci")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the engine starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+            {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Timed {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, command: &str) {
+        writeln!(self.stdin, "{command}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The lines up to and including the first that starts with `prefix`; panics after 10 s.
+    fn expect(&mut self, prefix: &str) -> Vec<String> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no '{prefix}' within 10 s; saw {seen:?}"));
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+}
+
+impl Drop for Timed {
+    /// A failed test leaves no engine searching behind it.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `ucinewgame` during `go infinite` once blocked the command loop until the search ended,
+/// which it never did: no `readyok`, no `bestmove`, no exit. Now it stops the search, whose
+/// one `bestmove` comes first, and the session goes on; `debug on` is understood.
+#[test]
+fn a_new_game_during_an_infinite_search_does_not_hang() {
+    for go in ["go infinite", "go depth 99999999999999999999"] {
+        let mut engine = Timed::start();
+        engine.send("uci");
+        engine.expect("uciok");
+        engine.send("debug on");
+        engine.send("isready");
+        let ready = engine.expect("readyok");
+        assert!(ready.iter().all(|l| !l.contains("error")), "{ready:?}");
+        engine.send("position startpos");
+        engine.send(go);
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        engine.send("ucinewgame");
+        engine.send("isready");
+        let answered = engine.expect("readyok");
+        let bestmoves = answered
+            .iter()
+            .filter(|l| l.starts_with("bestmove"))
+            .count();
+        assert_eq!(
+            bestmoves, 1,
+            "{go}: one bestmove before readyok: {answered:?}"
+        );
+        engine.send("stop");
+        engine.send("isready");
+        let after = engine.expect("readyok");
+        assert!(
+            after.iter().all(|l| !l.starts_with("bestmove")),
+            "{after:?}"
+        );
+        engine.send("quit");
+        let status = engine.child.wait().unwrap();
+        assert!(status.success(), "{go}: {status}");
+        drop(engine);
+    }
+}

@@ -84,7 +84,15 @@ pub fn run() {
                 say("uciok");
             }
             "isready" => say("readyok"),
-            "ucinewgame" => engine.idle().clear(),
+            // A new game during a search stops it first (it answers with its bestmove):
+            // waiting for a `go infinite` would never end.
+            "ucinewgame" => {
+                engine.finish();
+                engine.idle().clear();
+            }
+            // Standard UCI; the engine has no debug output to switch.
+            "debug" if matches!(args, ["on"] | ["off"]) => {}
+            "debug" => error("debug takes 'on' or 'off'"),
             "position" => engine.position(args),
             "go" => engine.go(args),
             "stop" => engine.finish(),
