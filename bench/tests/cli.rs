@@ -296,6 +296,46 @@ fn shards_merge_into_the_whole() {
         .expect("merge runs");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("other.csv: header differs"));
+    assert!(
+        !dir.join("bad.csv").exists(),
+        "a failed merge writes nothing"
+    );
+
+    // Merging onto its own input once emptied it; an input twice doubled its rows; an
+    // existing output was overwritten silently. Each is refused and every file kept.
+    let s1 = dir.join("s1.csv");
+    let before = std::fs::read(&s1).unwrap();
+    let merge = |args: &[&std::path::Path]| {
+        Command::new(EXE)
+            .arg("merge")
+            .args(args)
+            .output()
+            .expect("merge runs")
+    };
+    for (args, message) in [
+        (
+            vec![s1.as_path(), s1.as_path()],
+            "the output is also an input",
+        ),
+        (
+            vec![dir.join("twice.csv").as_path(), s1.as_path(), s1.as_path()],
+            "named twice",
+        ),
+        (vec![merged.as_path(), s1.as_path()], "exists: pass --force"),
+    ] {
+        let out = merge(&args);
+        assert!(!out.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    assert_eq!(std::fs::read(&s1).unwrap(), before, "the input is kept");
+    assert_eq!(depth_rows(&merged), depth_rows(&dir.join("full.csv")));
+    // The same rows in two files are refused.
+    std::fs::copy(&s1, dir.join("copy.csv")).unwrap();
+    let out = merge(&[&dir.join("dup.csv"), &s1, &dir.join("copy.csv")]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already in the merge"));
+    assert!(!dir.join("dup.csv").exists());
 }
 
 #[test]

@@ -1,22 +1,56 @@
 //! `cutlab merge OUT IN...`: concatenates result CSVs (shards of one experiment) into one,
-//! checking that every input has the same header.
+//! checking that every input has the same header and that no row comes twice. The output is
+//! written to a temporary file beside it and renamed over it only when complete, so a failed
+//! merge leaves every file as it was; an output that is one of the inputs, an input named
+//! twice, and an existing output without `--force` are refused.
 
-use std::path::{Path, PathBuf};
+use std::{
+    collections::HashSet,
+    path::{Path, PathBuf},
+};
 
 use clap::Args;
 
 /// Options of `cutlab merge`.
 #[derive(Args, Debug)]
 pub struct MergeArgs {
-    /// The merged CSV to write.
+    /// The merged CSV to write (refused when it is one of the inputs).
     out: PathBuf,
-    /// The CSVs to merge, in order.
+    /// The CSVs to merge, in order, each once.
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
+    /// Replace OUT when it exists.
+    #[arg(long)]
+    force: bool,
 }
 
 /// Merges the inputs.
 pub fn run(args: &MergeArgs) -> Result<(), String> {
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    for (i, input) in args.inputs.iter().enumerate() {
+        if same(input, &args.out) {
+            return Err(format!(
+                "{}: the output is also an input; merge into a new file",
+                args.out.display()
+            ));
+        }
+        if let Some(earlier) = args.inputs[..i].iter().find(|e| same(e, input)) {
+            return Err(format!(
+                "{}: named twice (also as {}): its rows would be merged twice",
+                input.display(),
+                earlier.display()
+            ));
+        }
+    }
+    if args.out.exists() && !args.force {
+        return Err(format!(
+            "{} exists: pass --force to replace it, or merge into a new file",
+            args.out.display()
+        ));
+    }
     let rows = merge_csv(&args.out, &args.inputs)?;
     eprintln!(
         "merged {rows} rows from {} files into {}",
@@ -27,13 +61,33 @@ pub fn run(args: &MergeArgs) -> Result<(), String> {
 }
 
 /// Writes the rows of `inputs`, in order, to `out` under their common header; returns the
-/// number of rows.
+/// number of rows. `out` is replaced only once the merge is complete (it is written beside it
+/// first), so it may be read from until then.
 ///
 /// # Errors
-/// An input that cannot be read, headers that differ, or an output that cannot be written.
+/// An input that cannot be read, headers that differ, a row that two inputs (or one) hold
+/// twice, or an output that cannot be written.
 pub fn merge_csv(out: &Path, inputs: &[PathBuf]) -> Result<u64, String> {
+    let mut name = out.file_name().unwrap_or_default().to_os_string();
+    name.push(".merging");
+    let partial = out.with_file_name(name);
+    let merged = write_merged(&partial, inputs);
+    match merged {
+        Ok(rows) => std::fs::rename(&partial, out)
+            .map(|()| rows)
+            .map_err(|e| format!("{}: {e}", out.display())),
+        Err(e) => {
+            let _ = std::fs::remove_file(&partial);
+            Err(e)
+        }
+    }
+}
+
+fn write_merged(out: &Path, inputs: &[PathBuf]) -> Result<u64, String> {
     let mut header: Option<(csv::StringRecord, &PathBuf)> = None;
     let mut writer = csv::Writer::from_path(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    // Every row seen, its fields joined by the unit separator.
+    let mut seen: HashSet<String> = HashSet::new();
     let mut rows = 0_u64;
     for input in inputs {
         let mut reader =
@@ -64,6 +118,13 @@ pub fn merge_csv(out: &Path, inputs: &[PathBuf]) -> Result<u64, String> {
         }
         for (i, record) in reader.records().enumerate() {
             let record = record.map_err(|e| format!("{}:{}: {e}", input.display(), i + 2))?;
+            if !seen.insert(record.iter().collect::<Vec<_>>().join("\u{1f}")) {
+                return Err(format!(
+                    "{}:{}: this row is already in the merge (the same results twice?)",
+                    input.display(),
+                    i + 2
+                ));
+            }
             writer
                 .write_record(&record)
                 .map_err(|e| format!("{}: {e}", out.display()))?;
