@@ -998,3 +998,69 @@ fn an_interrupted_generation_resumes_to_the_same_suite() {
         "the progress file goes once the suite is written"
     );
 }
+
+/// Numbers that once crashed or hung a command (a division by zero, allocations of terabytes,
+/// matches that never end) are refused where they are parsed: exit 2, clap's `error:` naming
+/// the option and its range, no panic. UCI `Hash` larger than the machine is refused and the
+/// old table kept.
+#[test]
+fn nonsense_numbers_are_refused_naming_the_option() {
+    let two = ["--engine", "variant=plain", "--engine", "variant=plain"];
+    for (args, option) in [
+        (vec!["profile", "--frequency", "0"], "--frequency"),
+        (vec!["bench", "--hash-mb", "100000000"], "--hash-mb"),
+        (vec!["bench", "--hash-mb", "0"], "--hash-mb"),
+        (vec!["match", "--games", "99999999999999"], "--games"),
+        (vec!["match", "--games", "0"], "--games"),
+        (vec!["match", "--nodes", "0"], "--nodes"),
+        (vec!["match", "--concurrency", "0"], "--concurrency"),
+        (vec!["match", "--maxmoves", "0"], "--maxmoves"),
+        (vec!["match", "--movetime-ms", "0"], "--movetime-ms"),
+    ] {
+        let mut command = Command::new(EXE);
+        command.args(&args);
+        if args[0] == "match" {
+            command.args(two);
+        }
+        let out = command.output().expect("cutlab runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("error:") && stderr.contains(option),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    // The UCI part asks for 64 GiB: only where the machine cannot give it (memory and swap
+    // below 60 GiB), so that a larger machine does not fill its memory for the test.
+    let kib = |field: &str| -> u64 {
+        std::fs::read_to_string("/proc/meminfo")
+            .unwrap_or_default()
+            .lines()
+            .find_map(|l| l.strip_prefix(field))
+            .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+            .unwrap_or(u64::MAX / 4)
+    };
+    if kib("MemTotal:") + kib("SwapTotal:") > 60 << 20 {
+        return;
+    }
+    let mut engine = Command::new(EXE)
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the engine starts");
+    engine
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"setoption name Hash value 65536\nisready\nquit\n")
+        .unwrap();
+    let out = engine.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("cannot be allocated") && text.contains("Hash stays 16 MiB"),
+        "{text}"
+    );
+}

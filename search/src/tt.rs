@@ -158,11 +158,12 @@ const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 /// `count` empty buckets in memory that Linux is asked to back with 2 MiB pages before it is
 /// first written (Stockfish's `aligned_large_pages_alloc` does the same with `madvise`): with
 /// 4 KiB pages nearly every probe of a table of many MiB misses the TLB as well as the cache.
-fn allocate(count: usize) -> Vec<Bucket> {
-    let mut buckets = Vec::with_capacity(count);
+fn allocate(count: usize) -> Result<Vec<Bucket>, std::collections::TryReserveError> {
+    let mut buckets = Vec::new();
+    buckets.try_reserve_exact(count)?;
     advise_huge_pages(&mut buckets);
     buckets.resize(count, Bucket::default());
-    buckets
+    Ok(buckets)
 }
 
 /// Marks the spare capacity of `buckets` (nothing written yet) for transparent huge pages. A
@@ -202,11 +203,21 @@ impl TranspositionTable {
     /// A table of about `mib` mebibytes (at least one bucket).
     #[must_use]
     pub fn new(mib: usize) -> TranspositionTable {
-        let count = (mib * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        TranspositionTable {
-            buckets: allocate(count),
+        TranspositionTable::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of `mib` MiB, or why the machine cannot give it (the caller keeps what it had).
+    ///
+    /// # Errors
+    /// The allocation is refused.
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, String> {
+        let count = (mib.saturating_mul(1024 * 1024) / std::mem::size_of::<Bucket>()).max(1);
+        let buckets = allocate(count)
+            .map_err(|e| format!("a {mib} MiB transposition table cannot be allocated: {e}"))?;
+        Ok(TranspositionTable {
+            buckets,
             generation: 0,
-        }
+        })
     }
 
     /// Size in mebibytes (as set).

@@ -40,7 +40,7 @@ pub struct DepthArgs {
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Transposition table per search, MiB.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, value_parser = crate::common::options::hash_mib)]
     hash_mb: usize,
     /// Output CSV.
     #[arg(long)]

@@ -43,7 +43,7 @@ pub struct OracleArgs {
     #[arg(long, default_value = "internal:depth=5")]
     oracle: String,
     /// Transposition table per search, MiB.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, value_parser = crate::common::options::hash_mib)]
     hash_mb: usize,
     /// Output CSV (one row per position and variant).
     #[arg(long)]

@@ -27,10 +27,10 @@ pub struct ProfileArgs {
     #[arg(long, default_value_t = 500)]
     time_ms: u64,
     /// Transposition table, MiB.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, value_parser = crate::common::options::hash_mib)]
     hash_mb: usize,
     /// Samples per second.
-    #[arg(long, default_value_t = 997)]
+    #[arg(long, default_value_t = 997, value_parser = clap::value_parser!(i32).range(1..=10_000))]
     frequency: i32,
     /// Flamegraph to write (SVG).
     #[arg(long)]

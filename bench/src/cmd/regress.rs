@@ -37,7 +37,7 @@ pub struct RegressArgs {
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Transposition table per thread, MiB.
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = 32, value_parser = crate::common::options::hash_mib)]
     hash_mb: usize,
     /// Only this slice of the suite, `K/N` (K from 1).
     #[arg(long)]

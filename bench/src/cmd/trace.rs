@@ -55,7 +55,7 @@ pub struct TraceArgs {
     #[arg(long, default_value_t = 0.0)]
     verify_cuts: f64,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, value_parser = crate::common::options::hash_mib)]
     hash_mb: usize,
     /// Only this slice of the suite, `K/N`.
     #[arg(long)]

@@ -7,6 +7,47 @@ use cutlab_search::SearchConfig;
 use cutlab_suites::Suite;
 use serde::Serialize;
 
+/// The most a transposition table may take, MiB (the UCI option's maximum).
+pub const MAX_HASH_MIB: usize = 65_536;
+
+/// `--hash-mb`: 1 to [`MAX_HASH_MIB`] MiB that this machine can allocate (a table larger than
+/// its memory aborted the program when it was built).
+///
+/// # Errors
+/// Not a number, out of range, or more than the machine can give.
+pub fn hash_mib(text: &str) -> Result<usize, String> {
+    let mib: usize = text
+        .parse()
+        .map_err(|_| format!("expected a size in MiB, 1..={MAX_HASH_MIB}, got '{text}'"))?;
+    if !(1..=MAX_HASH_MIB).contains(&mib) {
+        return Err(format!("expected 1..={MAX_HASH_MIB} MiB, got {mib}"));
+    }
+    // Ask for the memory without touching it: the allocator refuses what the machine cannot
+    // give, and nothing is written.
+    Vec::<u8>::new()
+        .try_reserve_exact(mib << 20)
+        .map(|()| mib)
+        .map_err(|e| format!("{mib} MiB cannot be allocated on this machine: {e}"))
+}
+
+/// A count that must be at least 1 and at most `max` (games, pairs, nodes, samples per
+/// second), for clap's `value_parser`.
+///
+/// # Errors
+/// Not a whole number, 0, or above `max`.
+pub fn count_up_to(max: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync {
+    move |text: &str| {
+        let n: u64 = text
+            .parse()
+            .map_err(|_| format!("expected a whole number 1..={max}, got '{text}'"))?;
+        if (1..=max).contains(&n) {
+            Ok(n)
+        } else {
+            Err(format!("expected 1..={max}, got {n}"))
+        }
+    }
+}
+
 /// Where the positions come from.
 #[derive(Args, Debug, Serialize)]
 pub struct SuiteOptions {

@@ -164,7 +164,11 @@ impl Engine {
         match (name.to_ascii_lowercase().as_str(), value) {
             ("hash", Some(v)) => match v.parse::<usize>() {
                 Ok(mib) if (1..=MAX_HASH_MIB).contains(&mib) => {
-                    search.tt = cutlab_search::tt::TranspositionTable::new(mib);
+                    // A table the machine cannot give is refused; the old one stays.
+                    match cutlab_search::tt::TranspositionTable::try_new(mib) {
+                        Ok(table) => search.tt = table,
+                        Err(e) => error(&format!("{e}; Hash stays {} MiB", search.tt.size_mib())),
+                    }
                 }
                 _ => error(&format!("Hash must be 1..{MAX_HASH_MIB} MiB, got '{v}'")),
             },

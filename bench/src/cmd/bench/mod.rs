@@ -23,7 +23,7 @@ pub struct BenchArgs {
     #[arg(long, default_value = DEFAULT_VARIANT)]
     variant: String,
     /// Transposition table size in MiB (cleared before each position).
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, value_parser = crate::common::options::hash_mib)]
     hash_mb: usize,
     /// Observer attached to the search (to measure instrumentation overhead; the node count
     /// must not change).

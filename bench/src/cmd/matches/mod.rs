@@ -25,6 +25,22 @@ use cutlab_analysis::{
 use game::{Adjudication, play_game};
 use players::{Control, EngineSpec, Player, check_control, parse_engine};
 
+use crate::common::options::count_up_to;
+
+/// The most games (or pairs) one match may ask for: a million games, months of play, and
+/// a schedule that fits in memory (a larger count once aborted allocating it).
+const MAX_GAMES: u64 = 1_000_000;
+
+/// `--concurrency`: 1 to 1024 game pairs at once.
+fn concurrency(text: &str) -> Result<usize, String> {
+    count_up_to(1024)(text).map(|n| usize::try_from(n).unwrap_or(1))
+}
+
+/// `--games` and `--rounds`: 1 to [`MAX_GAMES`].
+fn games_count(text: &str) -> Result<usize, String> {
+    count_up_to(MAX_GAMES)(text).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+}
+
 /// Options of `cutlab match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
@@ -44,22 +60,22 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games to play (rounded up to pairs).
-    #[arg(long, conflicts_with = "rounds")]
+    #[arg(long, conflicts_with = "rounds", value_parser = games_count)]
     games: Option<usize>,
     /// Game pairs to play.
-    #[arg(long)]
+    #[arg(long, value_parser = games_count)]
     rounds: Option<usize>,
     /// Time control `SECONDS+INCREMENT`, e.g. `10+0.1`.
     #[arg(long, conflicts_with_all = ["nodes", "movetime_ms"])]
     tc: Option<String>,
     /// Fixed nodes per move.
-    #[arg(long, conflicts_with = "movetime_ms")]
+    #[arg(long, conflicts_with = "movetime_ms", value_parser = count_up_to(u64::MAX >> 1))]
     nodes: Option<u64>,
     /// Fixed time per move, milliseconds.
-    #[arg(long)]
+    #[arg(long, value_parser = count_up_to(86_400_000))]
     movetime_ms: Option<u64>,
     /// Game pairs played at once.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = concurrency)]
     concurrency: usize,
     /// `elo0=0,elo1=5,alpha=0.05,beta=0.05`: stop when the test decides.
     #[arg(long)]
@@ -77,7 +93,7 @@ pub struct MatchArgs {
     #[arg(long)]
     resign: Option<String>,
     /// Adjudicate a draw after this many moves (each side).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     maxmoves: Option<u32>,
     /// An engine that exits or stops answering before its clock runs out is started again and
     /// asked the same position (its clock runs on), up to this many times a game; past that the
