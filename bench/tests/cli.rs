@@ -264,6 +264,16 @@ fn depth_resumes_after_an_interruption_with_the_same_rows() {
     assert!(!refused.status.success(), "an existing file needs --resume");
     assert!(depth_run(&dir, "part.csv", &["--resume"]).status.success());
     assert_eq!(depth_rows(&dir.join("part.csv")), full);
+
+    // Cut inside the last field of the third row: every field is there, but no newline. The
+    // resumed run once counted it and appended the next row onto the same line.
+    let cut = text.lines().take(4).collect::<Vec<_>>().join("\n");
+    std::fs::write(dir.join("torn.csv"), &cut[..cut.len() - 1]).unwrap();
+    let resumed = depth_run(&dir, "torn.csv", &["--resume"]);
+    assert!(resumed.status.success());
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(stderr.contains("last line has no end"), "{stderr}");
+    assert_eq!(depth_rows(&dir.join("torn.csv")), full);
 }
 
 #[test]

@@ -30,7 +30,32 @@ pub fn resume_rows<T: DeserializeOwned>(out: &Path, resume: bool) -> Result<Vec<
             out.display()
         ));
     }
+    drop_torn_row(out)?;
     cutlab_analysis::rows::read(out)
+}
+
+/// A run killed while writing can leave its last row cut short, with no newline after it; the
+/// next row would be appended onto it. That row is removed (and named), so the resumed run
+/// writes it again whole.
+///
+/// # Errors
+/// The file cannot be read or truncated.
+fn drop_torn_row(out: &Path) -> Result<(), String> {
+    let error = |e: std::io::Error| format!("{}: {e}", out.display());
+    let text = std::fs::read(out).map_err(error)?;
+    if text.ends_with(b"\n") {
+        return Ok(());
+    }
+    let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let torn = String::from_utf8_lossy(&text[keep..]);
+    eprintln!(
+        "cutlab: warning: {}: its last line has no end (a run cut off while writing it); \
+         dropped it to write it again: {:.60}",
+        out.display(),
+        torn
+    );
+    let file = OpenOptions::new().write(true).open(out).map_err(error)?;
+    file.set_len(keep as u64).map_err(error)
 }
 
 /// A writer that appends rows to `path`, with a header only when the file has none yet.
