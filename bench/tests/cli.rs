@@ -274,6 +274,27 @@ fn depth_resumes_after_an_interruption_with_the_same_rows() {
     let stderr = String::from_utf8_lossy(&resumed.stderr);
     assert!(stderr.contains("last line has no end"), "{stderr}");
     assert_eq!(depth_rows(&dir.join("torn.csv")), full);
+
+    // A resume with a setting that changes the rows is refused, naming it (it once reported
+    // "0 searches to run" and the old rows under the new settings); one that only spreads the
+    // work differently goes on.
+    std::fs::write(dir.join("again.csv"), partial.join("\n") + "\n").unwrap();
+    assert!(depth_run(&dir, "again.csv", &["--resume"]).status.success());
+    let before = std::fs::read(dir.join("again.csv")).unwrap();
+    let other = depth_run(&dir, "again.csv", &["--resume", "--hash-mb", "32"]);
+    assert!(!other.status.success());
+    let stderr = String::from_utf8_lossy(&other.stderr);
+    assert!(stderr.contains("args.hash_mb: 16 -> 32"), "{stderr}");
+    assert_eq!(
+        std::fs::read(dir.join("again.csv")).unwrap(),
+        before,
+        "nothing written"
+    );
+    assert!(
+        depth_run(&dir, "again.csv", &["--resume", "--threads", "2"])
+            .status
+            .success()
+    );
 }
 
 #[test]

@@ -115,7 +115,14 @@ pub fn run(args: &RegressArgs) -> Result<(), String> {
         .copied()
         .filter(|p| !done.contains(&p.id))
         .collect();
-    crate::common::results::write_config(&args.out, "regress", args, &config, &suite)?;
+    crate::common::results::write_config(
+        &args.out,
+        "regress",
+        args,
+        &config,
+        &suite,
+        !done.is_empty(),
+    )?;
     let mut writer = crate::common::results::appender(&args.out)?;
     eprintln!(
         "regress: {} positions ({} already done), depths {:?}, variant {}",

@@ -105,7 +105,7 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
             Tee(csv, CutSampler::new(args.verify_cuts, args.seed)),
         ),
     );
-    crate::common::results::write_config(&args.out, "trace", args, &config, &suite)?;
+    crate::common::results::write_config(&args.out, "trace", args, &config, &suite, false)?;
     let mut search = Search::with_observer(config, args.hash_mb, observer);
 
     let positions = crate::common::shard::shard(&suite.positions, args.shard.as_deref())?;

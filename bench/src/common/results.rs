@@ -86,24 +86,74 @@ pub fn write_variant_configs<A: Serialize>(
     configs: &[SearchConfig],
     suite: &Suite,
 ) -> Result<(), String> {
+    // Called once the rows are read: rows in `out` mean a resumed run.
+    let resuming = has_rows(out);
     for (variant, config) in variants.iter().zip(configs) {
         let path = PathBuf::from(format!(
             "{}.{}.csv",
             out.with_extension("").display(),
             variant.replace(['+', '/', ':', '@'], "_")
         ));
-        write_config(&path, command, args, config, suite)?;
+        write_config(&path, command, args, config, suite, resuming)?;
     }
     Ok(())
 }
 
+/// Keys of `[args]` that say how the work is spread or where it goes, not what the rows
+/// hold: a resumed run may change them.
+const WORK_KEYS: [&str; 6] = ["resume", "threads", "shard", "out", "pgn", "concurrency"];
+
+/// The settings `new` records that differ from those `old` recorded (`args`, other than
+/// [`WORK_KEYS`], `search` and the suite), as `key: old -> new`.
+fn changed_settings(old: &toml::Table, new: &toml::Table) -> Vec<String> {
+    fn flatten(prefix: &str, value: &toml::Value, out: &mut Vec<(String, String)>) {
+        match value {
+            toml::Value::Table(table) => {
+                for (key, v) in table {
+                    flatten(&format!("{prefix}.{key}"), v, out);
+                }
+            }
+            other => out.push((prefix.to_string(), other.to_string())),
+        }
+    }
+    let settings = |table: &toml::Table| {
+        let mut flat = Vec::new();
+        for key in ["args", "search", "suite_source", "positions"] {
+            if let Some(value) = table.get(key) {
+                flatten(key, value, &mut flat);
+            }
+        }
+        flat.retain(|(key, _)| !WORK_KEYS.iter().any(|work| key == &format!("args.{work}")));
+        flat.into_iter()
+            .collect::<std::collections::BTreeMap<_, _>>()
+    };
+    let (old, new) = (settings(old), settings(new));
+    let keys: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+    keys.into_iter()
+        .filter(|key| old.get(*key) != new.get(*key))
+        .map(|key| {
+            let side = |m: &std::collections::BTreeMap<String, String>| {
+                m.get(key).cloned().unwrap_or_else(|| "(none)".into())
+            };
+            format!("{key}: {} -> {}", side(&old), side(&new))
+        })
+        .collect()
+}
+
 /// Writes `<out stem>.config.toml`: command, arguments, version, suite and search configuration.
+/// When `resuming` (rows of an earlier run are kept), the file it finds must record the same
+/// settings: rows made with others are not mixed in silently.
+///
+/// # Errors
+/// A resumed run whose settings differ from the recorded ones (each difference named), or a
+/// file that cannot be read or written.
 pub fn write_config<A: serde::Serialize>(
     out: &std::path::Path,
     command: &str,
     args: &A,
     config: &cutlab_search::SearchConfig,
     suite: &cutlab_suites::Suite,
+    resuming: bool,
 ) -> Result<(), String> {
     #[derive(serde::Serialize)]
     struct Written<'a, A> {
@@ -124,5 +174,20 @@ pub fn write_config<A: serde::Serialize>(
     })
     .map_err(|e| format!("configuration: {e}"))?;
     let path = out.with_extension("config.toml");
+    if resuming && let Ok(recorded) = std::fs::read_to_string(&path) {
+        let parse = |t: &str| {
+            t.parse::<toml::Table>()
+                .map_err(|e| format!("{}: {e}", path.display()))
+        };
+        let changed = changed_settings(&parse(&recorded)?, &parse(&text)?);
+        if !changed.is_empty() {
+            return Err(format!(
+                "--resume with other settings than the rows were made with ({}): {}; rerun \
+                 with the recorded settings, or write to a new --out",
+                path.display(),
+                changed.join(", ")
+            ));
+        }
+    }
     std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
