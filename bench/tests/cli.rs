@@ -891,6 +891,33 @@ fn a_match_resumes_pair_by_pair_and_its_shards_sum_up_to_the_whole() {
         .output()
         .unwrap();
     assert!(!twice.status.success(), "the same shard twice is refused");
+    // A resume with other settings (another seed, another opponent) once mixed its games in
+    // silently; now it is refused, naming them. More games, or other concurrency, go on.
+    let before = std::fs::read(&whole).unwrap();
+    let other = play("10", &whole, &["--resume", "--seed", "7"]);
+    assert!(!other.status.success());
+    let log = String::from_utf8_lossy(&other.stderr);
+    assert!(log.contains("args.seed: 1 -> 7"), "{log}");
+    let opponent = Command::new(EXE)
+        .args([
+            "match",
+            "--engine",
+            "variant=null-move",
+            "--engine",
+            "variant=mpc",
+        ])
+        .args(["--nodes", "300", "--games", "10", "--resume", "--out"])
+        .arg(&whole)
+        .output()
+        .unwrap();
+    assert!(!opponent.status.success());
+    assert!(String::from_utf8_lossy(&opponent.stderr).contains("args.engine"));
+    assert_eq!(std::fs::read(&whole).unwrap(), before, "nothing written");
+    assert!(
+        play("10", &whole, &["--resume", "--concurrency", "2"])
+            .status
+            .success()
+    );
 }
 
 #[test]

@@ -99,9 +99,20 @@ pub fn write_variant_configs<A: Serialize>(
     Ok(())
 }
 
-/// Keys of `[args]` that say how the work is spread or where it goes, not what the rows
-/// hold: a resumed run may change them.
-const WORK_KEYS: [&str; 6] = ["resume", "threads", "shard", "out", "pgn", "concurrency"];
+/// Keys of `[args]` that say how the work is spread, where it goes or how much of it there is,
+/// not what a row holds: a resumed run may change them (a match resumed with more games, or
+/// with an SPRT, extends it).
+const WORK_KEYS: [&str; 9] = [
+    "resume",
+    "threads",
+    "shard",
+    "out",
+    "pgn",
+    "concurrency",
+    "games",
+    "rounds",
+    "sprt",
+];
 
 /// The settings `new` records that differ from those `old` recorded (`args`, other than
 /// [`WORK_KEYS`], `search` and the suite), as `key: old -> new`.
@@ -173,13 +184,45 @@ pub fn write_config<A: serde::Serialize>(
         search: config,
     })
     .map_err(|e| format!("configuration: {e}"))?;
-    let path = out.with_extension("config.toml");
-    if resuming && let Ok(recorded) = std::fs::read_to_string(&path) {
+    write_checked(&out.with_extension("config.toml"), &text, resuming)
+}
+
+/// Writes `<out stem>.config.toml` for a command that has no one search configuration (a
+/// match: its engines are in its arguments): command, arguments and version; a resumed run
+/// must record the same settings, as for [`write_config`].
+///
+/// # Errors
+/// As [`write_config`].
+pub fn write_args_config<A: serde::Serialize>(
+    out: &std::path::Path,
+    command: &str,
+    args: &A,
+    resuming: bool,
+) -> Result<(), String> {
+    #[derive(serde::Serialize)]
+    struct Written<'a, A> {
+        cutlab_version: &'a str,
+        command: &'a str,
+        args: &'a A,
+    }
+    let text = toml::to_string(&Written {
+        cutlab_version: env!("CARGO_PKG_VERSION"),
+        command,
+        args,
+    })
+    .map_err(|e| format!("configuration: {e}"))?;
+    write_checked(&out.with_extension("config.toml"), &text, resuming)
+}
+
+/// Writes `text` to `path`; when `resuming`, first checks that the settings it records are
+/// those `path` recorded.
+fn write_checked(path: &Path, text: &str, resuming: bool) -> Result<(), String> {
+    if resuming && let Ok(recorded) = std::fs::read_to_string(path) {
         let parse = |t: &str| {
             t.parse::<toml::Table>()
                 .map_err(|e| format!("{}: {e}", path.display()))
         };
-        let changed = changed_settings(&parse(&recorded)?, &parse(&text)?);
+        let changed = changed_settings(&parse(&recorded)?, &parse(text)?);
         if !changed.is_empty() {
             return Err(format!(
                 "--resume with other settings than the rows were made with ({}): {}; rerun \
@@ -189,5 +232,5 @@ pub fn write_config<A: serde::Serialize>(
             ));
         }
     }
-    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }

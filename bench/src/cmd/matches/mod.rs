@@ -42,7 +42,7 @@ fn games_count(text: &str) -> Result<usize, String> {
 }
 
 /// Options of `cutlab match`.
-#[derive(Args, Debug)]
+#[derive(Args, Debug, serde::Serialize)]
 pub struct MatchArgs {
     /// An engine: `variant=NAME`, `uci=COMMAND` or `xboard=COMMAND` (CECP 2), then
     /// `option.NAME=VALUE`, `name=NAME` and (for a variant) `params=FILE` words; a variant's
@@ -111,7 +111,8 @@ pub struct MatchArgs {
 }
 
 /// The order openings are played in.
-#[derive(Clone, Copy, Debug, ValueEnum)]
+#[derive(Clone, Copy, Debug, ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 enum OpeningOrder {
     /// As in the file.
     Sequential,
@@ -320,6 +321,11 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
             done.len(),
             pair_numbers.len()
         );
+    }
+    // The settings beside the games: a resume with others (another opponent, time control,
+    // node count, seed or order) is refused before anything is written.
+    if let Some(path) = &args.out {
+        crate::common::results::write_args_config(path, "match", args, !rows.is_empty())?;
     }
     let mut writer = match &args.out {
         Some(path) => Some(crate::common::results::appender(path)?),
