@@ -1122,3 +1122,42 @@ fn nonsense_numbers_are_refused_naming_the_option() {
         "{text}"
     );
 }
+
+/// An empty list of variants once gave an empty table and exit 0, and a variant, depth or
+/// method named twice gave each of its rows twice: each is refused, naming the option, and
+/// nothing is written.
+#[test]
+fn empty_or_repeated_lists_are_refused() {
+    let dir = temp_dir("lists");
+    for (args, message) in [
+        (
+            vec!["depth", "--variants", "", "--depth", "1"],
+            "no variant",
+        ),
+        (
+            vec!["depth", "--variants", "null-move,null-move", "--depth", "1"],
+            "'null-move' is named twice",
+        ),
+        (
+            vec!["oracle", "--variants", "nmp,null-move"],
+            "'null-move' is named twice",
+        ),
+        (vec!["regress", "--depths", "3,3,1"], "'3' is named twice"),
+        (
+            vec!["ablate", "--methods", "rfp,rfp", "--quick"],
+            "'rfp' is named twice",
+        ),
+    ] {
+        let out_path = dir.join(format!("{}.out", args[0]));
+        let out = Command::new(EXE)
+            .args(&args)
+            .arg("--out")
+            .arg(&out_path)
+            .output()
+            .expect("cutlab runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert!(!out_path.exists(), "{args:?} wrote its output");
+    }
+}

@@ -93,7 +93,7 @@ fn search_one(
 
 /// Runs the comparison.
 pub fn run(args: &DepthArgs) -> Result<(), String> {
-    let names = crate::common::options::variant_list(&args.variants);
+    let names = crate::common::options::variant_list(&args.variants)?;
     let variants: Vec<&str> = names.iter().map(String::as_str).collect();
     let configs: Vec<SearchConfig> = variants
         .iter()

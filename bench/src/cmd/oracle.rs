@@ -200,7 +200,7 @@ fn san_matches(pos: &Position, chosen: &str, list: &[String]) -> bool {
 )]
 pub fn run(args: &OracleArgs) -> Result<(), String> {
     let oracle = parse_oracle(&args.oracle)?;
-    let names = crate::common::options::variant_list(&args.variants);
+    let names = crate::common::options::variant_list(&args.variants)?;
     let variants: Vec<&str> = names.iter().map(String::as_str).collect();
     let configs: Vec<SearchConfig> = variants
         .iter()

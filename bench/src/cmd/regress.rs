@@ -64,6 +64,7 @@ pub fn parse_depths(text: &str) -> Result<Vec<i32>, String> {
     if depths.is_empty() || depths.iter().any(|d| !(1..=60).contains(d)) {
         return Err(bad());
     }
+    crate::common::options::no_repeats("--depths", &depths)?;
     Ok(depths)
 }
 

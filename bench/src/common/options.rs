@@ -131,10 +131,40 @@ pub fn load_suite(
 
 /// The variants of a comma-separated list, each under its one name (a preset's parts under
 /// their current names; a file as given).
-pub fn variant_list(text: &str) -> Vec<String> {
-    text.split(',')
+///
+/// # Errors
+/// An empty list (it once gave an empty table and exit 0), or a variant named twice (each of
+/// its rows came twice).
+pub fn variant_list(text: &str) -> Result<Vec<String>, String> {
+    let names: Vec<String> = text
+        .split(',')
         .map(str::trim)
         .filter(|v| !v.is_empty())
         .map(SearchConfig::canonical_name)
-        .collect()
+        .collect();
+    if names.is_empty() {
+        return Err(format!("--variants: no variant in '{text}'"));
+    }
+    no_repeats("--variants", &names)?;
+    Ok(names)
+}
+
+/// `Err` naming the first item of `items` that comes twice.
+///
+/// # Errors
+/// An item named twice.
+pub fn no_repeats<T: PartialEq + std::fmt::Display>(
+    option: &str,
+    items: &[T],
+) -> Result<(), String> {
+    match items
+        .iter()
+        .enumerate()
+        .find(|(i, item)| items[..*i].contains(item))
+    {
+        Some((_, item)) => Err(format!(
+            "{option}: '{item}' is named twice (its rows would come twice)"
+        )),
+        None => Ok(()),
+    }
 }

@@ -214,6 +214,7 @@ fn ablations(args: &AblateArgs) -> Result<Plan, String> {
             .map(|m| SearchConfig::canonical_name(m.trim()))
             .collect()
     };
+    crate::common::options::no_repeats("--methods", &methods)?;
     if methods.is_empty() {
         return Err("no methods to measure: the stack adds nothing to the baseline".into());
     }
