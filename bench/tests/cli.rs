@@ -1161,3 +1161,35 @@ fn empty_or_repeated_lists_are_refused() {
         assert!(!out_path.exists(), "{args:?} wrote its output");
     }
 }
+
+/// Time controls, depths, threads and times that made no sense were accepted (`--tc inf+0`
+/// never ended, `--depth=-3`, `--threads 0`, `--time-ms 0`); each is refused where parsed.
+#[test]
+fn nonsense_limits_are_refused_naming_the_option() {
+    for (args, option) in [
+        (vec!["match", "--tc", "0+0"], "--tc"),
+        (vec!["match", "--tc=-1+0"], "--tc"),
+        (vec!["match", "--tc", "nan+0"], "--tc"),
+        (vec!["match", "--tc", "inf+0"], "--tc"),
+        (vec!["ablate", "--tc", "abc"], "--tc"),
+        (vec!["reproduce", "--tc", "0+0"], "--tc"),
+        (vec!["depth", "--depth=-3"], "--depth"),
+        (vec!["bench", "--depth", "0"], "--depth"),
+        (vec!["depth", "--threads", "0"], "--threads"),
+        (vec!["depth", "--time-ms", "0"], "--time-ms"),
+        (vec!["profile", "--time-ms", "0"], "--time-ms"),
+    ] {
+        let mut command = Command::new(EXE);
+        command.args(&args);
+        if args[0] == "match" {
+            command.args(["--engine", "variant=plain", "--engine", "variant=plain"]);
+        }
+        let out = command.output().expect("cutlab runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("invalid value") && stderr.contains(option),
+            "{args:?}: {stderr}"
+        );
+    }
+}

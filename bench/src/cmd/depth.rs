@@ -31,13 +31,13 @@ pub struct DepthArgs {
     #[arg(long, default_value = "null-move,null-move+probcut,null-move+mpc")]
     variants: String,
     /// Time per search, milliseconds.
-    #[arg(long, conflicts_with = "depth")]
+    #[arg(long, conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..))]
     time_ms: Option<u64>,
     /// Fixed depth instead of fixed time.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=100))]
     depth: Option<i32>,
     /// Worker threads (one search each, each with its own TT).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::common::options::threads)]
     threads: usize,
     /// Transposition table per search, MiB.
     #[arg(long, default_value_t = 16, value_parser = crate::common::options::hash_mib)]

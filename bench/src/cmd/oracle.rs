@@ -34,10 +34,10 @@ pub struct OracleArgs {
     #[arg(long, default_value = "null-move,null-move+probcut,null-move+mpc")]
     variants: String,
     /// Time per chosen move, milliseconds.
-    #[arg(long, default_value_t = 1000, conflicts_with = "depth")]
+    #[arg(long, default_value_t = 1000, conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..))]
     time_ms: u64,
     /// Fixed depth per chosen move instead of time.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=100))]
     depth: Option<i32>,
     /// `internal:depth=D` or `uci:COMMAND[,depth=D][,nodes=N][,movetime=MS]`.
     #[arg(long, default_value = "internal:depth=5")]

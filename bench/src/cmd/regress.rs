@@ -34,7 +34,7 @@ pub struct RegressArgs {
     #[arg(long)]
     out: PathBuf,
     /// Worker threads (one search each).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::common::options::threads)]
     threads: usize,
     /// Transposition table per thread, MiB.
     #[arg(long, default_value_t = 32, value_parser = crate::common::options::hash_mib)]

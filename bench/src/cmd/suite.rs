@@ -57,7 +57,7 @@ pub struct GenerateArgs {
     #[arg(long, default_value = "gen")]
     id_prefix: String,
     /// Games played at once (one engine each).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::common::options::threads)]
     threads: usize,
     /// Continue an interrupted run from `<out>.games.csv`.
     #[arg(long)]

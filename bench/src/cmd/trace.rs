@@ -30,10 +30,10 @@ pub struct TraceArgs {
     #[arg(long, default_value = cutlab_search::DEFAULT_VARIANT)]
     variant: String,
     /// Fixed depth per position.
-    #[arg(long, conflicts_with = "time_ms", required_unless_present = "time_ms")]
+    #[arg(long, conflicts_with = "time_ms", required_unless_present = "time_ms", value_parser = clap::value_parser!(i32).range(1..=100))]
     depth: Option<i32>,
     /// Fixed time per position, milliseconds.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     time_ms: Option<u64>,
     /// Node CSV to write; cut tests go to `<stem>.tests.csv`, the configuration to
     /// `<stem>.config.toml`, verified cuts to `<stem>.verify.csv`.

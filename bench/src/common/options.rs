@@ -48,6 +48,14 @@ pub fn count_up_to(max: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + S
     }
 }
 
+/// `--threads`: 1 to 1024 worker threads.
+///
+/// # Errors
+/// Not a whole number, 0, or above 1024.
+pub fn threads(text: &str) -> Result<usize, String> {
+    count_up_to(1024)(text).map(|n| usize::try_from(n).unwrap_or(1))
+}
+
 /// Where the positions come from.
 #[derive(Args, Debug, Serialize)]
 pub struct SuiteOptions {

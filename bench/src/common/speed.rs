@@ -81,14 +81,37 @@ pub fn game_seconds(tc: &str) -> Result<f64, String> {
     Ok(2.0 * (0.75 * base + 60.0 * inc))
 }
 
-/// `BASE+INC` as seconds (base, increment).
-fn parse_tc(tc: &str) -> Result<(f64, f64), String> {
-    let bad = || format!("time control '{tc}': expected SECONDS+INCREMENT");
-    let (base, inc) = tc.split_once('+').ok_or_else(bad)?;
-    Ok((
-        base.parse().map_err(|_| bad())?,
-        inc.parse().map_err(|_| bad())?,
-    ))
+/// `BASE+INC` (or `BASE`) as seconds (base, increment): a base above 0 and at most a day, an increment
+/// from 0 to an hour, both finite (`0+0`, `-1+0`, `nan+0` and `inf+0` were once accepted, and
+/// the last never ended).
+///
+/// # Errors
+/// Not `SECONDS+INCREMENT`, or a number out of its range.
+pub fn parse_tc(tc: &str) -> Result<(f64, f64), String> {
+    let bad = || {
+        format!(
+            "time control '{tc}': expected SECONDS+INCREMENT, a base in (0, 86400] and an \
+             increment in [0, 3600]"
+        )
+    };
+    // A bare `SECONDS` has no increment.
+    let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
+    let (base, inc): (f64, f64) = (
+        base.trim().parse().map_err(|_| bad())?,
+        inc.trim().parse().map_err(|_| bad())?,
+    );
+    if !(base > 0.0 && base <= 86_400.0 && (0.0..=3600.0).contains(&inc)) {
+        return Err(bad());
+    }
+    Ok((base, inc))
+}
+
+/// `--tc` as clap reads it: checked by [`parse_tc`], kept as written.
+///
+/// # Errors
+/// As [`parse_tc`].
+pub fn time_control(tc: &str) -> Result<String, String> {
+    parse_tc(tc).map(|_| tc.to_string())
 }
 
 #[cfg(test)]

@@ -55,16 +55,16 @@ pub struct AblateArgs {
     #[arg(long)]
     positions: Option<usize>,
     /// Time per search of the depth and regret comparisons, milliseconds.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     time_ms: Option<u64>,
     /// Depth of the tree-size searches and the traces.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=100))]
     depth: Option<i32>,
     /// Games per match.
     #[arg(long)]
     games: Option<usize>,
     /// Time control of the matches, `SECONDS+INCREMENT`.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::common::speed::time_control)]
     tc: Option<String>,
     /// Multiply the scale's time limits (not a `--time-ms` or `--tc` you give) by this
     /// (default: the reference speed over this machine's, measured by a 2-second bench; a
@@ -78,7 +78,7 @@ pub struct AblateArgs {
     #[arg(long, default_value = "ablate")]
     out: PathBuf,
     /// Worker threads (searches and game pairs at once).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = crate::common::options::threads)]
     threads: usize,
     /// Seed of the position sample and the opening order.
     #[arg(long, default_value_t = 2003)]

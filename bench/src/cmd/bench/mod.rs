@@ -14,7 +14,7 @@ use positions::BENCH;
 #[derive(Args)]
 pub struct BenchArgs {
     /// Depth of every search (the default takes about 3-4 s on one core).
-    #[arg(long, default_value_t = 9)]
+    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(i32).range(1..=100))]
     depth: i32,
     /// Models and confidence.
     #[command(flatten)]

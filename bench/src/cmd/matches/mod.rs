@@ -66,7 +66,7 @@ pub struct MatchArgs {
     #[arg(long, value_parser = games_count)]
     rounds: Option<usize>,
     /// Time control `SECONDS+INCREMENT`, e.g. `10+0.1`.
-    #[arg(long, conflicts_with_all = ["nodes", "movetime_ms"])]
+    #[arg(long, conflicts_with_all = ["nodes", "movetime_ms"], value_parser = crate::common::speed::time_control)]
     tc: Option<String>,
     /// Fixed nodes per move.
     #[arg(long, conflicts_with = "movetime_ms", value_parser = count_up_to(u64::MAX >> 1))]
@@ -212,19 +212,15 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     let specs: [EngineSpec; 2] = [parse_engine(first)?, parse_engine(second)?];
     let control = match (&args.tc, args.nodes, args.movetime_ms) {
         (Some(tc), _, _) => {
-            let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
-            let secs = |s: &str| {
-                s.parse::<f64>()
-                    .map_err(|_| format!("--tc: '{tc}' is not SECONDS+INCREMENT"))
-            };
+            let (base, inc) = crate::common::speed::parse_tc(tc)?;
             #[expect(
                 clippy::cast_possible_truncation,
                 clippy::cast_sign_loss,
-                reason = "ms"
+                reason = "ms, within (0, 86,400,000]"
             )]
             Control::Clock {
-                base_ms: (secs(base)? * 1000.0) as u64,
-                inc_ms: (secs(inc)? * 1000.0) as u64,
+                base_ms: (base * 1000.0) as u64,
+                inc_ms: (inc * 1000.0) as u64,
             }
         }
         (None, Some(n), _) => Control::Nodes(n),

@@ -48,7 +48,7 @@ pub struct ReproduceArgs {
     #[arg(long, default_value = "results")]
     out: PathBuf,
     /// Worker threads (searches and game pairs at once).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = crate::common::options::threads)]
     threads: usize,
     /// Seed of the position sample, the opening order and the cut sampling.
     #[arg(long, default_value_t = 2003)]
@@ -67,7 +67,7 @@ pub struct ReproduceArgs {
     #[arg(long)]
     games: Option<usize>,
     /// Time control of every match, `SECONDS+INCREMENT` (default: the scale's).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::common::speed::time_control)]
     tc: Option<String>,
     /// Continue an interrupted run in `--out`: finished steps are skipped, experiments resume.
     #[arg(long)]

@@ -58,7 +58,7 @@ pub struct TuneEvalArgs {
     #[arg(long, default_value_t = 0.0)]
     l2: f64,
     /// Threads computing the gradient.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::common::options::threads)]
     threads: usize,
     /// Skip malformed position lines instead of stopping.
     #[arg(long)]
