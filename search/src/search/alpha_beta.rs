@@ -309,8 +309,9 @@ impl<O: Observer> Search<O> {
                 if node.excluded == Some(m) {
                     continue;
                 }
-                // Step 14a. Late move pruning: past the count, quiet moves are not taken.
+                // Step 14a's gate holds for this move as the earlier moves left it.
                 let applies = self.shallow_pruning_applies(pos, node, &moves);
+                // Late move pruning: past the count, quiet moves are not taken.
                 if (applies || counted.pruning)
                     && self.try_lmp(pos, node, m, &killers, counted) == Some(true)
                 {
@@ -341,9 +342,7 @@ impl<O: Observer> Search<O> {
                     gives_check,
                     lmr_depth: (new_depth - reduction).max(0),
                 };
-                if self.shallow_pruning_applies(pos, node, &moves)
-                    && self.prunes_move(pos, node, &candidate, alpha)
-                {
+                if applies && self.prunes_move(pos, node, &candidate, alpha) {
                     continue;
                 }
                 self.frames[node.ply_index()].moved = Some(PieceTo::new(pos, m));
