@@ -166,25 +166,7 @@ pub fn write_config<A: serde::Serialize>(
     suite: &cutlab_suites::Suite,
     resuming: bool,
 ) -> Result<(), String> {
-    #[derive(serde::Serialize)]
-    struct Written<'a, A> {
-        cutlab_version: &'a str,
-        command: &'a str,
-        suite_source: &'a str,
-        positions: usize,
-        args: &'a A,
-        search: &'a cutlab_search::SearchConfig,
-    }
-    let text = toml::to_string(&Written {
-        cutlab_version: env!("CARGO_PKG_VERSION"),
-        command,
-        suite_source: &suite.source,
-        positions: suite.positions.len(),
-        args,
-        search: config,
-    })
-    .map_err(|e| format!("configuration: {e}"))?;
-    write_checked(&out.with_extension("config.toml"), &text, resuming)
+    write_run_config(out, command, args, Some((config, suite)), resuming)
 }
 
 /// Writes `<out stem>.config.toml` for a command that has no one search configuration (a
@@ -199,16 +181,37 @@ pub fn write_args_config<A: serde::Serialize>(
     args: &A,
     resuming: bool,
 ) -> Result<(), String> {
+    write_run_config(out, command, args, None, resuming)
+}
+
+/// The configuration file of [`write_config`] and [`write_args_config`]: the suite and search
+/// configuration only where the command has them.
+fn write_run_config<A: serde::Serialize>(
+    out: &std::path::Path,
+    command: &str,
+    args: &A,
+    searched: Option<(&cutlab_search::SearchConfig, &cutlab_suites::Suite)>,
+    resuming: bool,
+) -> Result<(), String> {
     #[derive(serde::Serialize)]
     struct Written<'a, A> {
         cutlab_version: &'a str,
         command: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        suite_source: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        positions: Option<usize>,
         args: &'a A,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        search: Option<&'a cutlab_search::SearchConfig>,
     }
     let text = toml::to_string(&Written {
         cutlab_version: env!("CARGO_PKG_VERSION"),
         command,
+        suite_source: searched.map(|(_, suite)| suite.source.as_str()),
+        positions: searched.map(|(_, suite)| suite.positions.len()),
         args,
+        search: searched.map(|(config, _)| config),
     })
     .map_err(|e| format!("configuration: {e}"))?;
     write_checked(&out.with_extension("config.toml"), &text, resuming)
