@@ -30,21 +30,22 @@ pub fn hash_mib(text: &str) -> Result<usize, String> {
         .map_err(|e| format!("{mib} MiB cannot be allocated on this machine: {e}"))
 }
 
-/// A count that must be at least 1 and at most `max` (games, pairs, nodes, samples per
-/// second), for clap's `value_parser`.
+/// A count that must be at least 1 and at most `max` (games, pairs, nodes, threads), as
+/// clap's `value_parser` for an option of type `T`.
 ///
 /// # Errors
-/// Not a whole number, 0, or above `max`.
-pub fn count_up_to(max: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync {
+/// Not a whole number, 0, above `max`, or beyond `T`.
+pub fn count_up_to<T: TryFrom<u64>>(
+    max: u64,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync {
     move |text: &str| {
         let n: u64 = text
             .parse()
             .map_err(|_| format!("expected a whole number 1..={max}, got '{text}'"))?;
-        if (1..=max).contains(&n) {
-            Ok(n)
-        } else {
-            Err(format!("expected 1..={max}, got {n}"))
+        if !(1..=max).contains(&n) {
+            return Err(format!("expected 1..={max}, got {n}"));
         }
+        T::try_from(n).map_err(|_| format!("{n} is too large here"))
     }
 }
 
@@ -53,7 +54,7 @@ pub fn count_up_to(max: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + S
 /// # Errors
 /// Not a whole number, 0, or above 1024.
 pub fn threads(text: &str) -> Result<usize, String> {
-    count_up_to(1024)(text).map(|n| usize::try_from(n).unwrap_or(1))
+    count_up_to(1024)(text)
 }
 
 /// Where the positions come from.

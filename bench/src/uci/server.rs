@@ -18,8 +18,9 @@ use cutlab_search::{
 };
 use shakmaty::Position as _;
 
+use crate::common::options::MAX_HASH_MIB;
+
 const DEFAULT_HASH_MIB: usize = 16;
-const MAX_HASH_MIB: usize = 65_536;
 const DEFAULT_OVERHEAD_MS: u64 = 30;
 
 /// Engine state between commands.

@@ -31,16 +31,6 @@ use crate::common::options::count_up_to;
 /// a schedule that fits in memory (a larger count once aborted allocating it).
 const MAX_GAMES: u64 = 1_000_000;
 
-/// `--concurrency`: 1 to 1024 game pairs at once.
-fn concurrency(text: &str) -> Result<usize, String> {
-    count_up_to(1024)(text).map(|n| usize::try_from(n).unwrap_or(1))
-}
-
-/// `--games` and `--rounds`: 1 to [`MAX_GAMES`].
-fn games_count(text: &str) -> Result<usize, String> {
-    count_up_to(MAX_GAMES)(text).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
-}
-
 /// Options of `cutlab match`.
 #[derive(Args, Debug, serde::Serialize)]
 pub struct MatchArgs {
@@ -60,22 +50,22 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games to play (rounded up to pairs).
-    #[arg(long, conflicts_with = "rounds", value_parser = games_count)]
+    #[arg(long, conflicts_with = "rounds", value_parser = count_up_to::<usize>(MAX_GAMES))]
     games: Option<usize>,
     /// Game pairs to play.
-    #[arg(long, value_parser = games_count)]
+    #[arg(long, value_parser = count_up_to::<usize>(MAX_GAMES))]
     rounds: Option<usize>,
     /// Time control `SECONDS+INCREMENT`, e.g. `10+0.1`.
     #[arg(long, conflicts_with_all = ["nodes", "movetime_ms"], value_parser = crate::common::speed::time_control)]
     tc: Option<String>,
     /// Fixed nodes per move.
-    #[arg(long, conflicts_with = "movetime_ms", value_parser = count_up_to(u64::MAX >> 1))]
+    #[arg(long, conflicts_with = "movetime_ms", value_parser = count_up_to::<u64>(u64::MAX >> 1))]
     nodes: Option<u64>,
     /// Fixed time per move, milliseconds.
-    #[arg(long, value_parser = count_up_to(86_400_000))]
+    #[arg(long, value_parser = count_up_to::<u64>(86_400_000))]
     movetime_ms: Option<u64>,
     /// Game pairs played at once.
-    #[arg(long, default_value_t = 1, value_parser = concurrency)]
+    #[arg(long, default_value_t = 1, value_parser = count_up_to::<usize>(1024))]
     concurrency: usize,
     /// `elo0=0,elo1=5,alpha=0.05,beta=0.05`: stop when the test decides.
     #[arg(long)]
