@@ -1061,9 +1061,26 @@ fn an_interrupted_generation_resumes_to_the_same_suite() {
 /// matches that never end) are refused where they are parsed: exit 2, clap's `error:` naming
 /// the option and its range, no panic. UCI `Hash` larger than the machine is refused and the
 /// old table kept.
+/// Asserts that `cutlab ARGS` (two engines added for `match`) stops at parsing: exit 2,
+/// clap's `error: invalid value` naming `option`, no panic.
+fn assert_refused_at_parse(args: &[&str], option: &str) {
+    let mut command = Command::new(EXE);
+    command.args(args);
+    if args[0] == "match" {
+        command.args(["--engine", "variant=plain", "--engine", "variant=plain"]);
+    }
+    let out = command.output().expect("cutlab runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(
+        stderr.starts_with("error: invalid value") && stderr.contains(option),
+        "{args:?}: {stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+}
+
 #[test]
 fn nonsense_numbers_are_refused_naming_the_option() {
-    let two = ["--engine", "variant=plain", "--engine", "variant=plain"];
     for (args, option) in [
         (vec!["profile", "--frequency", "0"], "--frequency"),
         (vec!["bench", "--hash-mb", "100000000"], "--hash-mb"),
@@ -1075,19 +1092,7 @@ fn nonsense_numbers_are_refused_naming_the_option() {
         (vec!["match", "--maxmoves", "0"], "--maxmoves"),
         (vec!["match", "--movetime-ms", "0"], "--movetime-ms"),
     ] {
-        let mut command = Command::new(EXE);
-        command.args(&args);
-        if args[0] == "match" {
-            command.args(two);
-        }
-        let out = command.output().expect("cutlab runs");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(
-            stderr.starts_with("error:") && stderr.contains(option),
-            "{args:?}: {stderr}"
-        );
-        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_refused_at_parse(&args, option);
     }
     // The UCI part asks for 64 GiB: only where the machine cannot give it (memory and swap
     // below 60 GiB), so that a larger machine does not fill its memory for the test.
@@ -1179,17 +1184,6 @@ fn nonsense_limits_are_refused_naming_the_option() {
         (vec!["depth", "--time-ms", "0"], "--time-ms"),
         (vec!["profile", "--time-ms", "0"], "--time-ms"),
     ] {
-        let mut command = Command::new(EXE);
-        command.args(&args);
-        if args[0] == "match" {
-            command.args(["--engine", "variant=plain", "--engine", "variant=plain"]);
-        }
-        let out = command.output().expect("cutlab runs");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(
-            stderr.contains("invalid value") && stderr.contains(option),
-            "{args:?}: {stderr}"
-        );
+        assert_refused_at_parse(&args, option);
     }
 }
