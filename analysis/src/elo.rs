@@ -98,16 +98,32 @@ pub struct MatchStats {
     pub los: f64,
 }
 
+/// Game pairs below which no interval is given: the normal approximation behind the
+/// pentanomial interval needs a sample, and a few pairs that all ended alike show no
+/// variance at all (a 4-0-4 result would print a zero-width interval).
+pub const MIN_PAIRS: u64 = 10;
+
 impl MatchStats {
-    /// The fastchess pentanomial formulas.
+    /// The fastchess pentanomial formulas, intervals at 95%.
     #[must_use]
     pub fn from_pentanomial(p: &Pentanomial) -> MatchStats {
+        MatchStats::with_confidence(p, 0.95)
+    }
+
+    /// The fastchess pentanomial formulas, intervals at `confidence` (two-sided). The
+    /// half-widths are NaN ("too few games") below [`MIN_PAIRS`] pairs or without variance.
+    #[must_use]
+    pub fn with_confidence(p: &Pentanomial, confidence: f64) -> MatchStats {
         #[expect(clippy::cast_precision_loss, reason = "counts far below 2^53")]
         let pairs = p.pairs().max(1) as f64;
         let score = p.score();
         let variance = p.variance();
         let per_pair = variance / pairs;
-        let z = z_quantile(0.95);
+        let z = if p.pairs() >= MIN_PAIRS && variance > 0.0 {
+            z_quantile(confidence)
+        } else {
+            f64::NAN
+        };
         let (high, low) = (score + z * per_pair.sqrt(), score - z * per_pair.sqrt());
         // Undefined (NaN) without variance, e.g. when every pair ended the same way.
         let nelo_of =
@@ -119,6 +135,129 @@ impl MatchStats {
             nelo: nelo_of(score),
             nelo_error: (nelo_of(high) - nelo_of(low)) / 2.0,
             los: (1.0 - erf(-(score - 0.5) / (2.0 * per_pair).sqrt().max(1e-12))) / 2.0,
+        }
+    }
+
+    /// Whether the interval excludes 0: `Some(true)` for a positive difference,
+    /// `Some(false)` for a negative one, `None` when undecided or without an interval.
+    #[must_use]
+    pub fn sign(&self) -> Option<bool> {
+        if !(self.elo.is_finite() && self.elo_error.is_finite()) {
+            None
+        } else if self.elo - self.elo_error > 0.0 {
+            Some(true)
+        } else if self.elo + self.elo_error < 0.0 {
+            Some(false)
+        } else {
+            None
+        }
+    }
+}
+
+/// A stopping rule for a match looked at repeatedly: a group-sequential design with a
+/// Bonferroni bound. The match is looked at only after preset game counts; with k looks,
+/// each look's pentanomial interval is at confidence 1 - 0.05/k, so the intervals of all
+/// looks hold together with at least 95% whichever look stops the match (Bonferroni's
+/// inequality; no stopping at a look where a 95% interval happens to exclude 0). The match
+/// stops at the first look whose interval excludes 0 (decided) or whose half-width is at most
+/// the bound (bounded), and at the last look in any case.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Looks {
+    games: Vec<u64>,
+    bound_elo: f64,
+}
+
+/// Why a match with [`Looks`] stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The interval excludes 0.
+    Decided,
+    /// The interval's half-width is at most the bound.
+    Bounded,
+    /// The last look came without either: the result is undecided at its size.
+    LastLook,
+}
+
+impl Stop {
+    /// The word the reports print.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Stop::Decided => "decided",
+            Stop::Bounded => "bounded",
+            Stop::LastLook => "undecided",
+        }
+    }
+}
+
+impl Looks {
+    /// Looks after `games` games (even, increasing), stopping within `bound_elo`.
+    ///
+    /// # Errors
+    /// No looks, an odd or non-increasing count, or a bound that is not a positive number.
+    pub fn new(games: Vec<u64>, bound_elo: f64) -> Result<Looks, String> {
+        if games.is_empty() {
+            return Err("--looks: give at least one game count".into());
+        }
+        if let Some(g) = games.iter().find(|&&g| g == 0 || g % 2 == 1) {
+            return Err(format!(
+                "--looks: {g} is not a positive even number of games (games come in pairs)"
+            ));
+        }
+        if games.windows(2).any(|w| w[0] >= w[1]) {
+            return Err("--looks: the game counts must increase".into());
+        }
+        if !(bound_elo.is_finite() && bound_elo > 0.0) {
+            return Err(format!(
+                "--stop-within: {bound_elo} is not a positive number of Elo"
+            ));
+        }
+        Ok(Looks { games, bound_elo })
+    }
+
+    /// The game counts of the looks.
+    #[must_use]
+    pub fn games(&self) -> &[u64] {
+        &self.games
+    }
+
+    /// The half-width at which a look stops the match, Elo.
+    #[must_use]
+    pub fn bound_elo(&self) -> f64 {
+        self.bound_elo
+    }
+
+    /// The confidence of each look's interval: 1 - 0.05/k.
+    #[must_use]
+    pub fn confidence(&self) -> f64 {
+        #[expect(clippy::cast_precision_loss, reason = "a few looks")]
+        let k = self.games.len() as f64;
+        1.0 - 0.05 / k
+    }
+
+    /// The statistics with the looks' interval.
+    #[must_use]
+    pub fn stats(&self, p: &Pentanomial) -> MatchStats {
+        MatchStats::with_confidence(p, self.confidence())
+    }
+
+    /// Whether the match stops with the pairs `p`: `None` between looks and at a look that
+    /// neither decides nor bounds.
+    #[must_use]
+    pub fn stop(&self, p: &Pentanomial) -> Option<Stop> {
+        let games = 2 * p.pairs();
+        if !self.games.contains(&games) {
+            return None;
+        }
+        let s = self.stats(p);
+        if s.sign().is_some() {
+            Some(Stop::Decided)
+        } else if s.elo_error <= self.bound_elo {
+            Some(Stop::Bounded)
+        } else if Some(&games) == self.games.last() {
+            Some(Stop::LastLook)
+        } else {
+            None
         }
     }
 }
@@ -248,6 +387,89 @@ mod tests {
         let los = 0.5 * (1.0 + erf(0.02 / (2.0 * v / 100.0).sqrt()));
         assert!(close(s.los, los, 1e-9));
         assert!(s.elo_error > 0.0 && s.nelo_error > 0.0);
+    }
+
+    #[test]
+    fn small_samples_give_no_interval() {
+        // 4 pairs, each a win and a loss: no variance, no interval (not a zero-width one).
+        let p = Pentanomial {
+            wl_dd: 4,
+            ..Pentanomial::default()
+        };
+        let s = MatchStats::from_pentanomial(&p);
+        assert!(s.elo_error.is_nan() && s.sign().is_none(), "{s:?}");
+        // Nine varied pairs are still too few; ten are enough.
+        let mut p = Pentanomial {
+            ll: 2,
+            ld: 2,
+            wl_dd: 1,
+            wd: 2,
+            ww: 2,
+        };
+        assert!(MatchStats::from_pentanomial(&p).elo_error.is_nan());
+        p.wl_dd += 1;
+        assert!(MatchStats::from_pentanomial(&p).elo_error > 0.0);
+    }
+
+    #[test]
+    fn looks_widen_the_interval_and_stop_by_the_rule() {
+        let looks = Looks::new(vec![200, 400, 800, 1600, 2400], 15.0).unwrap();
+        assert!(close(looks.confidence(), 0.99, 1e-12));
+        // 100 pairs scoring 0.55: the 95% interval excludes 0, the 99% one must be wider by
+        // z(0.995) / z(0.975) = 2.5758 / 1.9600.
+        let p = Pentanomial {
+            ll: 5,
+            ld: 15,
+            wl_dd: 45,
+            wd: 25,
+            ww: 10,
+        };
+        let (s95, s99) = (MatchStats::from_pentanomial(&p), looks.stats(&p));
+        assert!(close(s99.elo, s95.elo, 1e-12));
+        // The Elo half-width is nearly linear in z at this size.
+        assert!(
+            close(s99.elo_error / s95.elo_error, 2.5758 / 1.96, 0.01),
+            "{s95:?} {s99:?}"
+        );
+        // Not a look (200 games are 100 pairs; 99 pairs are not a look).
+        let mut off = p;
+        off.ll -= 1;
+        assert_eq!(looks.stop(&off), None);
+        // A decided look: the 99% interval excludes 0.
+        assert_eq!(s95.sign(), Some(true));
+        let strong = Pentanomial {
+            ll: 2,
+            ld: 10,
+            wl_dd: 45,
+            wd: 30,
+            ww: 13,
+        };
+        assert_eq!(looks.stop(&strong), Some(Stop::Decided));
+        // An even look at 200 games goes on; the same shares at 2,400 games bound it.
+        let even = Pentanomial {
+            ll: 10,
+            ld: 20,
+            wl_dd: 40,
+            wd: 20,
+            ww: 10,
+        };
+        assert_eq!(looks.stop(&even), None);
+        let even_last = Pentanomial {
+            ll: 120,
+            ld: 240,
+            wl_dd: 480,
+            wd: 240,
+            ww: 120,
+        };
+        let s = looks.stats(&even_last);
+        assert!(s.elo_error <= 15.0, "{s:?}");
+        assert_eq!(looks.stop(&even_last), Some(Stop::Bounded));
+        // With a tighter bound the last look stops it undecided.
+        let tight = Looks::new(vec![200, 2400], 1.0).unwrap();
+        assert_eq!(tight.stop(&even_last), Some(Stop::LastLook));
+        assert!(Looks::new(vec![200, 100], 15.0).is_err());
+        assert!(Looks::new(vec![201], 15.0).is_err());
+        assert!(Looks::new(vec![200], f64::NAN).is_err());
     }
 
     #[test]

@@ -208,15 +208,13 @@ impl MatchSummary {
 /// the match is undecided at its size.
 #[must_use]
 pub fn verdict(m: &MatchSummary) -> &'static str {
-    let s = &m.stats;
-    if m.pentanomial.pairs() < 2 || !s.elo.is_finite() || !s.elo_error.is_finite() {
-        "undecided"
-    } else if s.elo - s.elo_error > 0.0 {
-        "stronger"
-    } else if s.elo + s.elo_error < 0.0 {
-        "weaker"
-    } else {
-        "undecided"
+    if m.pentanomial.pairs() < crate::elo::MIN_PAIRS {
+        return "too few games";
+    }
+    match m.stats.sign() {
+        Some(true) => "stronger",
+        Some(false) => "weaker",
+        None => "undecided",
     }
 }
 
@@ -238,8 +236,8 @@ pub fn matches(label: &str, entries: &[(String, MatchSummary)]) -> Table {
         let s = &m.stats;
         #[expect(clippy::cast_precision_loss, reason = "counts")]
         let score = (m.wins as f64 + 0.5 * m.draws as f64) / m.games.max(1) as f64;
-        let elo = if m.pentanomial.pairs() < 2 {
-            "-".to_string()
+        let elo = if m.pentanomial.pairs() < crate::elo::MIN_PAIRS {
+            "too few games".to_string()
         } else if s.elo.is_finite() && s.elo_error.is_finite() {
             // Whole Elo; adding 0.0 turns -0 into 0.
             let round = |x: f64| x.round() + 0.0;
@@ -398,8 +396,11 @@ mod tests {
         let table = matches("pairing", &[("A vs B".into(), m.clone())]).render();
         assert!(table.contains("| 2-1-1 |"), "{table}");
         assert!(table.contains("62.5%"), "{table}");
-        assert!(table.contains("[-"), "an interval over two pairs: {table}");
-        assert_eq!(verdict(&m), "undecided", "two pairs decide nothing");
+        assert!(
+            table.contains("too few games"),
+            "no interval over two pairs: {table}"
+        );
+        assert_eq!(verdict(&m), "too few games", "two pairs decide nothing");
         // Forty pairs, half won 1.5-0.5 and half drawn: 62.5%, decided.
         let won: Vec<GameRow> = (1..=80_usize)
             .map(|g| {

@@ -272,6 +272,19 @@ pub fn builtin() -> Suite {
         .unwrap_or_else(|e| unreachable!("the built-in suite parses: {e}"))
 }
 
+/// The built-in openings: 3,123 positions after 8 random legal plies that the engine (the
+/// default variant, 10,000 nodes) scored within ±60 cp, so that a match of up to 6,000 games
+/// plays each opening pair once (the command that made them heads the file).
+#[must_use]
+pub fn openings() -> Suite {
+    parse(
+        "built-in openings",
+        include_str!("../data/openings.epd"),
+        false,
+    )
+    .unwrap_or_else(|e| unreachable!("the built-in openings parse: {e}"))
+}
+
 /// A single position given as a FEN (the `--fen` option).
 ///
 /// # Errors

@@ -5,7 +5,10 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use cutlab_analysis::{elo::Sprt, rows::GameRow};
+use cutlab_analysis::{
+    elo::{Looks, Sprt},
+    rows::GameRow,
+};
 
 use super::matches::{parse_kv, report};
 
@@ -16,8 +19,14 @@ pub struct MatchReportArgs {
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// `elo0=0,elo1=5,alpha=0.05,beta=0.05`: the GSPRT's state on the games so far.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "looks")]
     sprt: Option<String>,
+    /// The looks of a match played with `--looks`: its interval and whether it stopped.
+    #[arg(long, value_delimiter = ',')]
+    looks: Vec<u64>,
+    /// The half-width (Elo) at which a look stops the match.
+    #[arg(long, default_value_t = 15.0, requires = "looks")]
+    stop_within: f64,
 }
 
 /// Prints the combined summary.
@@ -57,9 +66,15 @@ pub fn run(args: &MatchReportArgs) -> Result<(), String> {
         }
         None => None,
     };
+    let looks = if args.looks.is_empty() {
+        None
+    } else {
+        Some(Looks::new(args.looks.clone(), args.stop_within)?)
+    };
+    let rule = looks.as_ref().map(|l| (l, l.stop(&summary.pentanomial)));
     print!(
         "{}",
-        report::report(&names, &rows, &summary.pentanomial, sprt.as_ref())
+        report::report(&names, &rows, &summary.pentanomial, sprt.as_ref(), rule)
     );
     Ok(())
 }

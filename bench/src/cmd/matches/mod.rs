@@ -17,7 +17,7 @@ use std::{
 
 use clap::{Args, ValueEnum};
 use cutlab_analysis::{
-    elo::{Pentanomial, Sprt},
+    elo::{Looks, Pentanomial, Sprt},
     rows::GameRow,
     tables::MatchSummary,
 };
@@ -40,7 +40,8 @@ pub struct MatchArgs {
     /// reported.
     #[arg(long, num_args = 1.., action = clap::ArgAction::Append, required = true)]
     engine: Vec<String>,
-    /// Openings: EPD/FEN or PGN (default: early positions of the built-in suite).
+    /// Openings: EPD/FEN or PGN (default: the 3,123 built-in openings, 8 random plies scored
+    /// within ±60 cp).
     #[arg(long)]
     openings: Option<PathBuf>,
     /// Opening order.
@@ -68,8 +69,18 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1, value_parser = count_up_to::<usize>(1024))]
     concurrency: usize,
     /// `elo0=0,elo1=5,alpha=0.05,beta=0.05`: stop when the test decides.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "looks")]
     sprt: Option<String>,
+    /// Look at the match only after these game counts (e.g. `200,400,800,1600,2400`, the last
+    /// is the most played), each look's interval widened for the number of looks
+    /// (Bonferroni: 1 - 0.05/k); stop at the first look whose interval excludes 0 or is within
+    /// `--stop-within`.
+    #[arg(long, value_delimiter = ',', conflicts_with_all = ["games", "rounds", "shard"],
+          value_parser = count_up_to::<u64>(2 * MAX_GAMES))]
+    looks: Vec<u64>,
+    /// The half-width (Elo) at which a look stops the match undecided but bounded.
+    #[arg(long, default_value_t = 15.0, requires = "looks")]
+    stop_within: f64,
     /// PGN file to write, game pair by game pair (`--resume` appends to it).
     #[arg(long)]
     pgn: Option<PathBuf>,
@@ -227,6 +238,11 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         }
         None => None,
     };
+    let looks = if args.looks.is_empty() {
+        None
+    } else {
+        Some(Looks::new(args.looks.clone(), args.stop_within)?)
+    };
     let adjudication = Adjudication {
         draw: match &args.draw {
             Some(t) => {
@@ -256,12 +272,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     };
     let suite = match &args.openings {
         Some(path) => cutlab_suites::load(path, false).map_err(|e| e.to_string())?,
-        None => {
-            let mut s = cutlab_suites::builtin();
-            s.positions
-                .retain(|p| p.id.contains(".p01") || p.id.contains(".p02"));
-            s
-        }
+        None => cutlab_suites::openings(),
     };
     let mut openings: Vec<(String, String)> = suite
         .positions
@@ -275,10 +286,14 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
             openings.swap(i, usize::try_from(state % (i as u64 + 1)).unwrap_or(0));
         }
     }
-    let pairs = args
-        .rounds
-        .or(args.games.map(|g| g.div_ceil(2)))
-        .unwrap_or(openings.len().min(32));
+    #[expect(clippy::cast_possible_truncation, reason = "at most 2 MAX_GAMES")]
+    let pairs = match &looks {
+        Some(l) => l.games().last().map_or(0, |&g| g as usize / 2),
+        None => args
+            .rounds
+            .or(args.games.map(|g| g.div_ceil(2)))
+            .unwrap_or(openings.len().min(32)),
+    };
     let names = [specs[0].name.clone(), specs[1].name.clone()];
     eprintln!(
         "match: {} vs {}, {pairs} game pairs, {control}",
@@ -335,39 +350,73 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         adjudication: &adjudication,
         restarts: args.restarts,
     };
-    crate::common::parallel::run_until(
-        &pair_numbers,
-        args.concurrency,
-        || start_players(&specs),
-        |players, &pair| play_pair(&setting, players, pair),
-        |played| {
-            let games = played?;
-            penta.add(games[0].first_engine_score, games[1].first_engine_score);
-            if let Some(w) = writer.as_mut() {
-                for g in &games {
-                    w.serialize(g).map_err(|e| out_error(&e))?;
+    // Without looks the match is one stage; with them, one stage per look, each played to
+    // its end before the look (the same pairs decide whatever the concurrency).
+    #[expect(clippy::cast_possible_truncation, reason = "at most 2 MAX_GAMES")]
+    let stage_ends: Vec<usize> = looks.as_ref().map_or_else(
+        || vec![pairs],
+        |l| l.games().iter().map(|&g| g as usize / 2).collect(),
+    );
+    let mut stop = None;
+    let mut start = 0;
+    for end in stage_ends {
+        let stage: Vec<usize> = pair_numbers
+            .iter()
+            .copied()
+            .filter(|p| (start..end).contains(p))
+            .collect();
+        start = end;
+        let mut decided = false;
+        crate::common::parallel::run_until(
+            &stage,
+            args.concurrency,
+            || start_players(&specs),
+            |players, &pair| play_pair(&setting, players, pair),
+            |played| {
+                let games = played?;
+                penta.add(games[0].first_engine_score, games[1].first_engine_score);
+                if let Some(w) = writer.as_mut() {
+                    for g in &games {
+                        w.serialize(g).map_err(|e| out_error(&e))?;
+                    }
+                    w.flush().map_err(|e| out_error(&e))?;
                 }
-                w.flush().map_err(|e| out_error(&e))?;
-            }
-            if let Some((file, path)) = pgn.as_mut() {
-                for g in &games {
-                    file.write_all(g.pgn.as_bytes())
-                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                if let Some((file, path)) = pgn.as_mut() {
+                    for g in &games {
+                        file.write_all(g.pgn.as_bytes())
+                            .map_err(|e| format!("{}: {e}", path.display()))?;
+                    }
                 }
-            }
-            rows.extend(games);
-            bar.inc(2);
-            let decided = sprt.is_some_and(|s| s.decision(s.llr(&penta)).is_some());
-            Ok(if decided {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            })
-        },
-    )?;
+                rows.extend(games);
+                bar.inc(2);
+                decided = sprt.is_some_and(|s| s.decision(s.llr(&penta)).is_some());
+                Ok(if decided {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                })
+            },
+        )?;
+        stop = looks.as_ref().and_then(|l| l.stop(&penta));
+        if let Some(why) = stop {
+            eprintln!(
+                "match: look at {} games: {}; stopped",
+                2 * penta.pairs(),
+                why.name()
+            );
+            break;
+        }
+        if decided {
+            break;
+        }
+    }
     bar.finish_and_clear();
     rows.sort_by_key(|r| r.game);
-    print!("{}", report::report(&names, &rows, &penta, sprt.as_ref()));
+    let rule = looks.as_ref().map(|l| (l, stop));
+    print!(
+        "{}",
+        report::report(&names, &rows, &penta, sprt.as_ref(), rule)
+    );
     Ok(())
 }
 

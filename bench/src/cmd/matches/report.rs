@@ -2,18 +2,29 @@
 //! SPRT state and the engines' faults.
 
 use cutlab_analysis::{
-    elo::{MatchStats, Pentanomial, Sprt},
+    elo::{Looks, MatchStats, Pentanomial, Sprt, Stop},
     rows::GameRow,
 };
 
 use super::game::Ending;
 
-/// The fastchess-style summary of a match from the first engine's view.
+/// Half-width text: the number, or "too few games" where no interval is valid.
+fn half_width(error: f64) -> String {
+    if error.is_finite() {
+        format!("{error:.2}")
+    } else {
+        "(too few games)".to_string()
+    }
+}
+
+/// The fastchess-style summary of a match from the first engine's view; with looks, a line
+/// with the rule's interval and why the match stopped (`None`: it has not).
 pub fn report(
     names: &[String; 2],
     rows: &[GameRow],
     penta: &Pentanomial,
     sprt: Option<&Sprt>,
+    looks: Option<(&Looks, Option<Stop>)>,
 ) -> String {
     let wins = rows.iter().filter(|r| r.first_engine_score == 1.0).count();
     let losses = rows.iter().filter(|r| r.first_engine_score == 0.0).count();
@@ -24,14 +35,14 @@ pub fn report(
     #[expect(clippy::cast_precision_loss, reason = "counts")]
     let draw_ratio = 100.0 * draws as f64 / rows.len().max(1) as f64;
     let mut out = format!(
-        "\nResults of {} vs {} ({} games):\nElo: {:.2} +/- {:.2}, nElo: {:.2} +/- {:.2}\nLOS: {:.2} %, DrawRatio: {:.2} %, PairsRatio: {:.2}\nGames: {}, Wins: {wins}, Losses: {losses}, Draws: {draws}, Points: {:.1} ({:.2} %)\nPtnml(0-2): [{}, {}, {}, {}, {}]\n",
+        "\nResults of {} vs {} ({} games):\nElo: {:.2} +/- {}, nElo: {:.2} +/- {}\nLOS: {:.2} %, DrawRatio: {:.2} %, PairsRatio: {:.2}\nGames: {}, Wins: {wins}, Losses: {losses}, Draws: {draws}, Points: {:.1} ({:.2} %)\nPtnml(0-2): [{}, {}, {}, {}, {}]\n",
         names[0],
         names[1],
         rows.len(),
         stats.elo,
-        stats.elo_error,
+        half_width(stats.elo_error),
         stats.nelo,
-        stats.nelo_error,
+        half_width(stats.nelo_error),
         100.0 * stats.los,
         draw_ratio,
         (penta.wd + penta.ww) as f64 / (penta.ld + penta.ll).max(1) as f64,
@@ -54,6 +65,21 @@ pub fn report(
         out.push_str(&format!(
             "LLR: {llr:.2} ({:.2}, {:.2}) [{:.2}, {:.2}] {verdict}\n",
             s.lower, s.upper, s.elo0, s.elo1
+        ));
+    }
+    if let Some((l, stop)) = looks {
+        let s = l.stats(penta);
+        let games: Vec<String> = l.games().iter().map(u64::to_string).collect();
+        let state = stop.map_or("not stopped yet", Stop::name);
+        out.push_str(&format!(
+            "Looks at {} games, {:.1}% intervals (Bonferroni over {}), stop within +/- {}: Elo {:.2} +/- {} at {} games, {state}\n",
+            games.join(", "),
+            100.0 * l.confidence(),
+            l.games().len(),
+            l.bound_elo(),
+            s.elo,
+            half_width(s.elo_error),
+            2 * penta.pairs(),
         ));
     }
     let restarts: u32 = rows.iter().map(|r| r.restarts).sum();
