@@ -770,12 +770,12 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
     let run = |extra: &[&str]| {
         Command::new(EXE)
             .args(["ablate", "--quick", "--methods", "rfp", "--positions", "2"])
-            .args(["--engine", "none"])
+            .args(["--extras", "mpc", "--engine", "none"])
             .args([
-                "--games",
-                "2",
-                "--tc",
-                "0.3+0.01",
+                "--nodes",
+                "300",
+                "--looks",
+                "20",
                 "--depth",
                 "4",
                 "--time-ms",
@@ -793,24 +793,53 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
         String::from_utf8_lossy(&out.stderr)
     );
     let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
-    assert!(report.contains("Leave one out") && report.contains("Add one in"));
+    assert!(
+        report.contains("Leave one out")
+            && report.contains("Add one in")
+            && report.contains("Added to the stack")
+    );
     // The time factor is measured by a bench (it was read as 0 from the new manifest).
     assert!(
         report.contains("this machine's bench speed is") && !report.contains("by 0.00"),
         "{report}"
     );
-    assert!(dir.join("forest-without.svg").is_file() && dir.join("forest-with.svg").is_file());
-    let mut reader = csv::Reader::from_path(dir.join("ablate.csv")).unwrap();
-    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
-    assert_eq!(rows.len(), 2, "one row per direction");
-    assert!(rows.iter().all(|r| &r[1] == "rfp"));
-    // Every measurement is there: depth, tree size, regret, games.
-    for r in &rows {
-        for column in [3, 6, 15] {
-            assert!(!r[column].is_empty(), "{r:?}");
-        }
-        assert_eq!(&r[20], "2");
+    for direction in ["without", "with", "added"] {
+        assert!(dir.join(format!("forest-300-{direction}.svg")).is_file());
     }
+    let mut reader = csv::Reader::from_path(dir.join("ablate.csv")).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let column = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let kinds: Vec<(&str, &str)> = rows.iter().map(|r| (&r[0], &r[1])).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("without", "rfp"),
+            ("added", "mpc"),
+            ("with", "rfp"),
+            ("with", "mpc")
+        ],
+        "one row per comparison"
+    );
+    // Every measurement is there: depth, tree size, regret, games and the rule's verdict (an
+    // Elo interval where the games vary: mpc changes nothing in 300 nodes, every pair drawn).
+    assert!(rows.iter().any(|r| !r[column("delta_elo")].is_empty()));
+    for r in &rows {
+        for name in ["delta_depth_plies", "tree_size_ratio", "delta_regret_cp"] {
+            assert!(!r[column(name)].is_empty(), "{name}: {r:?}");
+        }
+        assert_eq!(&r[column("games")], "20");
+        assert!(
+            ["decided", "bounded", "undecided"].contains(&&r[column("verdict")]),
+            "{r:?}"
+        );
+        assert_eq!(&r[column("effort_nodes")], "300");
+    }
+    assert_eq!(
+        &rows[0][column("stockfish_elo_note")],
+        "~25 (step 8)",
+        "Stockfish's note beside leaving reverse futility out"
+    );
     // An existing run is not mixed into; --resume reruns nothing.
     assert!(!run(&[]).status.success());
     let again = run(&["--resume"]);
@@ -1152,6 +1181,18 @@ fn empty_or_repeated_lists_are_refused() {
             vec!["ablate", "--methods", "rfp,rfp", "--quick"],
             "'rfp' is named twice",
         ),
+        (
+            vec!["ablate", "--looks", "20,10", "--quick"],
+            "--looks: the game counts must increase",
+        ),
+        (
+            vec!["ablate", "--extras", "rfp", "--quick"],
+            "'rfp' is a part of the stack",
+        ),
+        (
+            vec!["ablate", "--openings", "missing.epd", "--quick"],
+            "--openings",
+        ),
     ] {
         let out_path = dir.join(format!("{}.out", args[0]));
         let out = Command::new(EXE)
@@ -1176,7 +1217,6 @@ fn nonsense_limits_are_refused_naming_the_option() {
         (vec!["match", "--tc=-1+0"], "--tc"),
         (vec!["match", "--tc", "nan+0"], "--tc"),
         (vec!["match", "--tc", "inf+0"], "--tc"),
-        (vec!["ablate", "--tc", "abc"], "--tc"),
         (vec!["reproduce", "--tc", "0+0"], "--tc"),
         (vec!["depth", "--depth=-3"], "--depth"),
         (vec!["bench", "--depth", "0"], "--depth"),

@@ -1,11 +1,20 @@
-//! `cutlab ablate`: what each forward-pruning method of a stack buys and costs. For each
-//! method m, two variants: the stack without m (leave one out, against the stack) and the
-//! baseline with m (add one in, against the baseline). Each pair is measured on the same
-//! positions and openings: depth at fixed time, tree size at fixed depth, m's false-cut rate
-//! and share of cuts, oracle regret, and Elo from a match. The steps are ordinary `cutlab`
-//! commands (logs in `logs/`), resumable, and their shards (`--shard K/N`) fill one
-//! directory; `report.md` and `ablate.csv` hold one row per method and direction, and
+//! `cutlab ablate`: what each forward-pruning method buys and costs, both ways. Three kinds
+//! of comparison, each a variant against its reference:
+//! - `without`: the stack without one of its methods, against the stack (leave one out);
+//! - `with`: the baseline with one method (a stack's or an extra), against the baseline;
+//! - `added`: the stack with one extra method (the seeds' methods), against the stack: does
+//!   it still pay on top of a current engine's stack?
+//!
+//! Each comparison is measured on the same positions and openings: Elo from a match at a fixed
+//! number of nodes per move (at each effort; the higher efforts play the `without` and `added`
+//! comparisons), stopped by a rule that holds under repeated looks ([`Looks`]); tree size at
+//! fixed depth; the method's false-cut rate and share of cuts; depth at fixed time and oracle
+//! regret (the per-node cost that fixed-node games do not see). The steps are ordinary
+//! `cutlab` commands (logs in `logs/`), resumable, and their shards (`--shard K/N`) fill one
+//! directory; `report.md` and `ablate.csv` hold one row per comparison and effort, and
 //! `forest-*.svg` the Elo differences with their intervals.
+//!
+//! [`Looks`]: cutlab_analysis::elo::Looks
 
 mod report;
 
@@ -24,16 +33,25 @@ use crate::common::{
     speed,
 };
 
+/// The seeds' methods, the default `--extras`: Jiang and Buro's ProbCut and MPC, the
+/// Multi-Cut family, the null-move rules, probabilistic alpha-beta.
+const SEED_METHODS: &str = "probcut,mpc,multicut,multicut-all,multicut-tt,null-move,\
+                            null-move-r3,null-move-adaptive,null-move-verified,prob-ab";
+
 /// Options of `cutlab ablate`.
 #[derive(Args, Debug, Serialize)]
 pub struct AblateArgs {
     /// The stack whose methods are measured: a preset (e.g. `modern`) or parts joined by `+`.
     #[arg(long, default_value = "modern")]
     stack: String,
-    /// Methods (preset parts) to measure, comma-separated (default: every part of the stack
-    /// not in the baseline).
+    /// The stack's methods (preset parts) to measure, comma-separated (default: every part of
+    /// the stack).
     #[arg(long, value_delimiter = ',')]
     methods: Vec<String>,
+    /// Methods outside the stack to add to it and to the baseline, comma-separated (`none` for
+    /// none).
+    #[arg(long, value_delimiter = ',', default_value = SEED_METHODS)]
+    extras: Vec<String>,
     /// The baseline each method is added to.
     #[arg(long, default_value = "null-move+lmr")]
     baseline: String,
@@ -41,14 +59,15 @@ pub struct AblateArgs {
     #[command(flatten)]
     #[serde(flatten)]
     suite: SuiteOptions,
-    /// Match openings: EPD/FEN or PGN (default: early positions of the built-in suite).
+    /// Match openings: EPD/FEN or PGN (default: the built-in openings).
     #[arg(long)]
     openings: Option<PathBuf>,
     /// The oracle of the regret comparison, a UCI engine: a command, `auto` (stockfish on PATH
     /// or /usr/games/stockfish), or `none` (our own full-width search).
     #[arg(long, default_value = "auto")]
     engine: String,
-    /// About 25 minutes on 2 cores, wide intervals (default: the decisive scale).
+    /// About 20 minutes on 2 cores, wide intervals (default: the decisive scale; `--help`
+    /// gives its cost).
     #[arg(long)]
     quick: bool,
     /// Positions sampled from the suite (default: the scale's).
@@ -60,20 +79,23 @@ pub struct AblateArgs {
     /// Depth of the tree-size searches and the traces.
     #[arg(long, value_parser = clap::value_parser!(i32).range(1..=100))]
     depth: Option<i32>,
-    /// Games per match.
+    /// The efforts of the matches, nodes per move, comma-separated, lowest first (the first
+    /// plays every comparison, the others `without` and `added`).
+    #[arg(long, value_delimiter = ',',
+          value_parser = crate::common::options::count_up_to::<u64>(1 << 40))]
+    nodes: Vec<u64>,
+    /// The game counts at which each match is looked at (`cutlab match --looks`).
+    #[arg(long, value_delimiter = ',',
+          value_parser = crate::common::options::count_up_to::<u64>(2_000_000))]
+    looks: Vec<u64>,
+    /// The half-width (Elo) at which a look stops a match undecided but bounded.
     #[arg(long)]
-    games: Option<usize>,
-    /// Time control of the matches, `SECONDS+INCREMENT`.
-    #[arg(long, value_parser = crate::common::speed::time_control)]
-    tc: Option<String>,
-    /// Multiply the scale's time limits (not a `--time-ms` or `--tc` you give) by this
-    /// (default: the reference speed over this machine's, measured by a 2-second bench; a
-    /// resumed run keeps its factor).
+    stop_within: Option<f64>,
+    /// Multiply the scale's time limits (not a `--time-ms` you give) by this (default: the
+    /// reference speed over this machine's, measured by a 2-second bench; a resumed run keeps
+    /// its factor).
     #[arg(long)]
     time_factor: Option<f64>,
-    /// `elo0=0,elo1=10[,alpha=0.05,beta=0.05]`: each match stops when its GSPRT decides.
-    #[arg(long)]
-    sprt: Option<String>,
     /// Directory for the report, the CSVs, the figures and the logs.
     #[arg(long, default_value = "ablate")]
     out: PathBuf,
@@ -93,7 +115,7 @@ pub struct AblateArgs {
 }
 
 /// The size of a run.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug)]
 pub struct Scale {
     /// `quick` or `decisive`.
     pub name: &'static str,
@@ -102,8 +124,12 @@ pub struct Scale {
     trace_positions: usize,
     time_ms: u64,
     depth: i32,
-    games: usize,
-    tc: &'static str,
+    /// Nodes per move of the matches, one effort each.
+    nodes: &'static [u64],
+    /// Game counts of the looks at each match.
+    looks: &'static [u64],
+    /// Half-width at which a look stops a match, Elo.
+    stop_within: f64,
     verify_rate: f64,
     /// Depth of the internal oracle.
     oracle_depth: i32,
@@ -119,14 +145,16 @@ impl Scale {
         trace_positions: 4,
         time_ms: 200,
         depth: 7,
-        games: 16,
-        tc: "2+0.02",
+        nodes: &[5_000],
+        looks: &[40],
+        stop_within: 15.0,
         verify_rate: 0.1,
         oracle_depth: 5,
         engine_oracle_depth: 12,
     };
-    /// Sized for decisions: 400 games per match at 10+0.1 (about ±25 Elo at a 95% interval
-    /// when games are balanced), the whole built-in suite at 1 s.
+    /// Sized for decisions: matches at 10,000 and 40,000 nodes per move (depth 8 and 10 in a
+    /// middlegame), looked at after 200, 400, 800, 1600 and 2400 games (99% intervals): a
+    /// difference of 100 Elo stops at 200 games, one within ±15 Elo at 2,400 at most.
     const DECISIVE: Scale = Scale {
         name: "decisive",
         positions: 400,
@@ -134,23 +162,43 @@ impl Scale {
         trace_positions: 20,
         time_ms: 1000,
         depth: 9,
-        games: 400,
-        tc: "10+0.1",
+        nodes: &[10_000, 40_000],
+        looks: &[200, 400, 800, 1600, 2400],
+        stop_within: 15.0,
         verify_rate: 0.05,
         oracle_depth: 7,
         engine_oracle_depth: 16,
     };
 }
 
-/// One measured method: its part and the two variants built around it.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Ablation {
-    /// The preset part.
+/// One comparison: a variant against its reference.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Comparison {
+    /// `without` (the stack without the method), `with` (the baseline with it) or `added`
+    /// (the stack with an extra method).
+    pub direction: String,
+    /// The method (preset part).
     pub method: String,
-    /// The stack without it.
-    pub without: String,
-    /// The baseline with it.
-    pub with: String,
+    /// The variant measured.
+    pub variant: String,
+}
+
+impl Comparison {
+    /// `stack` or `baseline`: what the variant is measured against.
+    #[must_use]
+    pub fn reference(&self) -> &'static str {
+        if self.direction == "with" {
+            "baseline"
+        } else {
+            "stack"
+        }
+    }
+
+    /// The comparison's name in files and steps, e.g. `without-rfp`.
+    #[must_use]
+    pub fn name(&self) -> String {
+        format!("{}-{}", self.direction, self.method)
+    }
 }
 
 /// What the run is, written to `manifest.toml` as it goes.
@@ -162,9 +210,15 @@ pub struct Manifest {
     pub stack: String,
     /// The baseline, spelled out.
     pub baseline: String,
-    /// The methods, with their variants.
-    pub ablations: Vec<Ablation>,
-    /// Positions, seed, and the versions and machine.
+    /// The comparisons.
+    pub comparisons: Vec<Comparison>,
+    /// Nodes per move of the matches, one effort each (the first plays every comparison).
+    pub nodes: Vec<u64>,
+    /// Game counts of the looks at each match.
+    pub looks: Vec<u64>,
+    /// Half-width at which a look stops a match, Elo.
+    pub stop_within: f64,
+    /// Positions.
     pub positions: usize,
     /// Seed.
     pub seed: u64,
@@ -178,6 +232,21 @@ pub struct Manifest {
     pub time_factor: f64,
     /// Finished steps.
     pub steps: Vec<StepRecord>,
+}
+
+impl Manifest {
+    /// Whether comparison `c` is played at effort `k` (from 0): all at the first, the
+    /// `without` and `added` ones at the others.
+    #[must_use]
+    pub fn played_at(c: &Comparison, k: usize) -> bool {
+        k == 0 || c.direction != "with"
+    }
+}
+
+/// The games file of comparison `c` at `nodes` per move, in the run's directory.
+#[must_use]
+pub fn games_file(c: &Comparison, nodes: u64) -> String {
+    format!("matches/{nodes}/{}.csv", c.name())
 }
 
 /// A time factor of 1 (runs recorded before time factors).
@@ -195,64 +264,125 @@ fn same_family(a: &str, b: &str) -> bool {
     a == b || (a.starts_with("null-move") && b.starts_with("null-move"))
 }
 
-/// The stack's parts, the baseline's parts, and the methods with their two variants.
-type Plan = (Vec<String>, Vec<String>, Vec<Ablation>);
-
-/// The methods and their two variants.
-fn ablations(args: &AblateArgs) -> Result<Plan, String> {
-    let stack = SearchConfig::parts(&args.stack).map_err(|e| format!("--stack: {e}"))?;
-    let baseline = SearchConfig::parts(&args.baseline).map_err(|e| format!("--baseline: {e}"))?;
-    let methods: Vec<String> = if args.methods.is_empty() {
-        stack
-            .iter()
-            .filter(|p| !baseline.contains(p))
-            .cloned()
-            .collect()
-    } else {
-        args.methods
-            .iter()
-            .map(|m| SearchConfig::canonical_name(m.trim()))
-            .collect()
-    };
-    crate::common::options::no_repeats("--methods", &methods)?;
-    if methods.is_empty() {
-        return Err("no methods to measure: the stack adds nothing to the baseline".into());
-    }
-    let ablations = methods
+/// `parts` with `method` in place of its family's part (added when none is there).
+fn with_method(parts: &[String], method: &str) -> String {
+    let mut out: Vec<String> = parts
         .iter()
-        .map(|m| {
-            if !stack.contains(m) {
-                return Err(format!("--methods: '{m}' is not a part of the stack"));
-            }
-            let without: Vec<String> = stack.iter().filter(|p| *p != m).cloned().collect();
-            let mut with: Vec<String> = baseline
-                .iter()
-                .filter(|p| !same_family(p, m))
-                .cloned()
-                .collect();
-            with.push(m.clone());
-            let (without, with) = (join(&without), join(&with));
-            for v in [&without, &with] {
-                SearchConfig::preset(v).map_err(|e| format!("method '{m}': {e}"))?;
-            }
-            Ok(Ablation {
-                method: m.clone(),
-                without,
-                with,
-            })
-        })
-        .collect::<Result<Vec<_>, String>>()?;
-    Ok((stack, baseline, ablations))
+        .filter(|p| !same_family(p, method))
+        .cloned()
+        .collect();
+    out.push(method.to_string());
+    join(&out)
 }
 
-/// The steps of a run, in order.
+/// Canonical names of a comma-separated method list (`none` alone: no methods).
+fn method_names(names: &[String], option: &str) -> Result<Vec<String>, String> {
+    if names.len() == 1 && names[0].trim() == "none" {
+        return Ok(Vec::new());
+    }
+    let names: Vec<String> = names
+        .iter()
+        .map(|m| SearchConfig::canonical_name(m.trim()))
+        .collect();
+    crate::common::options::no_repeats(option, &names)?;
+    Ok(names)
+}
+
+/// The stack's parts, the baseline's parts, and the comparisons.
+type Plan = (Vec<String>, Vec<String>, Vec<Comparison>);
+
+/// The comparisons: each method of the stack left out of it and added to the baseline (where
+/// the baseline lacks it), each extra added to the stack and to the baseline.
+fn comparisons(args: &AblateArgs) -> Result<Plan, String> {
+    let stack = SearchConfig::parts(&args.stack).map_err(|e| format!("--stack: {e}"))?;
+    let baseline = SearchConfig::parts(&args.baseline).map_err(|e| format!("--baseline: {e}"))?;
+    let methods = if args.methods.is_empty() {
+        stack.clone()
+    } else {
+        method_names(&args.methods, "--methods")?
+    };
+    let extras = method_names(&args.extras, "--extras")?;
+    let mut out = Vec::new();
+    let mut push = |direction: &str, method: &str, variant: String| -> Result<(), String> {
+        SearchConfig::preset(&variant).map_err(|e| format!("method '{method}': {e}"))?;
+        out.push(Comparison {
+            direction: direction.to_string(),
+            method: method.to_string(),
+            variant,
+        });
+        Ok(())
+    };
+    for m in &methods {
+        if !stack.contains(m) {
+            return Err(format!("--methods: '{m}' is not a part of the stack"));
+        }
+        let without: Vec<String> = stack.iter().filter(|p| *p != m).cloned().collect();
+        push("without", m, join(&without))?;
+        if !baseline.contains(m) {
+            push("with", m, with_method(&baseline, m))?;
+        }
+    }
+    for x in &extras {
+        if stack.contains(x) {
+            return Err(format!(
+                "--extras: '{x}' is a part of the stack (give it in --methods)"
+            ));
+        }
+        push("added", x, with_method(&stack, x))?;
+        if !baseline.contains(x) {
+            push("with", x, with_method(&baseline, x))?;
+        }
+    }
+    if out.is_empty() {
+        return Err("no methods to measure (--methods and --extras are empty)".into());
+    }
+    Ok((stack, baseline, out))
+}
+
+/// The settings of a run: the scale's, with the options given in their place.
+struct Settings {
+    depth: String,
+    nodes: Vec<u64>,
+    looks: Vec<u64>,
+    stop_within: f64,
+}
+
+impl Settings {
+    /// The settings, checked before anything runs.
+    fn new(args: &AblateArgs, scale: &Scale) -> Result<Settings, String> {
+        let pick = |given: &[u64], default: &[u64]| {
+            if given.is_empty() {
+                default.to_vec()
+            } else {
+                given.to_vec()
+            }
+        };
+        let settings = Settings {
+            depth: args.depth.unwrap_or(scale.depth).to_string(),
+            nodes: pick(&args.nodes, scale.nodes),
+            looks: pick(&args.looks, scale.looks),
+            stop_within: args.stop_within.unwrap_or(scale.stop_within),
+        };
+        crate::common::options::no_repeats("--nodes", &settings.nodes)?;
+        if settings.nodes.windows(2).any(|w| w[0] >= w[1]) {
+            return Err("--nodes: give the efforts lowest first".into());
+        }
+        // The match's own rule checks the looks and the bound before any step runs.
+        cutlab_analysis::elo::Looks::new(settings.looks.clone(), settings.stop_within)?;
+        Ok(settings)
+    }
+}
+
+/// The steps of a run, in order: the matches first (fixed nodes: any load on the machine
+/// leaves them unchanged), then the searches at fixed depth, then those at fixed time (the
+/// scale's time multiplied by `factor`).
 fn plan(
     args: &AblateArgs,
-    (scale, factor): (&Scale, f64),
+    (scale, settings, factor): (&Scale, &Settings, f64),
     layout: &Layout,
     (stack, baseline): (&str, &str),
-    ablations: &[Ablation],
-) -> Result<Vec<Step>, String> {
+    comparisons: &[Comparison],
+) -> Vec<Step> {
     let threads = args.threads.to_string();
     #[expect(
         clippy::cast_possible_truncation,
@@ -264,107 +394,137 @@ fn plan(
         .time_ms
         .unwrap_or_else(|| (scale.time_ms as f64 * factor).round().max(1.0) as u64)
         .to_string();
-    let depth = args.depth.unwrap_or(scale.depth).to_string();
-    // Regret is judged by Stockfish when it is there, else by our own full-width search.
-    let oracle = match crate::common::engine_process::find_engine(&args.engine) {
-        Some(command) => format!("uci:{command},depth={}", scale.engine_oracle_depth),
-        None => format!("internal:depth={}", scale.oracle_depth),
+    let reference_of = |c: &Comparison| {
+        if c.reference() == "stack" {
+            stack
+        } else {
+            baseline
+        }
     };
-    let positions = layout.path("positions.epd");
     let mut steps = Vec::new();
-    for (direction, reference) in [("without", stack), ("with", baseline)] {
-        let variants: Vec<&str> = std::iter::once(reference)
-            .chain(ablations.iter().map(|a| a.variant(direction)))
-            .collect();
-        let list = variants.join(",");
-        let common = [
-            "--suite",
-            &positions,
-            "--variants",
-            &list,
-            "--threads",
-            &threads,
-        ];
+    // Elo: each variant against its reference, at each effort.
+    let looks: Vec<String> = settings.looks.iter().map(u64::to_string).collect();
+    let looks = looks.join(",");
+    for (k, nodes) in settings.nodes.iter().enumerate() {
+        for c in comparisons.iter().filter(|c| Manifest::played_at(c, k)) {
+            let file = games_file(c, *nodes);
+            let mut step = Step::new(format!("match-{nodes}-{}", c.name()), &["match"])
+                .arg("--engine")
+                .arg(format!("variant={}", c.variant))
+                .arg(format!("name={}", c.name()))
+                .arg("--engine")
+                .arg(format!("variant={}", reference_of(c)))
+                .arg(format!("name={}", c.reference()))
+                .args(&["--nodes", &nodes.to_string(), "--looks", &looks])
+                .args(&["--stop-within", &settings.stop_within.to_string()])
+                .args(&["--concurrency", &threads])
+                .args(&["--order", "random", "--seed", &args.seed.to_string()]);
+            if let Some(openings) = &args.openings {
+                step = step.arg("--openings").arg(openings.display().to_string());
+            }
+            steps.push(
+                step.arg("--pgn")
+                    .arg(layout.path(&file.replace(".csv", ".pgn")))
+                    .arg("--out")
+                    .arg(layout.path(&file)),
+            );
+        }
+    }
+    let positions = layout.path("positions.epd");
+    let lists: Vec<(&str, String)> = [("stack", stack), ("baseline", baseline)]
+        .into_iter()
+        .map(|(name, reference)| {
+            let variants: Vec<&str> = std::iter::once(reference)
+                .chain(
+                    comparisons
+                        .iter()
+                        .filter(|c| c.reference() == name)
+                        .map(|c| c.variant.as_str()),
+                )
+                .collect();
+            (name, variants.join(","))
+        })
+        .collect();
+    for (name, list) in &lists {
         steps.push(
-            Step::new(format!("depth-{direction}"), &["depth"])
-                .args(&common)
-                .args(&["--time-ms", &time_ms, "--out"])
-                .arg(layout.path(&format!("depth-{direction}.csv"))),
-        );
-        steps.push(
-            Step::new(format!("size-{direction}"), &["depth"])
-                .args(&common)
-                .args(&["--depth", &depth, "--out"])
-                .arg(layout.path(&format!("size-{direction}.csv"))),
-        );
-        steps.push(
-            Step::new(format!("regret-{direction}"), &["oracle"])
-                .args(&["--suite", &layout.path("oracle-positions.epd")])
-                .args(&["--variants", &list, "--time-ms", &time_ms, "--oracle"])
-                .arg(&oracle)
-                .arg("--out")
-                .arg(layout.path(&format!("regret-{direction}.csv"))),
+            Step::new(format!("size-{name}"), &["depth"])
+                .args(&["--suite", &positions, "--variants", list])
+                .args(&["--threads", &threads, "--depth", &settings.depth, "--out"])
+                .arg(layout.path(&format!("size-{name}.csv"))),
         );
     }
-    // False cuts and shares of cuts: the stack, and the baseline with each method.
+    // False cuts and shares of cuts: the stack, and every variant that adds a method.
     let traced = std::iter::once(("stack".to_string(), stack.to_string())).chain(
-        ablations
+        comparisons
             .iter()
-            .map(|a| (format!("with-{}", a.method), a.with.clone())),
+            .filter(|c| c.direction != "without")
+            .map(|c| (c.name(), c.variant.clone())),
     );
     for (name, variant) in traced {
         steps.push(
             Step::new(format!("trace-{name}"), &["trace"])
                 .args(&["--suite", &layout.path("trace-positions.epd")])
-                .args(&["--variant", &variant, "--depth", &depth, "--only-cut-tests"])
-                .args(&["--verify-cuts", &scale.verify_rate.to_string()])
+                .args(&["--variant", &variant, "--depth", &settings.depth])
+                .args(&["--only-cut-tests", "--verify-cuts"])
+                .arg(scale.verify_rate.to_string())
                 .args(&["--seed", &args.seed.to_string(), "--out"])
                 .arg(layout.path(&format!("traces/{name}.csv"))),
         );
     }
-    // Elo: each variant against its reference.
-    let games = args.games.unwrap_or(scale.games).to_string();
-    let tc = match &args.tc {
-        Some(tc) => tc.clone(),
-        None => speed::scaled_tc(scale.tc, factor)?,
+    // Regret is judged by Stockfish when it is there, else by our own full-width search.
+    let oracle = match crate::common::engine_process::find_engine(&args.engine) {
+        Some(command) => format!("uci:{command},depth={}", scale.engine_oracle_depth),
+        None => format!("internal:depth={}", scale.oracle_depth),
     };
-    for a in ablations {
-        for (direction, reference, ref_name) in
-            [("without", stack, "stack"), ("with", baseline, "baseline")]
-        {
-            let name = format!("{direction}-{}", a.method);
-            let mut step = Step::new(format!("match-{name}"), &["match", "--engine"])
-                .arg(format!("variant={}", a.variant(direction)))
-                .arg(format!("name={name}"))
-                .arg("--engine")
-                .arg(format!("variant={reference}"))
-                .arg(format!("name={ref_name}"))
-                .args(&["--games", &games, "--tc", &tc, "--concurrency", &threads])
-                .args(&["--order", "random", "--seed", &args.seed.to_string()]);
-            if let Some(openings) = &args.openings {
-                step = step.arg("--openings").arg(openings.display().to_string());
-            }
-            if let Some(sprt) = &args.sprt {
-                step = step.arg("--sprt").arg(sprt.clone());
-            }
-            steps.push(
-                step.arg("--out")
-                    .arg(layout.path(&format!("matches/{name}.csv"))),
-            );
-        }
+    for (name, list) in &lists {
+        steps.push(
+            Step::new(format!("depth-{name}"), &["depth"])
+                .args(&["--suite", &positions, "--variants", list])
+                .args(&["--threads", &threads, "--time-ms", &time_ms])
+                .arg("--out")
+                .arg(layout.path(&format!("depth-{name}.csv"))),
+        );
+        steps.push(
+            Step::new(format!("regret-{name}"), &["oracle"])
+                .args(&["--suite", &layout.path("oracle-positions.epd")])
+                .args(&["--variants", list, "--time-ms", &time_ms])
+                .arg("--oracle")
+                .arg(&oracle)
+                .arg("--out")
+                .arg(layout.path(&format!("regret-{name}.csv"))),
+        );
     }
-    Ok(steps)
+    steps
 }
 
-impl Ablation {
-    /// The variant of a direction: `without` (the stack without the method) or `with`.
-    fn variant(&self, direction: &str) -> &str {
-        if direction == "without" {
-            &self.without
-        } else {
-            &self.with
-        }
+/// The matches' cost: games and hours from every match stopping at its first look to every
+/// match running to its last, at this machine's bench speed (a game is about 90 moves).
+#[expect(clippy::cast_precision_loss, reason = "estimates")]
+fn cost(settings: &Settings, comparisons: &[Comparison], threads: usize, nps: u64) -> String {
+    let (first, last) = (
+        settings.looks.first().copied().unwrap_or(0),
+        settings.looks.last().copied().unwrap_or(0),
+    );
+    let mut matches = 0;
+    let (mut low, mut high) = (0.0, 0.0);
+    for (k, nodes) in settings.nodes.iter().enumerate() {
+        let n = comparisons
+            .iter()
+            .filter(|c| Manifest::played_at(c, k))
+            .count();
+        matches += n;
+        let game_s = 90.0 * *nodes as f64 / nps.max(1) as f64;
+        low += (n as u64 * first) as f64 * game_s;
+        high += (n as u64 * last) as f64 * game_s;
     }
+    let hours = |s: f64| s / 3600.0 / threads as f64;
+    format!(
+        "{matches} matches of {first} to {last} games: {:.1} to {:.1} hours on {threads} \
+         threads at {:.2} M nps (most stop between)",
+        hours(low),
+        hours(high),
+        nps as f64 / 1e6
+    )
 }
 
 /// Runs `cutlab ablate`.
@@ -377,15 +537,15 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
     } else {
         Scale::DECISIVE
     };
-    let (stack, baseline, ablations) = ablations(args)?;
+    let (stack, baseline, comparisons) = comparisons(args)?;
     let (stack, baseline) = (join(&stack), join(&baseline));
+    let settings = Settings::new(args, &scale)?;
+    if let Some(path) = &args.openings {
+        cutlab_suites::load(path, false).map_err(|e| format!("--openings: {e}"))?;
+    }
     let layout = Layout {
         dir: args.out.clone(),
     };
-    for sub in ["logs", "traces", "matches"] {
-        let d = layout.file(sub);
-        std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
-    }
     let mut manifest: Manifest =
         load_manifest(&layout, args.resume || args.shard.is_some())?.unwrap_or_default();
     if !manifest.scale.is_empty() && manifest.scale != scale.name {
@@ -396,6 +556,17 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
         ));
     }
     let suite = args.suite.load()?;
+    // A resumed run keeps the factor it started with (a new manifest has none: 0).
+    let kept = (manifest.time_factor > 0.0).then_some((manifest.time_factor, manifest.speed_nps));
+    let (factor, speed_nps) = speed::time_factor(args.time_factor, kept, false)?;
+    for sub in ["logs", "traces"]
+        .into_iter()
+        .map(String::from)
+        .chain(settings.nodes.iter().map(|n| format!("matches/{n}")))
+    {
+        let d = layout.file(&sub);
+        std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+    }
     let sampled = write_position_files(
         &layout,
         &suite,
@@ -405,25 +576,30 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
     manifest.scale = scale.name.to_string();
     manifest.stack.clone_from(&stack);
     manifest.baseline.clone_from(&baseline);
-    manifest.ablations.clone_from(&ablations);
+    manifest.comparisons.clone_from(&comparisons);
+    manifest.nodes.clone_from(&settings.nodes);
+    manifest.looks.clone_from(&settings.looks);
+    manifest.stop_within = settings.stop_within;
     manifest.positions = sampled;
     manifest.seed = args.seed;
     manifest.environment = environment();
-    save_manifest(&layout, &manifest)?;
-    // A resumed run keeps the factor it started with (a new manifest has none: 0).
-    let kept = (manifest.time_factor > 0.0).then_some((manifest.time_factor, manifest.speed_nps));
-    let (factor, speed_nps) = speed::time_factor(args.time_factor, kept, false)?;
     manifest.time_factor = factor;
     manifest.speed_nps = speed_nps;
     save_manifest(&layout, &manifest)?;
     let steps = plan(
         args,
-        (&scale, factor),
+        (&scale, &settings, factor),
         &layout,
         (&stack, &baseline),
-        &ablations,
-    )?;
+        &comparisons,
+    );
     save_plan(&layout, &steps)?;
+    let nps = speed_nps.unwrap_or(speed::REFERENCE_NPS);
+    eprintln!(
+        "ablate: {} comparisons; {}",
+        comparisons.len(),
+        cost(&settings, &comparisons, args.threads, nps)
+    );
     let mine = crate::common::shard::shard(&steps, args.shard.as_deref())?;
     let total = steps.len();
     for step in mine {

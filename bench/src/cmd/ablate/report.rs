@@ -1,10 +1,13 @@
-//! The ablation report: one row per method and direction (leave one out against the stack,
-//! add one in against the baseline) with every yardstick beside its interval, as a Markdown
-//! table, a tidy CSV and a forest plot of the Elo differences.
+//! The ablation report: one row per comparison and effort (leave one out against the
+//! stack, add one in against the baseline, add an extra to the stack) with every yardstick
+//! beside its interval and the verdict of its match's stopping rule, as a Markdown table, a
+//! tidy CSV (`ablate.csv`, docs/csv.md) and forest plots of the Elo differences. Everything is
+//! read from the run's files, so `cutlab report DIR` writes the same report again.
 
 use std::collections::BTreeMap;
 
 use cutlab_analysis::{
+    elo::{Looks, Stop},
     markdown::Table,
     plot,
     rows::{CutTestRow, DepthRow, GameRow, RegretRow, VerifyRow, read},
@@ -14,16 +17,37 @@ use cutlab_analysis::{
 use cutlab_instrument::CutOutcome;
 use serde::Serialize;
 
-use super::{Ablation, Layout, Manifest};
+use super::{Comparison, Layout, Manifest, games_file};
 
-/// One method in one direction: what removing it from the stack (`without`) or adding it to
-/// the baseline (`with`) changes, against that reference.
+/// Stockfish 15.1's own estimate of a step's worth, from the "(~N Elo)" notes of its
+/// `search.cpp`, for the parts that follow one of its steps.
+fn stockfish_note(method: &str) -> Option<&'static str> {
+    Some(match method {
+        "null-move-modern" => "~22 (step 9)",
+        "rfp" => "~25 (step 8)",
+        "futility" => "~9 (step 14, parent node)",
+        "lmp" => "~7 (step 14, move count)",
+        "see-pruning" => "~9 + ~3 (step 14, SEE)",
+        "history-pruning" => "~2 (step 14, continuation history)",
+        "sf-probcut" => "~4 (step 10)",
+        "sf-probcut-in-check" => "~0 (step 12)",
+        "singular" => "~58 (step 15, singular extension)",
+        "lmr" => "~98 (step 17)",
+        _ => return None,
+    })
+}
+
+/// One comparison at one effort: what leaving the method out of the stack (`without`),
+/// adding it to the baseline (`with`) or adding it to the stack (`added`) changes, against
+/// that reference.
 #[derive(Clone, Debug)]
 pub struct AblationRow {
-    /// `without` (the stack without the method) or `with` (the baseline with it).
-    pub direction: &'static str,
+    /// `without`, `with` or `added`.
+    pub direction: String,
     /// The method (preset part).
     pub method: String,
+    /// Nodes per move of the match.
+    pub effort_nodes: u64,
     /// Positions compared.
     pub positions: usize,
     /// Depth at fixed time, variant minus reference, plies, with its 95% t interval.
@@ -34,15 +58,19 @@ pub struct AblationRow {
     pub false_cut_rate: Option<Estimate>,
     /// Sampled cuts verified.
     pub verified_cuts: usize,
-    /// The method's share of all cuts in the traced search (the stack, or the baseline with
-    /// the method).
+    /// The method's share of all cuts in the traced search (the stack for `without`, the
+    /// variant otherwise).
     pub share_of_cuts: Option<f64>,
     /// Oracle regret, variant minus reference, centipawns, with its 95% t interval.
     pub delta_regret_cp: Option<Estimate>,
-    /// Elo of the variant against the reference (pentanomial), with its 95% interval.
+    /// Elo of the variant against the reference (pentanomial), with the stopping rule's
+    /// interval (1 - 0.05/k for k looks).
     pub delta_elo: Option<Estimate>,
     /// Games played.
     pub games: usize,
+    /// The stopping rule's verdict: `decided`, `bounded`, `undecided` (the last look came
+    /// first), or `running`.
+    pub verdict: &'static str,
 }
 
 /// The CSV's columns: estimates flattened into value, low and high.
@@ -50,6 +78,7 @@ pub struct AblationRow {
 struct CsvRow<'a> {
     direction: &'a str,
     method: &'a str,
+    effort_nodes: u64,
     positions: usize,
     delta_depth_plies: Option<f64>,
     delta_depth_low: Option<f64>,
@@ -69,6 +98,8 @@ struct CsvRow<'a> {
     delta_elo_low: Option<f64>,
     delta_elo_high: Option<f64>,
     games: usize,
+    verdict: &'a str,
+    stockfish_elo_note: Option<&'a str>,
 }
 
 /// Paired by position: the reference's and the variant's values of `value`.
@@ -124,21 +155,22 @@ fn rows_of<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> Vec<T> {
     }
 }
 
-fn row(layout: &Layout, manifest: &Manifest, a: &Ablation, direction: &'static str) -> AblationRow {
-    let (reference, variant) = if direction == "without" {
-        (manifest.stack.as_str(), a.without.as_str())
+fn row(layout: &Layout, manifest: &Manifest, c: &Comparison, nodes: u64) -> AblationRow {
+    let (reference, variant) = if c.reference() == "stack" {
+        (manifest.stack.as_str(), c.variant.as_str())
     } else {
-        (manifest.baseline.as_str(), a.with.as_str())
+        (manifest.baseline.as_str(), c.variant.as_str())
     };
     let names = (reference, variant);
-    let depth: Vec<DepthRow> = rows_of(&layout.file(&format!("depth-{direction}.csv")));
+    let file = |kind: &str| layout.file(&format!("{kind}-{}.csv", c.reference()));
+    let depth: Vec<DepthRow> = rows_of(&file("depth"));
     let (d_ref, d_var) = paired(
         &depth,
         names,
         |r| (&r.position, &r.variant),
         |r| f64::from(r.depth),
     );
-    let size: Vec<DepthRow> = rows_of(&layout.file(&format!("size-{direction}.csv")));
+    let size: Vec<DepthRow> = rows_of(&file("size"));
     #[expect(clippy::cast_precision_loss, reason = "node counts")]
     let (n_ref, n_var) = paired(
         &size,
@@ -146,19 +178,19 @@ fn row(layout: &Layout, manifest: &Manifest, a: &Ablation, direction: &'static s
         |r| (&r.position, &r.variant),
         |r| r.nodes as f64,
     );
-    let regret: Vec<RegretRow> = rows_of(&layout.file(&format!("regret-{direction}.csv")));
+    let regret: Vec<RegretRow> = rows_of(&file("regret"));
     let (r_ref, r_var) = paired(
         &regret,
         names,
         |r| (&r.position, &r.variant),
         |r| f64::from(r.regret_cp),
     );
-    let trace = if direction == "without" {
+    let trace = if c.direction == "without" {
         "traces/stack".to_string()
     } else {
-        format!("traces/with-{}", a.method)
+        format!("traces/{}", c.name())
     };
-    let method = method_name(&a.method);
+    let method = method_name(&c.method);
     let verified: Vec<VerifyRow> = rows_of(&layout.file(&format!("{trace}.verify.csv")));
     let mine: Vec<&VerifyRow> = verified.iter().filter(|v| v.method == method).collect();
     let wrong = mine.iter().filter(|v| !v.correct).count();
@@ -167,13 +199,30 @@ fn row(layout: &Layout, manifest: &Manifest, a: &Ablation, direction: &'static s
     let (all, of_method) = cuts.fold((0_u64, 0_u64), |(all, m), t| {
         (all + 1, m + u64::from(t.method == method))
     });
-    let games: Vec<GameRow> =
-        rows_of(&layout.file(&format!("matches/{direction}-{}.csv", a.method)));
+    let games: Vec<GameRow> = rows_of(&layout.file(&games_file(c, nodes)));
     let summary = MatchSummary::of(&games);
+    let looks = Looks::new(manifest.looks.clone(), manifest.stop_within).ok();
+    let (delta_elo, verdict) = match (&summary, &looks) {
+        (Some(s), Some(l)) => {
+            let stats = l.stats(&s.pentanomial);
+            let estimate =
+                (stats.elo.is_finite() && stats.elo_error.is_finite()).then_some(Estimate {
+                    value: stats.elo,
+                    low: stats.elo - stats.elo_error,
+                    high: stats.elo + stats.elo_error,
+                });
+            (
+                estimate,
+                l.stop(&s.pentanomial).map_or("running", Stop::name),
+            )
+        }
+        _ => (None, "running"),
+    };
     #[expect(clippy::cast_precision_loss, reason = "counts")]
     AblationRow {
-        direction,
-        method: a.method.clone(),
+        direction: c.direction.clone(),
+        method: c.method.clone(),
+        effort_nodes: nodes,
         positions: d_ref.len(),
         delta_depth: paired_difference(&d_ref, &d_var, 0.95),
         tree_size_ratio: node_ratio(&n_ref, &n_var),
@@ -181,16 +230,9 @@ fn row(layout: &Layout, manifest: &Manifest, a: &Ablation, direction: &'static s
         verified_cuts: mine.len(),
         share_of_cuts: (all > 0).then(|| of_method as f64 / all as f64),
         delta_regret_cp: paired_difference(&r_ref, &r_var, 0.95),
-        // An interval needs two game pairs at least.
-        delta_elo: summary
-            .as_ref()
-            .filter(|s| s.pentanomial.pairs() >= 2 && s.stats.elo_error.is_finite())
-            .map(|s| Estimate {
-                value: s.stats.elo,
-                low: s.stats.elo - s.stats.elo_error,
-                high: s.stats.elo + s.stats.elo_error,
-            }),
+        delta_elo,
         games: summary.map_or(0, |s| s.games),
+        verdict,
     }
 }
 
@@ -209,16 +251,19 @@ fn interval(e: Option<&Estimate>, digits: usize, unit: &str) -> String {
     )
 }
 
-fn table(rows: &[AblationRow]) -> Table {
+fn table(rows: &[AblationRow], confidence: &str) -> Table {
+    let elo_header = format!(">ΔElo [{confidence} CI]");
     let mut t = Table::new(&[
         "method",
+        &elo_header,
+        ">games",
+        "verdict",
+        ">Stockfish's note",
         ">Δdepth (plies) [95% CI]",
         ">tree size [95% CI]",
         ">false cuts [95% CI]",
         ">share of cuts",
         ">Δregret cp [95% CI]",
-        ">ΔElo [95% CI]",
-        ">games",
     ]);
     for r in rows {
         let size = r.tree_size_ratio.as_ref().map_or_else(
@@ -237,20 +282,48 @@ fn table(rows: &[AblationRow]) -> Table {
                 )
             },
         );
+        let elo = if r.games > 0 && r.delta_elo.is_none() {
+            "too few games".to_string()
+        } else {
+            interval(r.delta_elo.as_ref(), 0, "")
+        };
+        // Stockfish's notes are for removing a step: beside the leave-one-out rows only.
+        let note = (r.direction == "without")
+            .then(|| stockfish_note(&r.method))
+            .flatten()
+            .unwrap_or("-");
         t.row(vec![
             r.method.clone(),
+            elo,
+            r.games.to_string(),
+            r.verdict.to_string(),
+            note.to_string(),
             interval(r.delta_depth.as_ref(), 2, ""),
             size,
             false_cuts,
             r.share_of_cuts
                 .map_or_else(|| "-".into(), |s| format!("{:.1}%", 100.0 * s)),
             interval(r.delta_regret_cp.as_ref(), 1, ""),
-            interval(r.delta_elo.as_ref(), 0, ""),
-            r.games.to_string(),
         ]);
     }
     t
 }
+
+/// The sections of the report: a direction and its title.
+const SECTIONS: [(&str, &str); 3] = [
+    (
+        "without",
+        "Leave one out: the stack without the method, against the stack",
+    ),
+    (
+        "added",
+        "Added to the stack: the stack with the method, against the stack",
+    ),
+    (
+        "with",
+        "Add one in: the baseline with the method, against the baseline",
+    ),
+];
 
 /// Writes `report.md`, `ablate.csv` and the forest plots; returns the summary for the
 /// terminal.
@@ -258,83 +331,101 @@ fn table(rows: &[AblationRow]) -> Table {
 /// # Errors
 /// A file that cannot be written.
 pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
+    let looks = Looks::new(manifest.looks.clone(), manifest.stop_within)?;
+    let confidence = format!("{:.0}%", 100.0 * looks.confidence());
+    let games: Vec<String> = manifest.looks.iter().map(u64::to_string).collect();
+    let efforts: Vec<String> = manifest.nodes.iter().map(u64::to_string).collect();
     let mut summary = String::new();
     let mut md = format!(
-        "# cutlab ablate ({} scale)\n\nStack: `{}`\n\nBaseline: `{}`\n\n{} positions, seed {}. \
-         Intervals are 95%: t intervals of paired differences over positions (depth at fixed \
-         time, regret), a t interval of log node ratios (tree size at fixed depth), Wilson \
-         (false cuts), pentanomial (Elo). An interval that excludes 0 (1 for tree size) is a \
-         decided difference at this size; one that includes it is undecided. Time limits: \
-         {}.\n",
+        "# cutlab ablate ({} scale)\n\nStack: `{}`\n\nBaseline: `{}`\n\nMatches at {} nodes \
+         per move (the first effort plays every comparison, the others leave-one-out and \
+         added-to-the-stack), each variant against its reference from the built-in or given \
+         openings in pairs, colours swapped. **Stopping rule**: each match is looked at only \
+         after {} games; with {} looks, each look's pentanomial Elo interval is at {confidence} \
+         (Bonferroni: together the looks hold at 95%), and the match stops at the first look \
+         whose interval excludes 0 (*decided*) or is within ±{} Elo (*bounded*); a match that \
+         reaches its last look with neither is *undecided*. Elo at fixed nodes leaves out a \
+         method's cost per node: the depth reached at fixed time (Δdepth) reports it.\n\n{} \
+         positions, seed {}. Other intervals are 95%: t intervals of paired differences over \
+         positions (depth at fixed time, regret), a t interval of log node ratios (tree size at \
+         fixed depth), Wilson (false cuts). Stockfish's note is its `search.cpp`'s \"(~N Elo)\" \
+         for the step the method follows (Stockfish 15.1). Time limits: {}.\n",
         manifest.scale,
         manifest.stack,
         manifest.baseline,
+        efforts.join(" and "),
+        games.join(", "),
+        manifest.looks.len(),
+        manifest.stop_within,
         manifest.positions,
         manifest.seed,
         crate::common::speed::describe(manifest.time_factor, manifest.speed_nps)
     );
     let path = layout.file("ablate.csv");
     let mut csv = csv::Writer::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    for (direction, title) in [
-        (
-            "without",
-            "Leave one out: the stack without the method, against the stack",
-        ),
-        (
-            "with",
-            "Add one in: the baseline with the method, against the baseline",
-        ),
-    ] {
-        let rows: Vec<AblationRow> = manifest
-            .ablations
-            .iter()
-            .map(|a| row(layout, manifest, a, direction))
-            .collect();
-        for r in &rows {
-            let v = |e: &Option<Estimate>| e.as_ref().map(|e| e.value);
-            let lo = |e: &Option<Estimate>| e.as_ref().map(|e| e.low);
-            let hi = |e: &Option<Estimate>| e.as_ref().map(|e| e.high);
-            csv.serialize(CsvRow {
-                direction: r.direction,
-                method: &r.method,
-                positions: r.positions,
-                delta_depth_plies: v(&r.delta_depth),
-                delta_depth_low: lo(&r.delta_depth),
-                delta_depth_high: hi(&r.delta_depth),
-                tree_size_ratio: v(&r.tree_size_ratio),
-                tree_size_ratio_low: lo(&r.tree_size_ratio),
-                tree_size_ratio_high: hi(&r.tree_size_ratio),
-                false_cut_rate: v(&r.false_cut_rate),
-                false_cut_rate_low: lo(&r.false_cut_rate),
-                false_cut_rate_high: hi(&r.false_cut_rate),
-                verified_cuts: r.verified_cuts,
-                share_of_cuts: r.share_of_cuts,
-                delta_regret_cp: v(&r.delta_regret_cp),
-                delta_regret_low: lo(&r.delta_regret_cp),
-                delta_regret_high: hi(&r.delta_regret_cp),
-                delta_elo: v(&r.delta_elo),
-                delta_elo_low: lo(&r.delta_elo),
-                delta_elo_high: hi(&r.delta_elo),
-                games: r.games,
-            })
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+    for (k, &nodes) in manifest.nodes.iter().enumerate() {
+        for (direction, title) in SECTIONS {
+            let rows: Vec<AblationRow> = manifest
+                .comparisons
+                .iter()
+                .filter(|c| c.direction == direction && Manifest::played_at(c, k))
+                .map(|c| row(layout, manifest, c, nodes))
+                .collect();
+            if rows.is_empty() {
+                continue;
+            }
+            for r in &rows {
+                let v = |e: &Option<Estimate>| e.as_ref().map(|e| e.value);
+                let lo = |e: &Option<Estimate>| e.as_ref().map(|e| e.low);
+                let hi = |e: &Option<Estimate>| e.as_ref().map(|e| e.high);
+                csv.serialize(CsvRow {
+                    direction: &r.direction,
+                    method: &r.method,
+                    effort_nodes: r.effort_nodes,
+                    positions: r.positions,
+                    delta_depth_plies: v(&r.delta_depth),
+                    delta_depth_low: lo(&r.delta_depth),
+                    delta_depth_high: hi(&r.delta_depth),
+                    tree_size_ratio: v(&r.tree_size_ratio),
+                    tree_size_ratio_low: lo(&r.tree_size_ratio),
+                    tree_size_ratio_high: hi(&r.tree_size_ratio),
+                    false_cut_rate: v(&r.false_cut_rate),
+                    false_cut_rate_low: lo(&r.false_cut_rate),
+                    false_cut_rate_high: hi(&r.false_cut_rate),
+                    verified_cuts: r.verified_cuts,
+                    share_of_cuts: r.share_of_cuts,
+                    delta_regret_cp: v(&r.delta_regret_cp),
+                    delta_regret_low: lo(&r.delta_regret_cp),
+                    delta_regret_high: hi(&r.delta_regret_cp),
+                    delta_elo: v(&r.delta_elo),
+                    delta_elo_low: lo(&r.delta_elo),
+                    delta_elo_high: hi(&r.delta_elo),
+                    games: r.games,
+                    verdict: r.verdict,
+                    stockfish_elo_note: (r.direction == "without")
+                        .then(|| stockfish_note(&r.method))
+                        .flatten(),
+                })
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            }
+            let rendered = table(&rows, &confidence).render();
+            let forest = format!("forest-{nodes}-{direction}.svg");
+            let points: Vec<(String, Estimate)> = rows
+                .iter()
+                .filter_map(|r| r.delta_elo.map(|e| (r.method.clone(), e)))
+                .collect();
+            let heading = format!("{title}, {nodes} nodes per move");
+            plot::forest(
+                &layout.file(&forest),
+                &heading,
+                &format!("Elo against the reference ({confidence} intervals)"),
+                &points,
+            )?;
+            md.push_str(&format!(
+                "\n## {heading}\n\n{rendered}\n![Elo with {confidence} intervals]({forest})\n"
+            ));
+            summary.push_str(&format!("{heading}:\n{rendered}\n"));
         }
-        let rendered = table(&rows).render();
-        let forest = format!("forest-{direction}.svg");
-        let points: Vec<(String, Estimate)> = rows
-            .iter()
-            .filter_map(|r| r.delta_elo.map(|e| (r.method.clone(), e)))
-            .collect();
-        plot::forest(
-            &layout.file(&forest),
-            title,
-            "Elo against the reference",
-            &points,
-        )?;
-        md.push_str(&format!(
-            "\n## {title}\n\n{rendered}\n![Elo with 95% intervals]({forest})\n"
-        ));
-        summary.push_str(&format!("{title}:\n{rendered}\n"));
     }
     csv.flush()
         .map_err(|e| format!("{}: {e}", path.display()))?;
