@@ -6,13 +6,32 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
-/// Every row of a CSV.
+/// `path`, or `path.gz` where only the compressed file is there (the data of `results/`).
+#[must_use]
+pub fn stored(path: &Path) -> Option<std::path::PathBuf> {
+    if path.is_file() {
+        return Some(path.to_path_buf());
+    }
+    let mut gz = path.as_os_str().to_owned();
+    gz.push(".gz");
+    let gz = std::path::PathBuf::from(gz);
+    gz.is_file().then_some(gz)
+}
+
+/// Every row of a CSV, read from `path` or, where only that is there, `path.gz`.
 ///
 /// # Errors
 /// An unreadable file, or a row that does not parse (`file:line: problem`).
 pub fn read<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, String> {
-    let mut reader =
-        csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let found = stored(path).unwrap_or_else(|| path.to_path_buf());
+    let path = found.as_path();
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let input: Box<dyn std::io::Read> = if path.extension().is_some_and(|e| e == "gz") {
+        Box::new(flate2::read::GzDecoder::new(file))
+    } else {
+        Box::new(file)
+    };
+    let mut reader = csv::Reader::from_reader(input);
     reader
         .deserialize()
         .enumerate()

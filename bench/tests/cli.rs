@@ -1227,3 +1227,69 @@ fn nonsense_limits_are_refused_naming_the_option() {
         assert_refused_at_parse(&args, option);
     }
 }
+
+/// A published number is what the data says: every study in `results/` has its report
+/// written again from its committed data, and it must equal the committed report.
+#[test]
+fn every_committed_report_is_what_its_data_says() {
+    let results = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../results");
+    let mut studies = 0;
+    for entry in std::fs::read_dir(&results).expect("results/") {
+        let dir = entry.unwrap().path();
+        if !dir.join("manifest.toml").is_file() {
+            continue;
+        }
+        studies += 1;
+        let out = Command::new(EXE)
+            .args(["report", "--check"])
+            .arg(&dir)
+            .output()
+            .expect("cutlab runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert!(studies > 0, "no study in {}", results.display());
+}
+
+/// `report --check` fails on a report that says something its data does not.
+#[test]
+fn a_report_that_differs_from_its_data_fails_the_check() {
+    let dir = temp_dir("report-check");
+    let study = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/modern-faithful");
+    for file in [
+        "manifest.toml",
+        "report.md",
+        "faithful-vs-before.games.csv.gz",
+    ] {
+        std::fs::copy(study.join(file), dir.join(file)).unwrap();
+    }
+    for file in [
+        "diag-lmp-count.games.csv.gz",
+        "diag-history-butterfly.games.csv.gz",
+    ] {
+        std::fs::copy(study.join(file), dir.join(file)).unwrap();
+    }
+    let check = || {
+        Command::new(EXE)
+            .args(["report", "--check"])
+            .arg(&dir)
+            .output()
+            .unwrap()
+    };
+    assert!(check().status.success());
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    std::fs::write(
+        dir.join("report.md"),
+        report.replace("278-382-340", "288-382-330"),
+    )
+    .unwrap();
+    let out = check();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("differs from the report its data gives")
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

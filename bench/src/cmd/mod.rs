@@ -11,6 +11,7 @@ mod oracle;
 mod perft;
 mod profile;
 mod regress;
+mod report;
 mod reproduce;
 mod slurm;
 mod step;
@@ -60,6 +61,9 @@ pub enum Command {
     /// What each forward-pruning method of a stack buys and costs: leave one out of the stack
     /// and add one in to a baseline; depth, tree size, false cuts, regret and Elo per method.
     Ablate(ablate::AblateArgs),
+    /// Write a study's report.md again from its data alone (an `ablate` run, or a set of
+    /// matches); `--check` fails when the committed report differs.
+    Report(report::ReportArgs),
     /// Run one step of a run's plan (DIR/plan.toml): whole, one shard, or merging its shards;
     /// what each Slurm job of `reproduce --slurm` and `cutlab slurm` runs.
     Step(step::StepArgs),
@@ -102,6 +106,7 @@ impl Command {
             Command::Fit(args) => fit::run(&args),
             Command::Reproduce(args) => reproduce::run(&args),
             Command::Ablate(args) => ablate::run(&args),
+            Command::Report(args) => report::run(&args),
             Command::Step(args) => step::run(&args),
             Command::Slurm(args) => slurm::run(&args),
             Command::Profile(args) => profile::run(&args),

@@ -527,6 +527,14 @@ fn cost(settings: &Settings, comparisons: &[Comparison], threads: usize, nps: u6
     )
 }
 
+/// Writes the report of a run from its files (`cutlab report`); returns the terminal summary.
+///
+/// # Errors
+/// An unreadable result file, or a file that cannot be written.
+pub fn write_report(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
+    report::write(layout, manifest)
+}
+
 /// Runs `cutlab ablate`.
 ///
 /// # Errors
@@ -622,7 +630,7 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
         );
         return Ok(());
     }
-    let summary = report::write(&layout, &done)?;
+    let summary = write_report(&layout, &done)?;
     println!("{summary}");
     println!("report: {}", layout.file("report.md").display());
     Ok(())

@@ -146,16 +146,22 @@ fn method_name(part: &str) -> &str {
     }
 }
 
-/// Reads a result file that a run may not have (a step not done): no rows then.
-fn rows_of<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> Vec<T> {
-    if path.is_file() {
-        read(path).unwrap_or_default()
+/// Reads a result file that a run may not have (a step not done): no rows then; a file that
+/// is there but does not parse is an error, never an empty measurement.
+fn rows_of<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> Result<Vec<T>, String> {
+    if cutlab_analysis::rows::stored(path).is_some() {
+        read(path)
     } else {
-        Vec::new()
+        Ok(Vec::new())
     }
 }
 
-fn row(layout: &Layout, manifest: &Manifest, c: &Comparison, nodes: u64) -> AblationRow {
+fn row(
+    layout: &Layout,
+    manifest: &Manifest,
+    c: &Comparison,
+    nodes: u64,
+) -> Result<AblationRow, String> {
     let (reference, variant) = if c.reference() == "stack" {
         (manifest.stack.as_str(), c.variant.as_str())
     } else {
@@ -163,14 +169,14 @@ fn row(layout: &Layout, manifest: &Manifest, c: &Comparison, nodes: u64) -> Abla
     };
     let names = (reference, variant);
     let file = |kind: &str| layout.file(&format!("{kind}-{}.csv", c.reference()));
-    let depth: Vec<DepthRow> = rows_of(&file("depth"));
+    let depth: Vec<DepthRow> = rows_of(&file("depth"))?;
     let (d_ref, d_var) = paired(
         &depth,
         names,
         |r| (&r.position, &r.variant),
         |r| f64::from(r.depth),
     );
-    let size: Vec<DepthRow> = rows_of(&file("size"));
+    let size: Vec<DepthRow> = rows_of(&file("size"))?;
     #[expect(clippy::cast_precision_loss, reason = "node counts")]
     let (n_ref, n_var) = paired(
         &size,
@@ -178,7 +184,7 @@ fn row(layout: &Layout, manifest: &Manifest, c: &Comparison, nodes: u64) -> Abla
         |r| (&r.position, &r.variant),
         |r| r.nodes as f64,
     );
-    let regret: Vec<RegretRow> = rows_of(&file("regret"));
+    let regret: Vec<RegretRow> = rows_of(&file("regret"))?;
     let (r_ref, r_var) = paired(
         &regret,
         names,
@@ -191,15 +197,15 @@ fn row(layout: &Layout, manifest: &Manifest, c: &Comparison, nodes: u64) -> Abla
         format!("traces/{}", c.name())
     };
     let method = method_name(&c.method);
-    let verified: Vec<VerifyRow> = rows_of(&layout.file(&format!("{trace}.verify.csv")));
+    let verified: Vec<VerifyRow> = rows_of(&layout.file(&format!("{trace}.verify.csv")))?;
     let mine: Vec<&VerifyRow> = verified.iter().filter(|v| v.method == method).collect();
     let wrong = mine.iter().filter(|v| !v.correct).count();
-    let tests: Vec<CutTestRow> = rows_of(&layout.file(&format!("{trace}.tests.csv")));
+    let tests: Vec<CutTestRow> = rows_of(&layout.file(&format!("{trace}.tests.csv")))?;
     let cuts = tests.iter().filter(|t| CutOutcome::name_is_cut(&t.outcome));
     let (all, of_method) = cuts.fold((0_u64, 0_u64), |(all, m), t| {
         (all + 1, m + u64::from(t.method == method))
     });
-    let games: Vec<GameRow> = rows_of(&layout.file(&games_file(c, nodes)));
+    let games: Vec<GameRow> = rows_of(&layout.file(&games_file(c, nodes)))?;
     let summary = MatchSummary::of(&games);
     let looks = Looks::new(manifest.looks.clone(), manifest.stop_within).ok();
     let (delta_elo, verdict) = match (&summary, &looks) {
@@ -219,7 +225,7 @@ fn row(layout: &Layout, manifest: &Manifest, c: &Comparison, nodes: u64) -> Abla
         _ => (None, "running"),
     };
     #[expect(clippy::cast_precision_loss, reason = "counts")]
-    AblationRow {
+    Ok(AblationRow {
         direction: c.direction.clone(),
         method: c.method.clone(),
         effort_nodes: nodes,
@@ -233,7 +239,7 @@ fn row(layout: &Layout, manifest: &Manifest, c: &Comparison, nodes: u64) -> Abla
         delta_elo,
         games: summary.map_or(0, |s| s.games),
         verdict,
-    }
+    })
 }
 
 fn interval(e: Option<&Estimate>, digits: usize, unit: &str) -> String {
@@ -370,7 +376,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
                 .iter()
                 .filter(|c| c.direction == direction && Manifest::played_at(c, k))
                 .map(|c| row(layout, manifest, c, nodes))
-                .collect();
+                .collect::<Result<_, _>>()?;
             if rows.is_empty() {
                 continue;
             }

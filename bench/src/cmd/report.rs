@@ -1,0 +1,228 @@
+//! `cutlab report DIR`: a study's `report.md` written again from its data alone, so that a
+//! published number is what the data says. Two kinds of study: an `ablate` run (its
+//! `manifest.toml` lists the comparisons; the games, traces and depth files beside it, plain
+//! or gzipped) and a set of matches (`kind = "matches"`: sections of text, each with a table
+//! of matches read from their games CSVs). `--check` writes nothing and fails when the
+//! committed report differs from the one the data gives.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use cutlab_analysis::{
+    rows::{GameRow, read},
+    tables::{MatchSummary, verdict},
+};
+use serde::Deserialize;
+
+use crate::common::pipeline::{Layout, load_manifest};
+
+/// Options of `cutlab report`.
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// The study's directory (with its `manifest.toml`).
+    dir: PathBuf,
+    /// Write nothing; fail when `report.md` differs from the one the data gives.
+    #[arg(long)]
+    check: bool,
+}
+
+/// A study made of matches: its text and its tables.
+#[derive(Debug, Deserialize)]
+struct MatchStudy {
+    /// The report's title.
+    title: String,
+    /// The text under the title.
+    text: String,
+    /// The sections, in order.
+    sections: Vec<Section>,
+}
+
+/// A section: text, a table of matches (when it has any), text after it.
+#[derive(Debug, Deserialize)]
+struct Section {
+    title: String,
+    #[serde(default)]
+    text: String,
+    /// Header of the `detail` column (none without it).
+    #[serde(default)]
+    detail: Option<String>,
+    #[serde(default)]
+    matches: Vec<MatchEntry>,
+    #[serde(default)]
+    after: String,
+}
+
+/// One match of a table: its label, a detail, and its games CSV (beside the manifest).
+#[derive(Debug, Deserialize)]
+struct MatchEntry {
+    label: String,
+    #[serde(default)]
+    detail: String,
+    games: String,
+}
+
+/// The kind of a study, from its manifest's `kind` (an `ablate` run has none).
+#[derive(Debug, Deserialize)]
+struct Kind {
+    kind: Option<String>,
+}
+
+/// One row of a matches table.
+fn match_row(dir: &Path, entry: &MatchEntry, with_detail: bool) -> Result<String, String> {
+    let path = dir.join(&entry.games);
+    let games: Vec<GameRow> = read(&path)?;
+    let m = MatchSummary::of(&games).ok_or_else(|| format!("{}: no games", path.display()))?;
+    let s = &m.stats;
+    let elo = if s.elo_error.is_finite() {
+        format!(
+            "{:+.1} ± {:.1} [{:+.1}, {:+.1}]",
+            s.elo + 0.0,
+            s.elo_error,
+            s.elo - s.elo_error + 0.0,
+            s.elo + s.elo_error + 0.0
+        )
+    } else {
+        format!("{:+.1} (too few games)", s.elo + 0.0)
+    };
+    let p = &m.pentanomial;
+    #[expect(clippy::cast_precision_loss, reason = "counts")]
+    let score = (m.wins as f64 + 0.5 * m.draws as f64) / m.games.max(1) as f64;
+    let detail = if with_detail {
+        format!(" {} |", entry.detail)
+    } else {
+        String::new()
+    };
+    Ok(format!(
+        "| {} |{detail} {} | {}-{}-{} | {:.1}% | {elo} | [{}, {}, {}, {}, {}] | {:.1}% | {} |\n",
+        entry.label,
+        m.games,
+        m.wins,
+        m.draws,
+        m.losses,
+        100.0 * score,
+        p.ll,
+        p.ld,
+        p.wl_dd,
+        p.wd,
+        p.ww,
+        100.0 * s.los,
+        verdict(&m)
+    ))
+}
+
+/// The report of a matches study.
+fn matches_report(dir: &Path, study: &MatchStudy) -> Result<String, String> {
+    let mut md = format!("# {}\n\n{}\n", study.title, study.text.trim_end());
+    for section in &study.sections {
+        md.push_str(&format!("\n## {}\n", section.title));
+        if !section.text.is_empty() {
+            md.push_str(&format!("\n{}\n", section.text.trim_end()));
+        }
+        if !section.matches.is_empty() {
+            let detail = section.detail.as_deref();
+            let (head, rule) = detail.map_or((String::new(), String::new()), |d| {
+                (format!(" {d} |"), " ---: |".to_string())
+            });
+            md.push_str(&format!(
+                "\n| match |{head} games | W-D-L | score | Elo [95%] | pentanomial | LOS | verdict (95%) |\n| --- |{rule} ---: | --- | ---: | --- | --- | ---: | --- |\n"
+            ));
+            for entry in &section.matches {
+                md.push_str(&match_row(dir, entry, detail.is_some())?);
+            }
+        }
+        if !section.after.is_empty() {
+            md.push_str(&format!("\n{}\n", section.after.trim_end()));
+        }
+    }
+    Ok(md)
+}
+
+/// Writes the study's report into `dir` (every file the report is made of).
+fn write(dir: &Path) -> Result<(), String> {
+    let path = dir.join("manifest.toml");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let kind: Kind = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    match kind.kind.as_deref() {
+        None | Some("ablate") => {
+            let layout = Layout {
+                dir: dir.to_path_buf(),
+            };
+            let manifest: super::ablate::Manifest = load_manifest(&layout, true)?
+                .ok_or_else(|| format!("{}: no manifest", path.display()))?;
+            super::ablate::write_report(&layout, &manifest)?;
+        }
+        Some("matches") => {
+            let study: MatchStudy =
+                toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            let md = matches_report(dir, &study)?;
+            let out = dir.join("report.md");
+            std::fs::write(&out, md).map_err(|e| format!("{}: {e}", out.display()))?;
+        }
+        Some(other) => {
+            return Err(format!(
+                "{}: unknown kind '{other}' (ablate or matches)",
+                path.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Copies directory `from` into `to`, folders too.
+fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
+    let entries = std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("{}: {e}", from.display()))?;
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), &target)
+                .map_err(|e| format!("{}: {e}", entry.path().display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs `cutlab report`.
+///
+/// # Errors
+/// A missing or malformed manifest, unreadable data, or (`--check`) a report that differs.
+pub fn run(args: &ReportArgs) -> Result<(), String> {
+    if !args.check {
+        write(&args.dir)?;
+        println!("wrote {}", args.dir.join("report.md").display());
+        return Ok(());
+    }
+    // The check writes into a copy, so the study is never touched.
+    let copy = std::env::temp_dir().join(format!("cutlab-report-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&copy);
+    copy_dir(&args.dir, &copy)?;
+    let result = write(&copy).and_then(|()| {
+        let read =
+            |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
+        let (committed, fresh) = (
+            read(&args.dir.join("report.md"))?,
+            read(&copy.join("report.md"))?,
+        );
+        match committed
+            .lines()
+            .zip(fresh.lines())
+            .position(|(a, b)| a != b)
+        {
+            None if committed.lines().count() == fresh.lines().count() => Ok(()),
+            line => Err(format!(
+                "{}: differs from the report its data gives (first at line {}); run `cutlab \
+                 report {}` and commit the result",
+                args.dir.join("report.md").display(),
+                line.unwrap_or_else(|| committed.lines().count().min(fresh.lines().count())) + 1,
+                args.dir.display()
+            )),
+        }
+    });
+    let _ = std::fs::remove_dir_all(&copy);
+    result?;
+    println!("{}: the report is what its data says", args.dir.display());
+    Ok(())
+}
