@@ -1293,3 +1293,88 @@ fn a_report_that_differs_from_its_data_fails_the_check() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The processes whose command line mentions `needle` (Linux's /proc).
+fn processes_mentioning(needle: &str) -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .filter_map(|e| {
+            let e = e.ok()?;
+            let pid: u32 = e.file_name().to_str()?.parse().ok()?;
+            let cmdline = std::fs::read(e.path().join("cmdline")).ok()?;
+            String::from_utf8_lossy(&cmdline)
+                .contains(needle)
+                .then_some(pid)
+        })
+        .collect()
+}
+
+/// Killing a pipeline (SIGKILL) ended it but left its running step appending; a `--resume`
+/// at once ran the step again beside it and both appended the same keys. The step now dies
+/// with the run, a second run on the directory is refused while one runs, and the resumed
+/// run leaves every game once.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_killed_pipeline_takes_its_step_along_and_a_busy_directory_is_refused() {
+    let dir = temp_dir("kill-pipeline");
+    let run = |extra: &[&str]| {
+        let mut command = Command::new(EXE);
+        command
+            .args(["ablate", "--quick", "--methods", "rfp", "--extras", "none"])
+            .args(["--positions", "2", "--engine", "none", "--nodes", "300"])
+            .args(["--looks", "400", "--depth", "3", "--time-ms", "20"])
+            .args(["--threads", "1", "--time-factor", "1", "--out"])
+            .arg(&dir)
+            .args(extra)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        command
+    };
+    let mut first = run(&[]).spawn().unwrap();
+    let games = dir.join("matches/300/without-rfp.csv");
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while !games.is_file() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the match never started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let needle = games.to_str().unwrap().to_string();
+    assert!(!processes_mentioning(&needle).is_empty(), "the step runs");
+    // A second run on the busy directory is refused, naming it.
+    let second = run(&["--resume"]).output().unwrap();
+    assert!(!second.status.success());
+    assert!(
+        String::from_utf8_lossy(&second.stderr).contains("in use by another cutlab run"),
+        "{}",
+        String::from_utf8_lossy(&second.stderr)
+    );
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while !processes_mentioning(&needle).is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the step outlived its run"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let resumed = run(&["--resume"]).output().unwrap();
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    let mut reader = csv::Reader::from_path(&games).unwrap();
+    let mut numbers: Vec<u64> = reader
+        .records()
+        .map(|r| r.unwrap()[0].parse().unwrap())
+        .collect();
+    let all = numbers.len();
+    numbers.sort_unstable();
+    numbers.dedup();
+    assert_eq!(numbers.len(), all, "a game written twice");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -25,11 +25,15 @@ impl EngineProcess {
     pub fn start(command: &str) -> Result<EngineProcess, String> {
         let mut parts = command.split_whitespace();
         let program = parts.next().ok_or("empty engine command")?;
-        let mut child = Command::new(program)
+        let mut process = Command::new(program);
+        process
             .args(parts)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::null());
+        // An engine never outlives the match or oracle that drives it.
+        crate::common::process::die_with_parent(&mut process);
+        let mut child = process
             .spawn()
             .map_err(|e| format!("engine '{command}': {e}"))?;
         let stdin = child.stdin.take().ok_or("engine stdin")?;

@@ -1,4 +1,5 @@
-//! Plumbing the commands share: external engines' processes, options flattened into their
+//! Plumbing the commands share: external engines' processes, children that die with their
+//! parent and outputs locked while written, options flattened into their
 //! arguments, result files that resume, the parallel runner, experiment pipelines and their
 //! Slurm jobs, progress bars, shards, and time limits that follow the machine's speed.
 
@@ -6,6 +7,7 @@ pub mod engine_process;
 pub mod options;
 pub mod parallel;
 pub mod pipeline;
+pub mod process;
 pub mod progress;
 pub mod results;
 pub mod shard;

@@ -69,6 +69,8 @@ pub fn appender(path: &Path) -> Result<csv::Writer<File>, String> {
         .append(true)
         .open(path)
         .map_err(|e| format!("{}: {e}", path.display()))?;
+    // One writer at a time: two resumed runs on one file would write the same keys twice.
+    crate::common::process::lock(&file, path)?;
     Ok(csv::WriterBuilder::new()
         .has_headers(header)
         .from_writer(file))

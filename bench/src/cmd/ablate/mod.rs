@@ -563,6 +563,8 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
             manifest.scale
         ));
     }
+    // One process per directory (per shard of it): a second would run the same steps.
+    let _lock = crate::common::process::lock_dir(&layout.dir, args.shard.as_deref())?;
     let suite = args.suite.load()?;
     // A resumed run keeps the factor it started with (a new manifest has none: 0).
     let kept = (manifest.time_factor > 0.0).then_some((manifest.time_factor, manifest.speed_nps));

@@ -489,6 +489,8 @@ pub fn run(args: &ReproduceArgs) -> Result<(), String> {
             manifest.scale
         ));
     }
+    // One process per directory: a second would run the same steps and append twice.
+    let _lock = crate::common::process::lock_dir(&layout.dir, None)?;
     for sub in ["logs", "traces", "matches", "variants"] {
         let d = layout.file(sub);
         std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;

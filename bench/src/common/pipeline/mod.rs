@@ -198,10 +198,10 @@ pub fn run_step(layout: &Layout, step: &Step, resume: bool) -> Result<f64, Strin
         let _ = std::fs::remove_file(&args[i + 1]);
     }
     let start = Instant::now();
-    let status = Command::new(exe)
-        .args(&args)
-        .stdin(Stdio::null())
-        .stdout(log)
+    let mut command = Command::new(exe);
+    command.args(&args).stdin(Stdio::null()).stdout(log);
+    crate::common::process::die_with_parent(&mut command);
+    let status = command
         .status()
         .map_err(|e| format!("step {}: {e}", step.name))?;
     if !status.success() {
