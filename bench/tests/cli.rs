@@ -1378,3 +1378,39 @@ fn a_killed_pipeline_takes_its_step_along_and_a_busy_directory_is_refused() {
     assert_eq!(numbers.len(), all, "a game written twice");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// With stderr not a terminal (a step's log, a Slurm job's log) nothing was written between
+/// the start and the end; now plain progress lines come at a steady interval.
+#[test]
+fn progress_is_written_as_plain_lines_into_a_log() {
+    let dir = temp_dir("progress");
+    let suite = dir.join("suite.epd");
+    std::fs::write(&suite, SMALL_SUITE).unwrap();
+    let out = Command::new(EXE)
+        .args([
+            "depth",
+            "--variants",
+            "null-move",
+            "--depth",
+            "4",
+            "--suite",
+        ])
+        .arg(&suite)
+        .arg("--out")
+        .arg(dir.join("d.csv"))
+        .env("CUTLAB_PROGRESS_SECONDS", "0")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let log = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = log
+        .lines()
+        .filter(|l| l.starts_with("searches: "))
+        .collect();
+    assert_eq!(lines.len(), 3, "one line per search at interval 0: {log}");
+    assert!(
+        lines[2].starts_with("searches: 3/3 (100%)") && lines[2].contains("/s"),
+        "{log}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
