@@ -995,7 +995,7 @@ fn tune_eval_writes_weights_that_fit_the_results_better() {
 
     std::fs::write(&positions, "4k3/8/8/8/8/8/3PN3/4K3 w - - id \"x\";\n").unwrap();
     let out = Command::new(EXE)
-        .args(["tune-eval", positions.to_str().unwrap(), "--out"])
+        .args(["tune-eval", positions.to_str().unwrap(), "--force", "--out"])
         .arg(&out_dir)
         .output()
         .expect("runs");
@@ -1412,5 +1412,74 @@ fn progress_is_written_as_plain_lines_into_a_log() {
         lines[2].starts_with("searches: 3/3 (100%)") && lines[2].contains("/s"),
         "{log}"
     );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `trace --out` replaced even its own `--suite`; `fit`, `profile`, `suite generate`,
+/// `match --pgn` and `tune-eval` overwrote without asking. One rule now: an existing output
+/// is replaced only with `--force`, and an input never.
+#[test]
+fn existing_outputs_are_replaced_only_with_force() {
+    let dir = temp_dir("overwrite");
+    let suite = dir.join("suite.epd");
+    std::fs::write(&suite, SMALL_SUITE).unwrap();
+    let old = dir.join("old.txt");
+    let s = suite.to_str().unwrap();
+    let o = old.to_str().unwrap();
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["trace", "--suite", s, "--depth", "2", "--out", o],
+        vec!["fit", s, "--out", o],
+        vec!["profile", "--suite", s, "--time-ms", "1", "--flamegraph", o],
+        vec!["suite", "generate", "--games", "1", "--out", o],
+        vec!["tune-eval", s, "--out", dir.to_str().unwrap()],
+        vec![
+            "match",
+            "--engine",
+            "variant=plain",
+            "--engine",
+            "variant=plain",
+            "--nodes",
+            "50",
+            "--games",
+            "2",
+            "--pgn",
+            o,
+        ],
+    ];
+    for args in cases {
+        std::fs::write(&old, "keep me").unwrap();
+        std::fs::write(dir.join("weights.rs"), "keep me").unwrap();
+        let out = Command::new(EXE).args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(
+            stderr.contains("exists: pass --force"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&old).unwrap(),
+            "keep me",
+            "{args:?}"
+        );
+    }
+    // An input is never an output, --force or not.
+    let out = Command::new(EXE)
+        .args(["trace", "--suite", s, "--depth", "2", "--force", "--out", s])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("names an input"));
+    assert_eq!(std::fs::read_to_string(&suite).unwrap(), SMALL_SUITE);
+    // With --force the output is replaced.
+    let out = Command::new(EXE)
+        .args(["trace", "--suite", s, "--depth", "2", "--force", "--out", o])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_ne!(std::fs::read_to_string(&old).unwrap(), "keep me");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -36,6 +36,9 @@ pub struct FitArgs {
     /// Scatter plot to write (SVG; default: the output with `.svg`).
     #[arg(long)]
     plot: Option<PathBuf>,
+    /// Replace `--out` and the plot when they exist.
+    #[arg(long)]
+    force: bool,
 }
 
 fn parse_pairs(text: &str) -> Result<Vec<(i32, i32)>, String> {
@@ -57,6 +60,14 @@ fn parse_pairs(text: &str) -> Result<Vec<(i32, i32)>, String> {
 
 /// Runs the fit.
 pub fn run(args: &FitArgs) -> Result<(), String> {
+    let plot = args
+        .plot
+        .clone()
+        .unwrap_or_else(|| args.out.with_extension("svg"));
+    let inputs: Vec<&std::path::Path> = args.samples.iter().map(PathBuf::as_path).collect();
+    for (path, option) in [(&args.out, "--out"), (&plot, "--plot")] {
+        crate::common::results::new_output(path, option, args.force, &inputs)?;
+    }
     let pairs = parse_pairs(&args.pairs)?;
     // (file, position) -> (stage, depth -> value)
     let mut values: HashMap<(usize, String), (Stage, HashMap<i32, i32>)> = HashMap::new();
@@ -135,10 +146,6 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
     print!("{}", cutlab_analysis::tables::regression(&fits).render());
     let text = toml::to_string(&fits).map_err(|e| format!("parameters: {e}"))?;
     std::fs::write(&args.out, text).map_err(|e| format!("{}: {e}", args.out.display()))?;
-    let plot = args
-        .plot
-        .clone()
-        .unwrap_or_else(|| args.out.with_extension("svg"));
     let panels: Vec<ScatterPanel<'_>> = panel_points
         .iter()
         .map(|(title, points, fit)| ScatterPanel {

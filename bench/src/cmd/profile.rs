@@ -38,6 +38,9 @@ pub struct ProfileArgs {
     /// pprof protobuf to write (`go tool pprof -http=: FILE`).
     #[arg(long)]
     pprof: Option<PathBuf>,
+    /// Replace the flamegraph and the pprof file when they exist.
+    #[arg(long)]
+    force: bool,
 }
 
 /// Runs `cutlab profile`.
@@ -45,6 +48,11 @@ pub struct ProfileArgs {
 /// # Errors
 /// A bad variant or suite, a profiler that cannot start, or a file that cannot be written.
 pub fn run(args: &ProfileArgs) -> Result<(), String> {
+    let inputs: Vec<&std::path::Path> = args.suite.suite.iter().map(PathBuf::as_path).collect();
+    crate::common::results::new_output(&args.flamegraph, "--flamegraph", args.force, &inputs)?;
+    if let Some(path) = &args.pprof {
+        crate::common::results::new_output(path, "--pprof", args.force, &inputs)?;
+    }
     let config = args.models.config(&args.variant)?;
     let suite = args.suite.load()?;
     let take = if args.positions == 0 {

@@ -65,6 +65,9 @@ pub struct GenerateArgs {
     /// EPD file to write.
     #[arg(long)]
     out: PathBuf,
+    /// Replace `--out` when it exists.
+    #[arg(long)]
+    force: bool,
 }
 
 /// Plies past which a played-out game is dropped as unfinished.
@@ -234,6 +237,7 @@ fn play(args: &GenerateArgs, search: &mut Search, index: u32) -> Game {
 
 /// Plays the games and writes the suite.
 pub fn run(args: &GenerateArgs) -> Result<(), String> {
+    crate::common::results::new_output(&args.out, "--out", args.force, &[])?;
     let mut text = format!(
         "# cutlab suite generate --games {} --seed {} --random-plies {} --nodes {} --per-game {} --min-ply {} --max-ply {}",
         args.games,

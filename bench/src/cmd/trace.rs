@@ -39,6 +39,9 @@ pub struct TraceArgs {
     /// `<stem>.config.toml`, verified cuts to `<stem>.verify.csv`.
     #[arg(long)]
     out: PathBuf,
+    /// Replace `--out` (and its companion files) when it exists.
+    #[arg(long)]
+    force: bool,
     /// Only nodes with at least this remaining depth.
     #[arg(long, default_value_t = i32::MIN, allow_negative_numbers = true)]
     min_depth: i32,
@@ -78,6 +81,8 @@ fn check_fraction(name: &str, value: f64) -> Result<(), String> {
 
 /// Runs the trace.
 pub fn run(args: &TraceArgs) -> Result<(), String> {
+    let inputs: Vec<&Path> = args.suite.suite.iter().map(PathBuf::as_path).collect();
+    crate::common::results::new_output(&args.out, "--out", args.force, &inputs)?;
     check_fraction("--sample", args.sample)?;
     check_fraction("--verify-cuts", args.verify_cuts)?;
     let config = args.models.config(&args.variant)?;

@@ -15,6 +15,33 @@ pub fn has_rows(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
 }
 
+/// The rule for outputs that are written whole (docs/outputs.md): an existing `out` is
+/// replaced only with `--force`, and never when it is one of the command's `inputs` (`trace
+/// --suite a.epd --out a.epd` once replaced its own positions with node rows).
+///
+/// # Errors
+/// An existing output without `force`, or an output that is also an input.
+pub fn new_output(out: &Path, option: &str, force: bool, inputs: &[&Path]) -> Result<(), String> {
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if let Some(input) = inputs.iter().find(|i| same(i, out)) {
+        return Err(format!(
+            "{}: {option} names an input of this command ({}); write to another file",
+            out.display(),
+            input.display()
+        ));
+    }
+    if out.exists() && !force {
+        return Err(format!(
+            "{} exists: pass --force to replace it, or choose another {option}",
+            out.display()
+        ));
+    }
+    Ok(())
+}
+
 /// The rows an earlier run left in `out`: none for a new file; an error for a file with rows
 /// unless `resume` (an existing output is never overwritten or extended silently).
 ///
@@ -104,8 +131,9 @@ pub fn write_variant_configs<A: Serialize>(
 /// Keys of `[args]` that say how the work is spread, where it goes or how much of it there is,
 /// not what a row holds: a resumed run may change them (a match resumed with more games, or
 /// with an SPRT, extends it).
-const WORK_KEYS: [&str; 9] = [
+const WORK_KEYS: [&str; 10] = [
     "resume",
+    "force",
     "threads",
     "shard",
     "out",

@@ -87,6 +87,9 @@ pub struct MatchArgs {
     /// Per-game CSV to write.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Replace an existing `--pgn` (a match that is not resumed).
+    #[arg(long)]
+    force: bool,
     /// Draw adjudication `movenumber=40,movecount=8,score=10`.
     #[arg(long)]
     draw: Option<String>,
@@ -322,6 +325,12 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
             done.len(),
             pair_numbers.len()
         );
+    }
+    // A new match's PGN replaces an existing one only with --force (a resumed one keeps
+    // the games of its CSV rows).
+    if let Some(path) = args.pgn.as_deref().filter(|_| !args.resume) {
+        let inputs: Vec<&Path> = args.openings.iter().map(PathBuf::as_path).collect();
+        crate::common::results::new_output(path, "--pgn", args.force, &inputs)?;
     }
     // The settings beside the games: a resume with others (another opponent, time control,
     // node count, seed or order) is refused before anything is written.

@@ -66,6 +66,9 @@ pub struct TuneEvalArgs {
     /// Output directory: `weights.rs`, `loss.csv`, `tune-eval.toml`.
     #[arg(long, default_value = "tune-eval")]
     out: PathBuf,
+    /// Replace the files of `--out` when they exist.
+    #[arg(long)]
+    force: bool,
 }
 
 /// One row of `loss.csv`.
@@ -153,6 +156,14 @@ fn split(samples: Vec<Sample>, share: f64, seed: u64) -> (Vec<Sample>, Vec<Sampl
 
 /// Runs the tuning.
 pub fn run(args: &TuneEvalArgs) -> Result<(), String> {
+    for file in ["weights.rs", "loss.csv", "tune-eval.toml"] {
+        crate::common::results::new_output(
+            &args.out.join(file),
+            "--out",
+            args.force,
+            &[&args.positions],
+        )?;
+    }
     if !(0.0..1.0).contains(&args.validation_share) {
         return Err("--validation-share must be in [0, 1)".to_string());
     }

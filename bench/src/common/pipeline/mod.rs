@@ -190,12 +190,9 @@ pub fn run_step(layout: &Layout, step: &Step, resume: bool) -> Result<f64, Strin
     if resume && resumable {
         args.push("--resume".into());
     }
-    // Outputs a step rewrites from scratch (matches, traces, fits) are removed first.
-    if !resumable
-        && args[0] != "regress"
-        && let Some(i) = args.iter().position(|a| a == "--out")
-    {
-        let _ = std::fs::remove_file(&args[i + 1]);
+    // A step that writes its outputs whole (a trace, a fit) rewrites them when it runs again.
+    if matches!(args[0].as_str(), "trace" | "fit") {
+        args.push("--force".into());
     }
     let start = Instant::now();
     let mut command = Command::new(exe);
