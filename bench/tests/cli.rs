@@ -1483,3 +1483,59 @@ fn existing_outputs_are_replaced_only_with_force() {
     assert_ne!(std::fs::read_to_string(&old).unwrap(), "keep me");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `depth` wrote a checkmated root as depth 0, score 0 (a mate scored as a draw) and
+/// counted it; `regress` said it wrote positions it did not; `match` played 0-ply games
+/// from mated openings. Positions with no legal move are skipped, counted and named.
+#[test]
+fn positions_without_a_legal_move_are_skipped_and_counted() {
+    let dir = temp_dir("terminal");
+    let suite = dir.join("suite.epd");
+    std::fs::write(
+        &suite,
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - id \"mated\";\n\
+         7k/5Q2/6K1/8/8/8/8/8 b - - id \"stalemate\";\n\
+         r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - id \"live\";\n",
+    )
+    .unwrap();
+    let out = Command::new(EXE)
+        .args([
+            "depth",
+            "--variants",
+            "null-move",
+            "--depth",
+            "3",
+            "--suite",
+        ])
+        .arg(&suite)
+        .arg("--out")
+        .arg(dir.join("d.csv"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("skipped 2 positions with no legal move") && stderr.contains("mated"),
+        "{stderr}"
+    );
+    let rows = depth_rows(&dir.join("d.csv"));
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0].0, "live");
+    // Openings that are all over: no match at all.
+    std::fs::write(&suite, "7k/5Q2/6K1/8/8/8/8/8 b - - id \"stalemate\";\n").unwrap();
+    let out = Command::new(EXE)
+        .args([
+            "match",
+            "--engine",
+            "variant=plain",
+            "--engine",
+            "variant=plain",
+        ])
+        .args(["--nodes", "50", "--games", "2", "--openings"])
+        .arg(&suite)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no openings to use"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -202,6 +202,22 @@ pub struct Suite {
     pub skipped: usize,
 }
 
+impl Suite {
+    /// Removes the positions with no legal move (checkmate or stalemate: nothing to search,
+    /// no game to play from them) and returns their ids.
+    pub fn drop_terminal(&mut self) -> Vec<String> {
+        let mut dropped = Vec::new();
+        self.positions.retain(|p| {
+            let live = !p.position().chess().legal_moves().is_empty();
+            if !live {
+                dropped.push(p.id.clone());
+            }
+            live
+        });
+        dropped
+    }
+}
+
 /// Parses suite text. Blank lines and lines starting with `#` are ignored.
 ///
 /// # Errors

@@ -125,7 +125,7 @@ pub fn load_suite(
     path: Option<&std::path::Path>,
     skip_invalid: bool,
 ) -> Result<cutlab_suites::Suite, String> {
-    let suite = match path {
+    let mut suite = match path {
         Some(p) => cutlab_suites::load(p, skip_invalid).map_err(|e| e.to_string())?,
         None => cutlab_suites::builtin(),
     };
@@ -135,7 +135,35 @@ pub fn load_suite(
             suite.skipped, suite.source
         );
     }
+    without_terminal(&mut suite, "positions")?;
     Ok(suite)
+}
+
+/// The suite without its positions that have no legal move (a mate scored as a draw at
+/// depth 0, a 0-ply game), said with their count and first ids.
+///
+/// # Errors
+/// No position is left.
+pub fn without_terminal(suite: &mut cutlab_suites::Suite, what: &str) -> Result<(), String> {
+    let dropped = suite.drop_terminal();
+    if !dropped.is_empty() {
+        let shown: Vec<&str> = dropped.iter().take(5).map(String::as_str).collect();
+        eprintln!(
+            "{}: skipped {} {what} with no legal move (checkmate or stalemate): {}{}",
+            suite.source,
+            dropped.len(),
+            shown.join(", "),
+            if dropped.len() > shown.len() {
+                ", ..."
+            } else {
+                ""
+            }
+        );
+    }
+    if suite.positions.is_empty() {
+        return Err(format!("{}: no {what} to use", suite.source));
+    }
+    Ok(())
 }
 
 /// The variants of a comma-separated list, each under its one name (a preset's parts under

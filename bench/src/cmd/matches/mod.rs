@@ -273,10 +273,11 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         },
         maxmoves: args.maxmoves,
     };
-    let suite = match &args.openings {
+    let mut suite = match &args.openings {
         Some(path) => cutlab_suites::load(path, false).map_err(|e| e.to_string())?,
         None => cutlab_suites::openings(),
     };
+    crate::common::options::without_terminal(&mut suite, "openings")?;
     let mut openings: Vec<(String, String)> = suite
         .positions
         .iter()
