@@ -45,7 +45,7 @@ pub struct ReproduceArgs {
     #[serde(flatten)]
     suite: crate::common::options::SuiteOptions,
     /// Directory for the report, the CSVs, the figures and the logs.
-    #[arg(long, default_value = "results")]
+    #[arg(long, default_value = "reproduce")]
     out: PathBuf,
     /// Worker threads (searches and game pairs at once).
     #[arg(long, default_value_t = 2, value_parser = crate::common::options::threads)]
