@@ -400,6 +400,14 @@ fn slurm_jobs_run_shards_that_merge_into_the_whole() {
     );
     let merge = std::fs::read_to_string(plan.join("slurm/cutlab-depth-merge.sbatch")).unwrap();
     assert!(merge.contains("--merge 3"), "{merge}");
+    // Resubmitted from anywhere, a script reads and writes the same files: the submission's
+    // directory is the job's, the logs' path absolute.
+    let cwd = std::env::current_dir().unwrap();
+    assert!(
+        array.contains(&format!("#SBATCH --chdir={}", cwd.display())),
+        "{array}"
+    );
+    assert!(array.contains("#SBATCH --output=/"), "{array}");
 
     // What the jobs run, run here: each shard, then the merge.
     let step = |extra: &[&str]| {
@@ -421,8 +429,56 @@ fn slurm_jobs_run_shards_that_merge_into_the_whole() {
         let shard = step(&["--shard", &format!("{k}/3")]);
         assert!(shard.status.success(), "{shard:?}");
     }
-    assert!(step(&["--merge", "3"]).status.success());
+    let merged = step(&["--merge", "3"]);
+    assert!(merged.status.success());
+    // The merge job's log has the result, and the shards' files are gone.
+    let log = String::from_utf8_lossy(&merged.stdout);
+    assert!(
+        log.contains("3 shards merged") && log.contains("mean nodes"),
+        "{log}"
+    );
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.contains(".shard"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    assert!(
+        step(&["--merge", "3"]).status.success(),
+        "merged once, done"
+    );
     assert_eq!(depth_rows(&out), depth_rows(&dir.join("full.csv")));
+    // A command that would fail on the cluster is refused before anything is written.
+    for (words, message) in [
+        (
+            vec!["depth", "--suite", "missing.epd", "--depth", "2"],
+            "no such file",
+        ),
+        (
+            vec!["depth", "--variants", "null-mov", "--depth", "2"],
+            "unknown variant",
+        ),
+        (
+            vec!["depth", "--variants", "null-move", "--depht", "2"],
+            "does not parse",
+        ),
+    ] {
+        let refused_dir = dir.join("refused");
+        let out = Command::new(EXE)
+            .args(["slurm", "--slurm-dry-run", "--dir"])
+            .arg(&refused_dir)
+            .arg("--")
+            .args(&words)
+            .args(["--out", "x.csv"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && stderr.contains(message),
+            "{words:?}: {stderr}"
+        );
+        assert!(!refused_dir.exists(), "{words:?} wrote its plan");
+    }
     assert!(
         plan.join("steps/depth.toml").is_file(),
         "the step is recorded"

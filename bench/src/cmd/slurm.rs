@@ -4,9 +4,9 @@
 //! steps in place, the merge job runs the whole command again with `--resume` and writes the
 //! report).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use clap::Args;
+use clap::{Args, Parser};
 
 use crate::common::{
     pipeline::{Layout, Sharding, Step, save_plan},
@@ -28,6 +28,45 @@ pub struct SlurmArgs {
     command: Vec<String>,
 }
 
+/// The command as `cutlab` reads it.
+#[derive(Parser)]
+#[command(name = "cutlab")]
+struct Submitted {
+    #[command(subcommand)]
+    command: super::Command,
+}
+
+/// Checks the command before anything is written or submitted: it parses as `cutlab` would
+/// parse it (no unknown flag, no bad value), its files are there and its variants exist. A
+/// job array for a missing suite or a misspelt variant once failed on the cluster only.
+fn check(step: &Step) -> Result<(), String> {
+    let words = std::iter::once("cutlab".to_string()).chain(step.args.iter().cloned());
+    if let Err(e) = Submitted::try_parse_from(words) {
+        return Err(format!(
+            "the command to submit does not parse: {}",
+            e.render().to_string().trim()
+        ));
+    }
+    for option in ["--suite", "--openings", "--params"] {
+        if let Some(path) = step.option(option)
+            && !Path::new(path).is_file()
+        {
+            return Err(format!(
+                "the command to submit: {option} {path}: no such file"
+            ));
+        }
+    }
+    let variants = ["--variants", "--variant", "--stack", "--baseline"]
+        .iter()
+        .filter_map(|o| step.option(o))
+        .flat_map(|list| list.split(','));
+    for variant in variants {
+        crate::common::options::resolve_config(variant.trim(), None, None)
+            .map_err(|e| format!("the command to submit: {e}"))?;
+    }
+    Ok(())
+}
+
 /// Submits the experiment.
 pub fn run(args: &SlurmArgs) -> Result<(), String> {
     let name = args.command[0].clone();
@@ -45,6 +84,7 @@ pub fn run(args: &SlurmArgs) -> Result<(), String> {
     let out = step
         .option("--out")
         .ok_or_else(|| format!("cutlab slurm: '{name}' needs --out"))?;
+    check(&step)?;
     let dir = args
         .dir
         .clone()

@@ -41,6 +41,11 @@ pub fn run(args: &StepArgs) -> Result<(), String> {
         )
     })?;
     let record = match (&args.shard, args.merge) {
+        // A merged step's shards are gone: merging again would find none.
+        (_, Some(_)) if step_record(&layout, &step.name).is_some() => {
+            eprintln!("{}: done earlier", step.name);
+            return Ok(());
+        }
         (_, Some(n)) => merge_shards(&layout, step, n)?,
         (Some(spec), None) => {
             let (k, n) = crate::common::shard::parse(spec)?;

@@ -102,9 +102,13 @@ fn cpus(step: &Step) -> usize {
 fn submit(layout: &Layout, job: &Job, options: &SlurmOptions) -> Result<String, String> {
     let dir = layout.file("slurm");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let logs = layout.file("logs");
+    // Absolute paths, and the submission's directory as the job's: a script resubmitted from
+    // anywhere reads and writes the same files.
+    let logs = std::path::absolute(layout.file("logs")).map_err(|e| format!("logs: {e}"))?;
+    let cwd = std::env::current_dir().map_err(|e| format!("current directory: {e}"))?;
     let mut script = String::from("#!/usr/bin/env bash\n");
     let _ = writeln!(script, "#SBATCH --job-name={}", job.name);
+    let _ = writeln!(script, "#SBATCH --chdir={}", cwd.display());
     let _ = writeln!(script, "#SBATCH --cpus-per-task={}", job.cpus);
     let _ = writeln!(script, "#SBATCH --mem={}", options.slurm_mem);
     let _ = writeln!(script, "#SBATCH --time={}", options.slurm_time);

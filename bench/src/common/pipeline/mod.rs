@@ -203,9 +203,13 @@ pub fn run_step(layout: &Layout, step: &Step, resume: bool) -> Result<f64, Strin
         .map_err(|e| format!("step {}: {e}", step.name))?;
     if !status.success() {
         return Err(format!(
-            "step '{}' failed ({status}); its output is in {}; rerun with --resume to continue",
+            "step '{}' failed ({status}); its output is in {}; to continue, run the same \
+             reproduce or ablate command again with --resume, or this step alone with `cutlab \
+             step {} {}`",
             step.name,
-            log_path.display()
+            log_path.display(),
+            layout.dir.display(),
+            step.name
         ));
     }
     Ok(start.elapsed().as_secs_f64())

@@ -1,4 +1,5 @@
-//! Joining a step's shards: their outputs merged into the step's own, and the step recorded.
+//! Joining a step's shards: their outputs merged into the step's own (the shards' files then
+//! removed), the command's summary printed, and the step recorded.
 
 use std::{
     path::{Path, PathBuf},
@@ -29,10 +30,26 @@ pub fn merge_shards(layout: &Layout, step: &Step, n: usize) -> Result<StepRecord
             seconds += start.elapsed().as_secs_f64();
         }
         Sharding::OutFile => {
+            let mut merged = Vec::new();
             for option in ["--out", "--pgn"] {
                 if let Some(path) = step.option(option) {
-                    merge_outputs(Path::new(path), n)?;
+                    merged.extend(merge_outputs(Path::new(path), n)?);
                 }
+            }
+            // A resumable command run again on its merged output finds everything done and
+            // prints its summary (the depth table, the match report) into the step's log.
+            if matches!(
+                step.args[0].as_str(),
+                "depth" | "oracle" | "match" | "regress"
+            ) {
+                run_step(layout, step, true)?;
+                let log = layout.file(&format!("logs/{}.log", step.name));
+                if let Ok(text) = std::fs::read_to_string(&log) {
+                    print!("{text}");
+                }
+            }
+            for shard in merged {
+                std::fs::remove_file(&shard).map_err(|e| format!("{}: {e}", shard.display()))?;
             }
         }
     }
@@ -42,8 +59,9 @@ pub fn merge_shards(layout: &Layout, step: &Step, n: usize) -> Result<StepRecord
 /// Joins what `n` shards wrote in place of `path` (`dir/stem.ext`): every `dir/stem.shardK.rest`
 /// (the output itself and the files named after it: oracle scores, test tables, variant
 /// configurations) into `dir/stem.rest`, CSVs row by row under one header, PGNs one after
-/// another, anything else (the same in every shard) from the first shard.
-fn merge_outputs(path: &Path, n: usize) -> Result<(), String> {
+/// another, anything else (the same in every shard) from the first shard. Returns the shards'
+/// files, to remove once the step's summary is written.
+fn merge_outputs(path: &Path, n: usize) -> Result<Vec<PathBuf>, String> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let dir = if dir.as_os_str().is_empty() {
         Path::new(".")
@@ -64,6 +82,7 @@ fn merge_outputs(path: &Path, n: usize) -> Result<(), String> {
     if rests.is_empty() {
         return Err(format!("{}: no shard outputs ({first}*)", dir.display()));
     }
+    let mut shard_files = Vec::new();
     for rest in rests {
         let shards: Vec<PathBuf> = (1..=n)
             .map(|k| dir.join(format!("{stem}.shard{k}.{rest}")))
@@ -82,6 +101,8 @@ fn merge_outputs(path: &Path, n: usize) -> Result<(), String> {
         } else {
             std::fs::copy(&shards[0], &merged).map_err(|e| format!("{}: {e}", merged.display()))?;
         }
+        println!("{}: {} shards merged", merged.display(), shards.len());
+        shard_files.extend(shards);
     }
-    Ok(())
+    Ok(shard_files)
 }
