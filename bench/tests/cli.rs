@@ -1238,6 +1238,10 @@ fn empty_or_repeated_lists_are_refused() {
             "'rfp' is named twice",
         ),
         (
+            vec!["reproduce", "--slurm-array", "4", "--smoke"],
+            "--slurm-array: a Slurm option, given without --slurm",
+        ),
+        (
             vec!["ablate", "--looks", "20,10", "--quick"],
             "--looks: the game counts must increase",
         ),

@@ -165,10 +165,20 @@ pub fn parse_line(line: &str, fallback_id: &str) -> Result<SuitePosition, String
     let mut operations = BTreeMap::new();
     for op in split_operations(rest.trim_start_matches(';')) {
         let (code, operand) = op.split_once(char::is_whitespace).unwrap_or((op, ""));
-        operations.insert(
-            code.to_string(),
-            operand.trim().trim_matches('"').to_string(),
-        );
+        let operand = operand.trim();
+        // A quoted operand is one string: `id "x" c9 "1-0";` lacks a `;` and is refused,
+        // never read as the id `x" c9 "1-0`.
+        if operand.contains('"')
+            && !(operand.len() >= 2
+                && operand.starts_with('"')
+                && operand.ends_with('"')
+                && operand.matches('"').count() == 2)
+        {
+            return Err(format!(
+                "operation '{code}': '{operand}' is not one quoted string (a ';' missing?)"
+            ));
+        }
+        operations.insert(code.to_string(), operand.trim_matches('"').to_string());
     }
     let mut fen = fen_fields;
     if !counters_given {
@@ -323,6 +333,21 @@ mod tests {
         assert_eq!(p.operations["c0"], "a; b");
         assert_eq!(p.stage, Stage::Middlegame);
         assert!(p.fen.ends_with(" 0 1"));
+    }
+
+    #[test]
+    fn an_operation_missing_its_semicolon_is_refused() {
+        let text = "8/8/8/8/8/8/8/K1k5 w - - id \"x\" c9 \"1-0\";";
+        let e = parse("t.epd", text, false).unwrap_err();
+        assert!(e.to_string().contains("not one quoted string"), "{e}");
+        assert!(
+            parse(
+                "t.epd",
+                "8/8/8/8/8/8/8/K1k5 w - - id \"x\"; c9 \"1-0\";",
+                false
+            )
+            .is_ok()
+        );
     }
 
     #[test]

@@ -42,9 +42,9 @@ pub struct TraceArgs {
     /// Replace `--out` (and its companion files) when it exists.
     #[arg(long)]
     force: bool,
-    /// Only nodes with at least this remaining depth.
-    #[arg(long, default_value_t = i32::MIN, allow_negative_numbers = true)]
-    min_depth: i32,
+    /// Only nodes with at least this remaining depth (default: every node, quiescence too).
+    #[arg(long, allow_negative_numbers = true)]
+    min_depth: Option<i32>,
     /// Only nodes where a forward-pruning test ran.
     #[arg(long)]
     only_cut_tests: bool,
@@ -97,7 +97,7 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
         (None, None) => unreachable!("clap requires one of --depth and --time-ms"),
     };
     let filter = NodeFilter {
-        min_depth: args.min_depth,
+        min_depth: args.min_depth.unwrap_or(i32::MIN),
         only_cut_tests: args.only_cut_tests,
         sample: args.sample,
         seed: args.seed,

@@ -17,6 +17,15 @@ fn half_width(error: f64) -> String {
     }
 }
 
+/// A number, or `-` where it is undefined (normalized Elo without variance).
+fn number(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.2}")
+    } else {
+        "-".to_string()
+    }
+}
+
 /// The fastchess-style summary of a match from the first engine's view; with looks, a line
 /// with the rule's interval and why the match stopped (`None`: it has not).
 pub fn report(
@@ -35,13 +44,13 @@ pub fn report(
     #[expect(clippy::cast_precision_loss, reason = "counts")]
     let draw_ratio = 100.0 * draws as f64 / rows.len().max(1) as f64;
     let mut out = format!(
-        "\nResults of {} vs {} ({} games):\nElo: {:.2} +/- {}, nElo: {:.2} +/- {}\nLOS: {:.2} %, DrawRatio: {:.2} %, PairsRatio: {:.2}\nGames: {}, Wins: {wins}, Losses: {losses}, Draws: {draws}, Points: {:.1} ({:.2} %)\nPtnml(0-2): [{}, {}, {}, {}, {}]\n",
+        "\nResults of {} vs {} ({} games):\nElo: {:.2} +/- {}, nElo: {} +/- {}\nLOS: {:.2} %, DrawRatio: {:.2} %, PairsRatio: {:.2}\nGames: {}, Wins: {wins}, Losses: {losses}, Draws: {draws}, Points: {:.1} ({:.2} %)\nPtnml(0-2): [{}, {}, {}, {}, {}]\n",
         names[0],
         names[1],
         rows.len(),
         stats.elo,
         half_width(stats.elo_error),
-        stats.nelo,
+        number(stats.nelo),
         half_width(stats.nelo_error),
         100.0 * stats.los,
         draw_ratio,

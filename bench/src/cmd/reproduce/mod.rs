@@ -468,6 +468,15 @@ fn plan(
 /// # Errors
 /// A bad option, an unreadable suite, an existing run without `--resume`, or a failing step.
 pub fn run(args: &ReproduceArgs) -> Result<(), String> {
+    // The job options mean nothing without --slurm (they were silently ignored).
+    if !args.slurm
+        && let Some(option) = std::env::args().find(|a| a.starts_with("--slurm-"))
+    {
+        return Err(format!(
+            "{}: a Slurm option, given without --slurm",
+            option.split('=').next().unwrap_or(&option)
+        ));
+    }
     let scale = if args.full {
         Scale::FULL
     } else if args.smoke {
