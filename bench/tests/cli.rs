@@ -1599,3 +1599,41 @@ fn positions_without_a_legal_move_are_skipped_and_counted() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no openings to use"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Ctrl-C ended a resumable command with 130 and no word on how to continue.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_command_says_how_to_continue() {
+    let dir = temp_dir("sigint");
+    let suite = dir.join("suite.epd");
+    std::fs::write(&suite, SMALL_SUITE).unwrap();
+    let child = Command::new(EXE)
+        .args([
+            "depth",
+            "--variants",
+            "null-move",
+            "--time-ms",
+            "3000",
+            "--suite",
+        ])
+        .arg(&suite)
+        .arg("--out")
+        .arg(dir.join("d.csv"))
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("again with --resume to continue"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -89,6 +89,18 @@ pub enum SuiteCommand {
 impl Command {
     /// Runs the subcommand.
     pub fn run(self) -> Result<(), String> {
+        if matches!(
+            self,
+            Command::Depth(_)
+                | Command::Oracle(_)
+                | Command::Regress(_)
+                | Command::Match(_)
+                | Command::Reproduce(_)
+                | Command::Ablate(_)
+                | Command::Suite(_)
+        ) {
+            crate::common::process::say_resume_on_interrupt();
+        }
         match self {
             Command::Uci => {
                 crate::uci::server::run();
