@@ -1,0 +1,113 @@
+//! What the tests share: the binary, temporary directories, a small suite, helpers.
+
+pub use std::{
+    io::{BufRead, BufReader, Write},
+    process::{Command, Stdio},
+    sync::mpsc,
+    time::Duration,
+};
+
+pub const EXE: &str = env!("CARGO_BIN_EXE_cutlab");
+
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cutlab-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Writes `body` as an executable shell script in `dir` and returns the `--engine` word that
+/// runs it as a UCI engine.
+pub fn script_engine(dir: &std::path::Path, name: &str, body: &str) -> String {
+    use std::os::unix::fs::PermissionsExt as _;
+    let script = dir.join(name);
+    std::fs::write(&script, body).unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!("uci={}", script.display())
+}
+
+/// The standard output of a command that must have succeeded (else its standard error).
+pub fn stdout_of_success(out: &std::process::Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+pub const SMALL_SUITE: &str = "\
+r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - id \"a\";
+8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - id \"b\";
+4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - id \"c\";
+";
+
+pub fn depth_run(dir: &std::path::Path, out: &str, extra: &[&str]) -> std::process::Output {
+    let suite = dir.join("suite.epd");
+    std::fs::write(&suite, SMALL_SUITE).expect("suite written");
+    let mut args = vec![
+        "depth",
+        "--suite",
+        suite.to_str().unwrap(),
+        "--variants",
+        "null-move,null-move+mpc",
+        "--depth",
+        "5",
+    ];
+    let out_path = dir.join(out);
+    args.extend(["--out", out_path.to_str().unwrap()]);
+    args.extend(extra);
+    Command::new(EXE).args(&args).output().expect("depth runs")
+}
+
+/// (position, variant, nodes) rows of a depth file, sorted.
+pub fn depth_rows(path: &std::path::Path) -> Vec<(String, String, String)> {
+    let mut reader = csv::Reader::from_path(path).expect("readable");
+    let mut rows: Vec<_> = reader
+        .records()
+        .map(|r| {
+            let r = r.expect("record");
+            (r[0].to_string(), r[1].to_string(), r[6].to_string())
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// Numbers that once crashed or hung a command (a division by zero, allocations of terabytes,
+/// matches that never end) are refused where they are parsed: exit 2, clap's `error:` naming
+/// the option and its range, no panic. UCI `Hash` larger than the machine is refused and the
+/// old table kept.
+/// Asserts that `cutlab ARGS` (two engines added for `match`) stops at parsing: exit 2,
+/// clap's `error: invalid value` naming `option`, no panic.
+pub fn assert_refused_at_parse(args: &[&str], option: &str) {
+    let mut command = Command::new(EXE);
+    command.args(args);
+    if args[0] == "match" {
+        command.args(["--engine", "variant=plain", "--engine", "variant=plain"]);
+    }
+    let out = command.output().expect("cutlab runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(
+        stderr.starts_with("error: invalid value") && stderr.contains(option),
+        "{args:?}: {stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+}
+
+/// The processes whose command line mentions `needle` (Linux's /proc).
+pub fn processes_mentioning(needle: &str) -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .filter_map(|e| {
+            let e = e.ok()?;
+            let pid: u32 = e.file_name().to_str()?.parse().ok()?;
+            let cmdline = std::fs::read(e.path().join("cmdline")).ok()?;
+            String::from_utf8_lossy(&cmdline)
+                .contains(needle)
+                .then_some(pid)
+        })
+        .collect()
+}

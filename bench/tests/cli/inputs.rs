@@ -1,0 +1,270 @@
+//! Bad input and interruptions: refused numbers and lists, outputs, progress, Ctrl-C.
+
+use crate::common::*;
+
+#[test]
+fn nonsense_numbers_are_refused_naming_the_option() {
+    for (args, option) in [
+        (vec!["profile", "--frequency", "0"], "--frequency"),
+        (vec!["bench", "--hash-mb", "100000000"], "--hash-mb"),
+        (vec!["bench", "--hash-mb", "0"], "--hash-mb"),
+        (vec!["match", "--games", "99999999999999"], "--games"),
+        (vec!["match", "--games", "0"], "--games"),
+        (vec!["match", "--nodes", "0"], "--nodes"),
+        (vec!["match", "--concurrency", "0"], "--concurrency"),
+        (vec!["match", "--maxmoves", "0"], "--maxmoves"),
+        (vec!["match", "--movetime-ms", "0"], "--movetime-ms"),
+    ] {
+        assert_refused_at_parse(&args, option);
+    }
+    // The UCI part asks for 64 GiB: only where the machine cannot give it (memory and swap
+    // below 60 GiB), so that a larger machine does not fill its memory for the test.
+    let kib = |field: &str| -> u64 {
+        std::fs::read_to_string("/proc/meminfo")
+            .unwrap_or_default()
+            .lines()
+            .find_map(|l| l.strip_prefix(field))
+            .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+            .unwrap_or(u64::MAX / 4)
+    };
+    if kib("MemTotal:") + kib("SwapTotal:") > 60 << 20 {
+        return;
+    }
+    let mut engine = Command::new(EXE)
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the engine starts");
+    engine
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"setoption name Hash value 65536\nisready\nquit\n")
+        .unwrap();
+    let out = engine.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("cannot be allocated") && text.contains("Hash stays 16 MiB"),
+        "{text}"
+    );
+}
+
+/// An empty list of variants once gave an empty table and exit 0, and a variant, depth or
+/// method named twice gave each of its rows twice: each is refused, naming the option, and
+/// nothing is written.
+#[test]
+fn empty_or_repeated_lists_are_refused() {
+    let dir = temp_dir("lists");
+    for (args, message) in [
+        (
+            vec!["depth", "--variants", "", "--depth", "1"],
+            "no variant",
+        ),
+        (
+            vec!["depth", "--variants", "null-move,null-move", "--depth", "1"],
+            "'null-move' is named twice",
+        ),
+        (
+            vec!["oracle", "--variants", "nmp,null-move"],
+            "'null-move' is named twice",
+        ),
+        (vec!["regress", "--depths", "3,3,1"], "'3' is named twice"),
+        (
+            vec!["ablate", "--methods", "rfp,rfp", "--quick"],
+            "'rfp' is named twice",
+        ),
+        (
+            vec!["reproduce", "--slurm-array", "4", "--smoke"],
+            "--slurm-array: a Slurm option, given without --slurm",
+        ),
+        (
+            vec!["ablate", "--looks", "20,10", "--quick"],
+            "--looks: the game counts must increase",
+        ),
+        (
+            vec!["ablate", "--extras", "rfp", "--quick"],
+            "'rfp' is a part of the stack",
+        ),
+        (
+            vec!["ablate", "--openings", "missing.epd", "--quick"],
+            "--openings",
+        ),
+    ] {
+        let out_path = dir.join(format!("{}.out", args[0]));
+        let out = Command::new(EXE)
+            .args(&args)
+            .arg("--out")
+            .arg(&out_path)
+            .output()
+            .expect("cutlab runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert!(!out_path.exists(), "{args:?} wrote its output");
+    }
+}
+
+/// Time controls, depths, threads and times that made no sense were accepted (`--tc inf+0`
+/// never ended, `--depth=-3`, `--threads 0`, `--time-ms 0`); each is refused where parsed.
+#[test]
+fn nonsense_limits_are_refused_naming_the_option() {
+    for (args, option) in [
+        (vec!["match", "--tc", "0+0"], "--tc"),
+        (vec!["match", "--tc=-1+0"], "--tc"),
+        (vec!["match", "--tc", "nan+0"], "--tc"),
+        (vec!["match", "--tc", "inf+0"], "--tc"),
+        (vec!["reproduce", "--tc", "0+0"], "--tc"),
+        (vec!["depth", "--depth=-3"], "--depth"),
+        (vec!["bench", "--depth", "0"], "--depth"),
+        (vec!["depth", "--threads", "0"], "--threads"),
+        (vec!["depth", "--time-ms", "0"], "--time-ms"),
+        (vec!["profile", "--time-ms", "0"], "--time-ms"),
+    ] {
+        assert_refused_at_parse(&args, option);
+    }
+}
+
+/// With stderr not a terminal (a step's log, a Slurm job's log) nothing was written between
+/// the start and the end; now plain progress lines come at a steady interval.
+#[test]
+fn progress_is_written_as_plain_lines_into_a_log() {
+    let dir = temp_dir("progress");
+    let suite = dir.join("suite.epd");
+    std::fs::write(&suite, SMALL_SUITE).unwrap();
+    let out = Command::new(EXE)
+        .args([
+            "depth",
+            "--variants",
+            "null-move",
+            "--depth",
+            "4",
+            "--suite",
+        ])
+        .arg(&suite)
+        .arg("--out")
+        .arg(dir.join("d.csv"))
+        .env("CUTLAB_PROGRESS_SECONDS", "0")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let log = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = log
+        .lines()
+        .filter(|l| l.starts_with("searches: "))
+        .collect();
+    assert_eq!(lines.len(), 3, "one line per search at interval 0: {log}");
+    assert!(
+        lines[2].starts_with("searches: 3/3 (100%)") && lines[2].contains("/s"),
+        "{log}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `trace --out` replaced even its own `--suite`; `fit`, `profile`, `suite generate`,
+/// `match --pgn` and `tune-eval` overwrote without asking. One rule now: an existing output
+/// is replaced only with `--force`, and an input never.
+#[test]
+fn existing_outputs_are_replaced_only_with_force() {
+    let dir = temp_dir("overwrite");
+    let suite = dir.join("suite.epd");
+    std::fs::write(&suite, SMALL_SUITE).unwrap();
+    let old = dir.join("old.txt");
+    let s = suite.to_str().unwrap();
+    let o = old.to_str().unwrap();
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["trace", "--suite", s, "--depth", "2", "--out", o],
+        vec!["fit", s, "--out", o],
+        vec!["profile", "--suite", s, "--time-ms", "1", "--flamegraph", o],
+        vec!["suite", "generate", "--games", "1", "--out", o],
+        vec!["tune-eval", s, "--out", dir.to_str().unwrap()],
+        vec![
+            "match",
+            "--engine",
+            "variant=plain",
+            "--engine",
+            "variant=plain",
+            "--nodes",
+            "50",
+            "--games",
+            "2",
+            "--pgn",
+            o,
+        ],
+    ];
+    for args in cases {
+        std::fs::write(&old, "keep me").unwrap();
+        std::fs::write(dir.join("weights.rs"), "keep me").unwrap();
+        let out = Command::new(EXE).args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(
+            stderr.contains("exists: pass --force"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&old).unwrap(),
+            "keep me",
+            "{args:?}"
+        );
+    }
+    // An input is never an output, --force or not.
+    let out = Command::new(EXE)
+        .args(["trace", "--suite", s, "--depth", "2", "--force", "--out", s])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("names an input"));
+    assert_eq!(std::fs::read_to_string(&suite).unwrap(), SMALL_SUITE);
+    // With --force the output is replaced.
+    let out = Command::new(EXE)
+        .args(["trace", "--suite", s, "--depth", "2", "--force", "--out", o])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_ne!(std::fs::read_to_string(&old).unwrap(), "keep me");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Ctrl-C ended a resumable command with 130 and no word on how to continue.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_command_says_how_to_continue() {
+    let dir = temp_dir("sigint");
+    let suite = dir.join("suite.epd");
+    std::fs::write(&suite, SMALL_SUITE).unwrap();
+    let child = Command::new(EXE)
+        .args([
+            "depth",
+            "--variants",
+            "null-move",
+            "--time-ms",
+            "3000",
+            "--suite",
+        ])
+        .arg(&suite)
+        .arg("--out")
+        .arg(dir.join("d.csv"))
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("again with --resume to continue"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

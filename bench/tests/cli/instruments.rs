@@ -1,0 +1,323 @@
+//! The instruments end to end: depth, oracle, profile, tune-eval, suite generate.
+
+use crate::common::*;
+
+#[test]
+fn depth_resumes_after_an_interruption_with_the_same_rows() {
+    let dir = temp_dir("resume");
+    assert!(depth_run(&dir, "full.csv", &[]).status.success());
+    let full = depth_rows(&dir.join("full.csv"));
+    assert_eq!(full.len(), 6);
+
+    // An interrupted run: the header and two rows made it to disk.
+    let text = std::fs::read_to_string(dir.join("full.csv")).unwrap();
+    let partial: Vec<&str> = text.lines().take(3).collect();
+    std::fs::write(dir.join("part.csv"), partial.join("\n") + "\n").unwrap();
+    let refused = depth_run(&dir, "part.csv", &[]);
+    assert!(!refused.status.success(), "an existing file needs --resume");
+    assert!(depth_run(&dir, "part.csv", &["--resume"]).status.success());
+    assert_eq!(depth_rows(&dir.join("part.csv")), full);
+
+    // Cut inside the last field of the third row: every field is there, but no newline. The
+    // resumed run once counted it and appended the next row onto the same line.
+    let cut = text.lines().take(4).collect::<Vec<_>>().join("\n");
+    std::fs::write(dir.join("torn.csv"), &cut[..cut.len() - 1]).unwrap();
+    let resumed = depth_run(&dir, "torn.csv", &["--resume"]);
+    assert!(resumed.status.success());
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(stderr.contains("last line has no end"), "{stderr}");
+    assert_eq!(depth_rows(&dir.join("torn.csv")), full);
+
+    // A resume with a setting that changes the rows is refused, naming it (it once reported
+    // "0 searches to run" and the old rows under the new settings); one that only spreads the
+    // work differently goes on.
+    std::fs::write(dir.join("again.csv"), partial.join("\n") + "\n").unwrap();
+    assert!(depth_run(&dir, "again.csv", &["--resume"]).status.success());
+    let before = std::fs::read(dir.join("again.csv")).unwrap();
+    let other = depth_run(&dir, "again.csv", &["--resume", "--hash-mb", "32"]);
+    assert!(!other.status.success());
+    let stderr = String::from_utf8_lossy(&other.stderr);
+    assert!(stderr.contains("args.hash_mb: 16 -> 32"), "{stderr}");
+    assert_eq!(
+        std::fs::read(dir.join("again.csv")).unwrap(),
+        before,
+        "nothing written"
+    );
+    assert!(
+        depth_run(&dir, "again.csv", &["--resume", "--threads", "2"])
+            .status
+            .success()
+    );
+}
+
+#[test]
+fn regret_is_zero_when_the_variant_is_the_oracle() {
+    let dir = temp_dir("oracle");
+    let suite = dir.join("suite.epd");
+    std::fs::write(&suite, SMALL_SUITE).unwrap();
+    let variant = dir.join("exact.toml");
+    std::fs::write(&variant, "name = \"exact\"\ntt_cutoffs = false\n").unwrap();
+    let out = dir.join("regret.csv");
+    let status = Command::new(EXE)
+        .args([
+            "oracle",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--variants",
+            variant.to_str().unwrap(),
+        ])
+        .args([
+            "--depth",
+            "3",
+            "--oracle",
+            "internal:depth=3",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .status()
+        .expect("oracle runs");
+    assert!(status.success());
+    let mut reader = csv::Reader::from_path(&out).unwrap();
+    let regrets: Vec<i32> = reader
+        .records()
+        .map(|r| r.unwrap()[7].parse().unwrap())
+        .collect();
+    assert_eq!(regrets, [0, 0, 0]);
+    // The oracle's scores were cached: one row per legal move of each position.
+    assert!(dir.join("regret.oracle.csv").exists());
+    // Resuming with another oracle is refused: its rows would be mixed with these.
+    let other = Command::new(EXE)
+        .args(["oracle", "--suite", suite.to_str().unwrap()])
+        .args(["--variants", variant.to_str().unwrap(), "--depth", "3"])
+        .args(["--oracle", "internal:depth=2", "--resume", "--out"])
+        .arg(&out)
+        .output()
+        .expect("oracle runs");
+    assert!(!other.status.success());
+    let stderr = String::from_utf8_lossy(&other.stderr);
+    assert!(stderr.contains("judged by another oracle"), "{stderr}");
+}
+
+#[test]
+fn profile_writes_a_flamegraph_and_a_pprof_profile() {
+    let dir = temp_dir("profile");
+    let (svg, pb) = (dir.join("flame.svg"), dir.join("profile.pb"));
+    let out = Command::new(EXE)
+        .args([
+            "profile",
+            "--variant",
+            "null-move",
+            "--positions",
+            "1",
+            "--time-ms",
+            "300",
+        ])
+        .arg("--flamegraph")
+        .arg(&svg)
+        .arg("--pprof")
+        .arg(&pb)
+        .output()
+        .expect("cutlab runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    assert!(std::fs::metadata(&pb).unwrap().len() > 0);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("function (self time)"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn tune_eval_writes_weights_that_fit_the_results_better() {
+    let dir = temp_dir("tune-eval");
+    let positions = dir.join("results.epd");
+    // Quiet positions where the side a piece up mostly won, and even ones drawn.
+    std::fs::write(
+        &positions,
+        "4k3/8/8/8/8/8/3PN3/4K3 w - - c9 \"1-0\"; id \"g1.p1\";\n\
+         4k3/3pn3/8/8/8/8/8/4K3 b - - c9 \"0-1\"; id \"g2.p1\";\n\
+         4k3/8/8/8/8/8/3PB3/4K3 b - - c9 \"1-0\"; id \"g3.p1\";\n\
+         4k3/3pb3/8/8/8/8/8/4K3 w - - c9 \"0-1\"; id \"g4.p1\";\n\
+         4k3/3p4/8/8/8/8/3P4/4K3 w - - c9 \"1/2-1/2\"; id \"g5.p1\";\n\
+         4k3/8/8/8/8/8/3PN3/4K3 w - - c9 \"1/2-1/2\"; id \"g6.p1\";\n\
+         4k3/3pn3/8/8/8/8/8/4K3 w - - c9 \"1/2-1/2\"; id \"g7.p1\";\n\
+         3k4/2p5/8/8/8/8/2P5/3K4 b - - c9 \"0-1\"; id \"g8.p1\";\n",
+    )
+    .unwrap();
+    let out_dir = dir.join("tuned");
+    let out = Command::new(EXE)
+        .args(["tune-eval", positions.to_str().unwrap(), "--epochs", "20"])
+        .args(["--validation-share", "0", "--min-positions", "1", "--out"])
+        .arg(&out_dir)
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("8 positions, 8 kept"), "{stdout}");
+    let weights = std::fs::read_to_string(out_dir.join("weights.rs")).unwrap();
+    assert!(weights.contains("pub static WEIGHTS: [S; COUNT]"));
+    assert!(
+        weights.contains("cutlab tune-eval"),
+        "the command is recorded"
+    );
+    let mut loss = csv::Reader::from_path(out_dir.join("loss.csv")).unwrap();
+    let rows: Vec<(usize, f64, f64)> = loss.deserialize().map(Result::unwrap).collect();
+    assert_eq!(rows.first().map(|r| r.0), Some(0));
+    assert_eq!(rows.last().map(|r| r.0), Some(20));
+    assert!(rows.last().unwrap().1 < rows[0].1, "{rows:?}");
+    assert!(out_dir.join("tune-eval.toml").exists());
+
+    std::fs::write(&positions, "4k3/8/8/8/8/8/3PN3/4K3 w - - id \"x\";\n").unwrap();
+    let out = Command::new(EXE)
+        .args(["tune-eval", positions.to_str().unwrap(), "--force", "--out"])
+        .arg(&out_dir)
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("results.epd: position x: no game result"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn generated_games_carry_their_results_whatever_the_threads() {
+    let dir = temp_dir("generate");
+    let run = |threads: &str, out: &str| {
+        let path = dir.join(out);
+        let status = Command::new(EXE)
+            .args(["suite", "generate", "--games", "4", "--nodes", "300"])
+            .args([
+                "--per-game",
+                "3",
+                "--results",
+                "--threads",
+                threads,
+                "--out",
+            ])
+            .arg(&path)
+            .status()
+            .expect("runs");
+        assert!(status.success());
+        std::fs::read_to_string(path).unwrap()
+    };
+    let one = run("1", "one.epd");
+    assert_eq!(one, run("2", "two.epd"), "threads change nothing");
+    let positions: Vec<&str> = one.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(!positions.is_empty());
+    for line in positions {
+        assert!(
+            ["c9 \"1-0\";", "c9 \"0-1\";", "c9 \"1/2-1/2\";"]
+                .iter()
+                .any(|r| line.contains(r)),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn an_interrupted_generation_resumes_to_the_same_suite() {
+    let dir = temp_dir("generate-resume");
+    let args = |out: &std::path::Path| {
+        let mut command = Command::new(EXE);
+        command
+            .args(["suite", "generate", "--games", "60", "--nodes", "300"])
+            .args(["--per-game", "2", "--results", "--out"])
+            .arg(out);
+        command
+    };
+    let whole = dir.join("whole.epd");
+    assert!(args(&whole).status().expect("runs").success());
+    let resumed = dir.join("resumed.epd");
+    let progress = dir.join("resumed.epd.games.csv");
+    let mut child = args(&resumed).spawn().expect("starts");
+    // Interrupt once a few games are in.
+    let mut lines = 0;
+    while lines < 4 && child.try_wait().expect("waits").is_none() {
+        std::thread::sleep(Duration::from_millis(5));
+        lines = std::fs::read_to_string(&progress).map_or(0, |t| t.lines().count());
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    if progress.exists() {
+        assert!(!resumed.exists(), "no suite before every game is in");
+        let again = args(&resumed).status().expect("runs");
+        assert!(
+            !again.success(),
+            "an existing run is not restarted silently"
+        );
+        let status = args(&resumed).arg("--resume").status().expect("runs");
+        assert!(status.success());
+    }
+    assert_eq!(
+        std::fs::read_to_string(&whole).unwrap(),
+        std::fs::read_to_string(&resumed).unwrap()
+    );
+    assert!(
+        !progress.exists(),
+        "the progress file goes once the suite is written"
+    );
+}
+
+/// `depth` wrote a checkmated root as depth 0, score 0 (a mate scored as a draw) and
+/// counted it; `regress` said it wrote positions it did not; `match` played 0-ply games
+/// from mated openings. Positions with no legal move are skipped, counted and named.
+#[test]
+fn positions_without_a_legal_move_are_skipped_and_counted() {
+    let dir = temp_dir("terminal");
+    let suite = dir.join("suite.epd");
+    std::fs::write(
+        &suite,
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - id \"mated\";\n\
+         7k/5Q2/6K1/8/8/8/8/8 b - - id \"stalemate\";\n\
+         r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - id \"live\";\n",
+    )
+    .unwrap();
+    let out = Command::new(EXE)
+        .args([
+            "depth",
+            "--variants",
+            "null-move",
+            "--depth",
+            "3",
+            "--suite",
+        ])
+        .arg(&suite)
+        .arg("--out")
+        .arg(dir.join("d.csv"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("skipped 2 positions with no legal move") && stderr.contains("mated"),
+        "{stderr}"
+    );
+    let rows = depth_rows(&dir.join("d.csv"));
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0].0, "live");
+    // Openings that are all over: no match at all.
+    std::fs::write(&suite, "7k/5Q2/6K1/8/8/8/8/8 b - - id \"stalemate\";\n").unwrap();
+    let out = Command::new(EXE)
+        .args([
+            "match",
+            "--engine",
+            "variant=plain",
+            "--engine",
+            "variant=plain",
+        ])
+        .args(["--nodes", "50", "--games", "2", "--openings"])
+        .arg(&suite)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no openings to use"));
+    std::fs::remove_dir_all(&dir).ok();
+}

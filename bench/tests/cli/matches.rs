@@ -1,0 +1,280 @@
+//! Matches: game pairs, external engines (UCI, xboard, failing ones), resume and shards.
+
+use crate::common::*;
+
+#[test]
+fn a_short_match_pairs_openings_and_counts_consistently() {
+    let dir = temp_dir("match");
+    let csv_path = dir.join("games.csv");
+    let pgn_path = dir.join("games.pgn");
+    let out = Command::new(EXE)
+        .args([
+            "match",
+            "--engine",
+            "variant=null-move+lmr",
+            "--engine",
+            "variant=null-move",
+            "--nodes",
+            "3000",
+        ])
+        .args(["--rounds", "3", "--concurrency", "2", "--maxmoves", "60"])
+        .args([
+            "--out",
+            csv_path.to_str().unwrap(),
+            "--pgn",
+            pgn_path.to_str().unwrap(),
+        ])
+        .output()
+        .expect("match runs");
+    let report = stdout_of_success(&out);
+    assert!(report.contains("Games: 6,"), "{report}");
+    let mut reader = csv::Reader::from_path(&csv_path).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 6);
+    for pair in rows.chunks(2) {
+        assert_eq!(pair[0][2], pair[1][2], "a pair shares its opening");
+        assert_eq!(
+            (&pair[0][3], &pair[0][4]),
+            (&pair[1][4], &pair[1][3]),
+            "colours swapped"
+        );
+    }
+    let wins = rows.iter().filter(|r| &r[8] == "1.0").count();
+    let losses = rows.iter().filter(|r| &r[8] == "0.0").count();
+    assert!(
+        report.contains(&format!(
+            "Wins: {wins}, Losses: {losses}, Draws: {}",
+            6 - wins - losses
+        )),
+        "{report}"
+    );
+    let pgn_games = || {
+        std::fs::read_to_string(&pgn_path)
+            .unwrap()
+            .matches("[Event ")
+            .count()
+    };
+    assert_eq!(pgn_games(), 6);
+    // A resumed match plays only the missing pair and appends its games to the PGN.
+    let out = Command::new(EXE)
+        .args(["match", "--engine", "variant=null-move+lmr"])
+        .args(["--engine", "variant=null-move", "--nodes", "3000"])
+        .args(["--rounds", "4", "--maxmoves", "60", "--resume"])
+        .args(["--out", csv_path.to_str().unwrap()])
+        .args(["--pgn", pgn_path.to_str().unwrap()])
+        .output()
+        .expect("match resumes");
+    assert!(stdout_of_success(&out).contains("Games: 8,"));
+    assert_eq!(pgn_games(), 8);
+}
+
+#[test]
+fn a_failing_external_engine_loses_and_the_match_goes_on() {
+    let dir = temp_dir("badengine");
+    // Answers the handshake, then plays an illegal move (first game) or dies (afterwards).
+    let engine = script_engine(
+        &dir,
+        "bad-engine.sh",
+        "#!/bin/sh\nn=0\nwhile read line; do case \"$line\" in\n uci) echo 'id name bad'; echo uciok;;\n isready) echo readyok;;\n go*) n=$((n+1)); if [ $n -eq 1 ]; then echo 'bestmove a1a1'; else exit 1; fi;;\n quit) exit 0;;\n esac; done\n",
+    );
+    let out = Command::new(EXE)
+        .args([
+            "match",
+            "--engine",
+            "variant=null-move",
+            "--engine",
+            &engine,
+            "--nodes",
+            "2000",
+            "--rounds",
+            "2",
+            "--restarts",
+            "0",
+        ])
+        .output()
+        .expect("match runs");
+    let report = stdout_of_success(&out);
+    assert!(report.contains("Games: 4, Wins: 4, Losses: 0"), "{report}");
+    assert!(!report.contains("illegal moves: 0"), "{report}");
+    assert!(!report.contains("engine failures: 0"), "{report}");
+}
+
+#[test]
+fn an_xboard_engine_plays_by_the_clock_and_its_resignation_ends_the_game() {
+    let dir = temp_dir("xboard");
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/xboard_engine.py"
+    );
+    let log = dir.join("told.log");
+    let engine = format!("xboard=python3 {script} {} resign resign", log.display());
+    let csv = dir.join("games.csv");
+    let run = |control: &[&str]| {
+        Command::new(EXE)
+            .args([
+                "match",
+                "--engine",
+                "variant=null-move",
+                "--engine",
+                &engine,
+            ])
+            .args(control)
+            .args(["--rounds", "1", "--out", csv.to_str().unwrap()])
+            .output()
+            .expect("match runs")
+    };
+    let refused = run(&["--nodes", "2000"]);
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("cannot search a fixed number of nodes"),
+        "{stderr}"
+    );
+    let report = stdout_of_success(&run(&["--tc", "5+0.1"]));
+    assert!(report.contains("Games: 2, Wins: 2, Losses: 0"), "{report}");
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(rows.matches(",resignation,").count(), 2, "{rows}");
+    let told = std::fs::read_to_string(&log).unwrap();
+    assert!(told.contains("level 0 0:05 0.1"), "{told}");
+}
+
+#[test]
+fn an_engine_that_exits_is_restarted_and_the_game_goes_on() {
+    let dir = temp_dir("restart");
+    // The first process answers the handshake and exits at its first `go`; every later one
+    // is cutlab's own UCI engine, which plays the game on from the same position.
+    let marker = dir.join("crashed-once");
+    let engine = script_engine(
+        &dir,
+        "crash-once.sh",
+        &format!(
+            "#!/bin/sh\nif [ -e '{marker}' ]; then exec '{exe}' uci; fi\nwhile read line; do case \"$line\" in\n uci) echo 'id name once'; echo uciok;;\n isready) echo readyok;;\n go*) touch '{marker}'; exit 1;;\n esac; done\n",
+            marker = marker.display(),
+            exe = EXE,
+        ),
+    );
+    let csv = dir.join("games.csv");
+    let out = Command::new(EXE)
+        .args([
+            "match",
+            "--engine",
+            "variant=null-move",
+            "--engine",
+            &engine,
+        ])
+        .args(["--nodes", "500", "--rounds", "1", "--maxmoves", "20"])
+        .arg("--out")
+        .arg(&csv)
+        .output()
+        .expect("match runs");
+    let report = stdout_of_success(&out);
+    assert!(report.contains("engine failures: 0"), "{report}");
+    assert!(
+        report.contains("engine restarts: 1 (games continued after one: 1)"),
+        "{report}"
+    );
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert!(
+        rows.lines().next().unwrap().ends_with(",restarts"),
+        "{rows}"
+    );
+    assert!(!rows.contains("engine failure"), "{rows}");
+}
+
+#[test]
+fn a_match_resumes_pair_by_pair_and_its_shards_sum_up_to_the_whole() {
+    let dir = temp_dir("match-resume");
+    let play = |games: &str, out: &std::path::Path, extra: &[&str]| {
+        Command::new(EXE)
+            .args([
+                "match",
+                "--engine",
+                "variant=null-move",
+                "--engine",
+                "variant=plain",
+            ])
+            .args([
+                "--nodes",
+                "300",
+                "--games",
+                games,
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .args(extra)
+            .output()
+            .expect("match runs")
+    };
+    let whole = dir.join("whole.csv");
+    assert!(play("4", &whole, &[]).status.success());
+    assert!(
+        !play("8", &whole, &[]).status.success(),
+        "an existing output needs --resume"
+    );
+    let resumed = play("8", &whole, &["--resume"]);
+    assert!(resumed.status.success());
+    let log = String::from_utf8_lossy(&resumed.stderr);
+    assert!(
+        log.contains("2 game pairs already in the output, 2 to play"),
+        "{log}"
+    );
+    let mut games: Vec<usize> = csv::Reader::from_path(&whole)
+        .unwrap()
+        .records()
+        .map(|r| r.unwrap()[0].parse().unwrap())
+        .collect();
+    games.sort_unstable();
+    assert_eq!(games, (1..=8).collect::<Vec<_>>());
+    // Fixed nodes make games deterministic: two shards sum up to the same match.
+    let (one, two) = (dir.join("s1.csv"), dir.join("s2.csv"));
+    assert!(play("8", &one, &["--shard", "1/2"]).status.success());
+    assert!(play("8", &two, &["--shard", "2/2"]).status.success());
+    let report = |files: &[&std::path::Path]| {
+        let out = Command::new(EXE)
+            .arg("match-report")
+            .args(files)
+            .output()
+            .expect("match-report runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let merged = report(&[&one, &two]);
+    assert_eq!(merged, report(&[&whole]));
+    assert!(merged.contains("Games: 8"), "{merged}");
+    let twice = Command::new(EXE)
+        .args(["match-report", one.to_str().unwrap(), one.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!twice.status.success(), "the same shard twice is refused");
+    // A resume with other settings (another seed, another opponent) once mixed its games in
+    // silently; now it is refused, naming them. More games, or other concurrency, go on.
+    let before = std::fs::read(&whole).unwrap();
+    let other = play("10", &whole, &["--resume", "--seed", "7"]);
+    assert!(!other.status.success());
+    let log = String::from_utf8_lossy(&other.stderr);
+    assert!(log.contains("args.seed: 1 -> 7"), "{log}");
+    let opponent = Command::new(EXE)
+        .args([
+            "match",
+            "--engine",
+            "variant=null-move",
+            "--engine",
+            "variant=mpc",
+        ])
+        .args(["--nodes", "300", "--games", "10", "--resume", "--out"])
+        .arg(&whole)
+        .output()
+        .unwrap();
+    assert!(!opponent.status.success());
+    assert!(String::from_utf8_lossy(&opponent.stderr).contains("args.engine"));
+    assert_eq!(std::fs::read(&whole).unwrap(), before, "nothing written");
+    assert!(
+        play("10", &whole, &["--resume", "--concurrency", "2"])
+            .status
+            .success()
+    );
+}

@@ -1,0 +1,490 @@
+//! Pipelines: shards, Slurm plans, reproduce, ablate, reports, a killed run.
+
+use crate::common::*;
+
+#[test]
+fn shards_merge_into_the_whole() {
+    let dir = temp_dir("shards");
+    assert!(depth_run(&dir, "full.csv", &[]).status.success());
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        assert!(
+            depth_run(&dir, &format!("s{k}.csv"), &["--shard", &shard])
+                .status
+                .success()
+        );
+    }
+    let merged = dir.join("merged.csv");
+    let status = Command::new(EXE)
+        .args(["merge", merged.to_str().unwrap()])
+        .args([dir.join("s1.csv"), dir.join("s2.csv")])
+        .status()
+        .expect("merge runs");
+    assert!(status.success());
+    assert_eq!(depth_rows(&merged), depth_rows(&dir.join("full.csv")));
+
+    // A file with another header is refused, naming it.
+    std::fs::write(dir.join("other.csv"), "a,b\n1,2\n").unwrap();
+    let out = Command::new(EXE)
+        .args(["merge", dir.join("bad.csv").to_str().unwrap()])
+        .args([dir.join("s1.csv"), dir.join("other.csv")])
+        .output()
+        .expect("merge runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("other.csv: header differs"));
+    assert!(
+        !dir.join("bad.csv").exists(),
+        "a failed merge writes nothing"
+    );
+
+    // Merging onto its own input once emptied it; an input twice doubled its rows; an
+    // existing output was overwritten silently. Each is refused and every file kept.
+    let s1 = dir.join("s1.csv");
+    let before = std::fs::read(&s1).unwrap();
+    let merge = |args: &[&std::path::Path]| {
+        Command::new(EXE)
+            .arg("merge")
+            .args(args)
+            .output()
+            .expect("merge runs")
+    };
+    for (args, message) in [
+        (
+            vec![s1.as_path(), s1.as_path()],
+            "the output is also an input",
+        ),
+        (
+            vec![dir.join("twice.csv").as_path(), s1.as_path(), s1.as_path()],
+            "named twice",
+        ),
+        (vec![merged.as_path(), s1.as_path()], "exists: pass --force"),
+    ] {
+        let out = merge(&args);
+        assert!(!out.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    assert_eq!(std::fs::read(&s1).unwrap(), before, "the input is kept");
+    assert_eq!(depth_rows(&merged), depth_rows(&dir.join("full.csv")));
+    // The same rows in two files are refused.
+    std::fs::copy(&s1, dir.join("copy.csv")).unwrap();
+    let out = merge(&[&dir.join("dup.csv"), &s1, &dir.join("copy.csv")]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already in the merge"));
+    assert!(!dir.join("dup.csv").exists());
+}
+
+#[test]
+fn slurm_jobs_run_shards_that_merge_into_the_whole() {
+    let dir = temp_dir("slurm-plan");
+    assert!(depth_run(&dir, "full.csv", &[]).status.success());
+    // The plan and batch scripts, without a cluster: an array of 3 shards and a merge job.
+    let out = dir.join("sharded.csv");
+    let suite = dir.join("suite.epd");
+    let plan = dir.join("jobs");
+    let submitted = Command::new(EXE)
+        .args(["slurm", "--slurm-dry-run", "--slurm-array", "3", "--dir"])
+        .arg(&plan)
+        .args(["--", "depth", "--suite", suite.to_str().unwrap()])
+        .args([
+            "--variants",
+            "null-move,null-move+mpc",
+            "--depth",
+            "5",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .expect("slurm runs");
+    assert!(submitted.status.success(), "{submitted:?}");
+    let array = std::fs::read_to_string(plan.join("slurm/cutlab-depth.sbatch")).unwrap();
+    assert!(array.contains("#SBATCH --array=1-3"), "{array}");
+    assert!(
+        array.contains("--shard \"$SLURM_ARRAY_TASK_ID/3\""),
+        "{array}"
+    );
+    let merge = std::fs::read_to_string(plan.join("slurm/cutlab-depth-merge.sbatch")).unwrap();
+    assert!(merge.contains("--merge 3"), "{merge}");
+    // Resubmitted from anywhere, a script reads and writes the same files: the submission's
+    // directory is the job's, the logs' path absolute.
+    let cwd = std::env::current_dir().unwrap();
+    assert!(
+        array.contains(&format!("#SBATCH --chdir={}", cwd.display())),
+        "{array}"
+    );
+    assert!(array.contains("#SBATCH --output=/"), "{array}");
+
+    // What the jobs run, run here: each shard, then the merge.
+    let step = |extra: &[&str]| {
+        Command::new(EXE)
+            .arg("step")
+            .arg(&plan)
+            .arg("depth")
+            .args(extra)
+            .output()
+            .expect("step runs")
+    };
+    let early = step(&["--merge", "3"]);
+    assert!(
+        !early.status.success(),
+        "merging before the shards end is refused"
+    );
+    assert!(String::from_utf8_lossy(&early.stderr).contains("shard 1/3 has not finished"));
+    for k in 1..=3 {
+        let shard = step(&["--shard", &format!("{k}/3")]);
+        assert!(shard.status.success(), "{shard:?}");
+    }
+    let merged = step(&["--merge", "3"]);
+    assert!(merged.status.success());
+    // The merge job's log has the result, and the shards' files are gone.
+    let log = String::from_utf8_lossy(&merged.stdout);
+    assert!(
+        log.contains("3 shards merged") && log.contains("mean nodes"),
+        "{log}"
+    );
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.contains(".shard"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    assert!(
+        step(&["--merge", "3"]).status.success(),
+        "merged once, done"
+    );
+    assert_eq!(depth_rows(&out), depth_rows(&dir.join("full.csv")));
+    // A command that would fail on the cluster is refused before anything is written.
+    for (words, message) in [
+        (
+            vec!["depth", "--suite", "missing.epd", "--depth", "2"],
+            "no such file",
+        ),
+        (
+            vec!["depth", "--variants", "null-mov", "--depth", "2"],
+            "unknown variant",
+        ),
+        (
+            vec!["depth", "--variants", "null-move", "--depht", "2"],
+            "does not parse",
+        ),
+    ] {
+        let refused_dir = dir.join("refused");
+        let out = Command::new(EXE)
+            .args(["slurm", "--slurm-dry-run", "--dir"])
+            .arg(&refused_dir)
+            .arg("--")
+            .args(&words)
+            .args(["--out", "x.csv"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && stderr.contains(message),
+            "{words:?}: {stderr}"
+        );
+        assert!(!refused_dir.exists(), "{words:?} wrote its plan");
+    }
+    assert!(
+        plan.join("steps/depth.toml").is_file(),
+        "the step is recorded"
+    );
+}
+
+#[test]
+fn reproduce_writes_the_report_and_resumes_without_rerunning() {
+    let dir = temp_dir("reproduce");
+    let out = dir.join("run");
+    let run = |extra: &[&str]| {
+        Command::new(EXE)
+            .args([
+                "reproduce",
+                "--smoke",
+                "--engine",
+                "none",
+                "--positions",
+                "6",
+            ])
+            .arg("--out")
+            .arg(&out)
+            .args(extra)
+            .output()
+            .expect("cutlab runs")
+    };
+    let first = run(&[]);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    for section in [
+        "## Table 1",
+        "## Sections 3-4",
+        "## Table 2",
+        "## Table 3",
+        "## Ours: oracle regret",
+        "## Ours: false cuts",
+        "## Configuration",
+        "## Power: what this scale is sized to decide",
+        "## Headline: MPC against null move, to a decision",
+        "GSPRT elo0 = 0, elo1 = 20",
+    ] {
+        assert!(report.contains(section), "{section} missing:\n{report}");
+    }
+    // The time limits follow the machine's measured speed, and the report says by how much.
+    assert!(
+        report.contains("every time limit is multiplied by"),
+        "{report}"
+    );
+    assert!(
+        !report.contains("## Table 4"),
+        "no external engine was given"
+    );
+    for file in [
+        "depth.svg",
+        "regret-cdf.svg",
+        "cuts-by-depth.svg",
+        "manifest.toml",
+    ] {
+        assert!(out.join(file).is_file(), "{file} missing");
+    }
+    let depth_rows = std::fs::read_to_string(out.join("depth.csv")).unwrap();
+    assert_eq!(
+        depth_rows.lines().count(),
+        1 + 6 * 7,
+        "6 positions x 7 variants"
+    );
+
+    let again = run(&[]);
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--resume"));
+    let resumed = run(&["--resume"]);
+    assert!(resumed.status.success());
+    let log = String::from_utf8_lossy(&resumed.stderr);
+    let steps = log.lines().filter(|l| l.starts_with('[')).count();
+    assert!(steps > 10, "{log}");
+    assert_eq!(log.matches("done earlier").count(), steps, "{log}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn ablate_measures_each_method_both_ways_and_resumes() {
+    let dir = temp_dir("ablate");
+    let run = |extra: &[&str]| {
+        Command::new(EXE)
+            .args(["ablate", "--quick", "--methods", "rfp", "--positions", "2"])
+            .args(["--extras", "mpc", "--engine", "none"])
+            .args([
+                "--nodes",
+                "300",
+                "--looks",
+                "20",
+                "--depth",
+                "4",
+                "--time-ms",
+                "30",
+            ])
+            .args(["--threads", "2", "--out", dir.to_str().unwrap()])
+            .args(extra)
+            .output()
+            .expect("ablate runs")
+    };
+    let out = run(&[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(
+        report.contains("Leave one out")
+            && report.contains("Add one in")
+            && report.contains("Added to the stack")
+    );
+    // The time factor is measured by a bench (it was read as 0 from the new manifest).
+    assert!(
+        report.contains("this machine's bench speed is") && !report.contains("by 0.00"),
+        "{report}"
+    );
+    for direction in ["without", "with", "added"] {
+        assert!(dir.join(format!("forest-300-{direction}.svg")).is_file());
+    }
+    let mut reader = csv::Reader::from_path(dir.join("ablate.csv")).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let column = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let kinds: Vec<(&str, &str)> = rows.iter().map(|r| (&r[0], &r[1])).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("without", "rfp"),
+            ("added", "mpc"),
+            ("with", "rfp"),
+            ("with", "mpc")
+        ],
+        "one row per comparison"
+    );
+    // Every measurement is there: depth, tree size, regret, games and the rule's verdict (an
+    // Elo interval where the games vary: mpc changes nothing in 300 nodes, every pair drawn).
+    assert!(rows.iter().any(|r| !r[column("delta_elo")].is_empty()));
+    for r in &rows {
+        for name in ["delta_depth_plies", "tree_size_ratio", "delta_regret_cp"] {
+            assert!(!r[column(name)].is_empty(), "{name}: {r:?}");
+        }
+        assert_eq!(&r[column("games")], "20");
+        assert!(
+            ["decided", "bounded", "undecided"].contains(&&r[column("verdict")]),
+            "{r:?}"
+        );
+        assert_eq!(&r[column("effort_nodes")], "300");
+    }
+    assert_eq!(
+        &rows[0][column("stockfish_elo_note")],
+        "~25 (step 8)",
+        "Stockfish's note beside leaving reverse futility out"
+    );
+    // An existing run is not mixed into; --resume reruns nothing.
+    assert!(!run(&[]).status.success());
+    let again = run(&["--resume"]);
+    assert!(again.status.success());
+    let log = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        log.contains("done earlier") && !log.contains("cutlab match"),
+        "{log}"
+    );
+}
+
+/// A published number is what the data says: every study in `results/` has its report
+/// written again from its committed data, and it must equal the committed report.
+#[test]
+fn every_committed_report_is_what_its_data_says() {
+    let results = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../results");
+    let mut studies = 0;
+    for entry in std::fs::read_dir(&results).expect("results/") {
+        let dir = entry.unwrap().path();
+        if !dir.join("manifest.toml").is_file() {
+            continue;
+        }
+        studies += 1;
+        let out = Command::new(EXE)
+            .args(["report", "--check"])
+            .arg(&dir)
+            .output()
+            .expect("cutlab runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert!(studies > 0, "no study in {}", results.display());
+}
+
+/// `report --check` fails on a report that says something its data does not.
+#[test]
+fn a_report_that_differs_from_its_data_fails_the_check() {
+    let dir = temp_dir("report-check");
+    let study = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/modern-faithful");
+    for file in [
+        "manifest.toml",
+        "report.md",
+        "faithful-vs-before.games.csv.gz",
+    ] {
+        std::fs::copy(study.join(file), dir.join(file)).unwrap();
+    }
+    for file in [
+        "diag-lmp-count.games.csv.gz",
+        "diag-history-butterfly.games.csv.gz",
+    ] {
+        std::fs::copy(study.join(file), dir.join(file)).unwrap();
+    }
+    let check = || {
+        Command::new(EXE)
+            .args(["report", "--check"])
+            .arg(&dir)
+            .output()
+            .unwrap()
+    };
+    assert!(check().status.success());
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    std::fs::write(
+        dir.join("report.md"),
+        report.replace("278-382-340", "288-382-330"),
+    )
+    .unwrap();
+    let out = check();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("differs from the report its data gives")
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Killing a pipeline (SIGKILL) ended it but left its running step appending; a `--resume`
+/// at once ran the step again beside it and both appended the same keys. The step now dies
+/// with the run, a second run on the directory is refused while one runs, and the resumed
+/// run leaves every game once.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_killed_pipeline_takes_its_step_along_and_a_busy_directory_is_refused() {
+    let dir = temp_dir("kill-pipeline");
+    let run = |extra: &[&str]| {
+        let mut command = Command::new(EXE);
+        command
+            .args(["ablate", "--quick", "--methods", "rfp", "--extras", "none"])
+            .args(["--positions", "2", "--engine", "none", "--nodes", "300"])
+            .args(["--looks", "400", "--depth", "3", "--time-ms", "20"])
+            .args(["--threads", "1", "--time-factor", "1", "--out"])
+            .arg(&dir)
+            .args(extra)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        command
+    };
+    let mut first = run(&[]).spawn().unwrap();
+    let games = dir.join("matches/300/without-rfp.csv");
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while !games.is_file() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the match never started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let needle = games.to_str().unwrap().to_string();
+    assert!(!processes_mentioning(&needle).is_empty(), "the step runs");
+    // A second run on the busy directory is refused, naming it.
+    let second = run(&["--resume"]).output().unwrap();
+    assert!(!second.status.success());
+    assert!(
+        String::from_utf8_lossy(&second.stderr).contains("in use by another cutlab run"),
+        "{}",
+        String::from_utf8_lossy(&second.stderr)
+    );
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while !processes_mentioning(&needle).is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the step outlived its run"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let resumed = run(&["--resume"]).output().unwrap();
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    let mut reader = csv::Reader::from_path(&games).unwrap();
+    let mut numbers: Vec<u64> = reader
+        .records()
+        .map(|r| r.unwrap()[0].parse().unwrap())
+        .collect();
+    let all = numbers.len();
+    numbers.sort_unstable();
+    numbers.dedup();
+    assert_eq!(numbers.len(), all, "a game written twice");
+    std::fs::remove_dir_all(&dir).ok();
+}

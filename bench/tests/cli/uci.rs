@@ -1,0 +1,177 @@
+//! The UCI engine as a GUI drives it, and the bench signature.
+
+use crate::common::*;
+
+/// A UCI session with the engine as a child process.
+struct Session {
+    child: std::process::Child,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Session {
+    fn start() -> Session {
+        let mut child = Command::new(EXE)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("cutlab starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Session { child, lines }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.child.stdin.as_mut().expect("stdin");
+        writeln!(stdin, "{line}").expect("engine reads");
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&self, prefix: &str) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(Duration::from_secs(30))
+                .unwrap_or_else(|_| panic!("no '{prefix}' within 30 s; saw {seen:?}"));
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+}
+
+#[test]
+fn uci_session_plays_legal_moves_and_survives_garbage() {
+    let mut s = Session::start();
+    s.send("uci");
+    let hello = s.until("uciok");
+    assert!(hello.iter().any(|l| l.starts_with("id name cutlab")));
+    assert!(hello.iter().any(|l| l.starts_with("option name Hash")));
+    s.send("isready");
+    s.until("readyok");
+
+    s.send("ucinewgame");
+    s.send("position startpos moves e2e4 e7e5 g1f3");
+    s.send("go depth 6");
+    let out = s.until("bestmove");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info depth 6 ") && l.contains(" pv "))
+    );
+    let best = out
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let after = cutlab_search::Position::from_fen(
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+    )
+    .unwrap();
+    assert!(after.parse_uci(&best).is_ok(), "illegal bestmove {best}");
+
+    // Garbage and bad input: answered with an error line, never a crash.
+    s.send("fly me to the moon");
+    s.until("info string error: unknown command");
+    s.send("position fen this is not a fen");
+    s.until("info string error: position fen");
+    s.send("position startpos moves e2e4 e2e4");
+    s.until("info string error: position moves: move 2");
+    s.send("go depth banana");
+    s.until("info string error: go depth");
+    s.send("setoption name Hash value -3");
+    s.until("info string error: Hash");
+    s.send("setoption name Variant value nonsense");
+    s.until("info string error: unknown variant part");
+
+    // Still alive: a search from a FEN with the position left as it was before the bad input.
+    s.send("position fen 7k/8/8/5K2/8/8/8/R7 w - - 0 1");
+    s.send("go depth 5");
+    let out = s.until("bestmove");
+    assert!(out.iter().any(|l| l.contains("score mate 2")), "{out:?}");
+    assert_eq!(out.last().unwrap().split_whitespace().nth(1), Some("f5g6"));
+
+    // isready during an infinite search, then stop.
+    s.send("position startpos");
+    s.send("go infinite");
+    s.send("isready");
+    s.until("readyok");
+    s.send("stop");
+    s.until("bestmove");
+
+    // A mated side answers bestmove 0000.
+    s.send("position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+    s.send("go depth 3");
+    assert_eq!(s.until("bestmove").last().unwrap(), "bestmove 0000");
+
+    s.send("quit");
+    let status = s.child.wait().expect("exits");
+    assert!(status.success());
+}
+
+#[test]
+fn movetime_is_respected() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    let start = std::time::Instant::now();
+    s.send("go movetime 300");
+    s.until("bestmove");
+    let elapsed = start.elapsed();
+    assert!(elapsed < Duration::from_millis(600), "{elapsed:?}");
+    s.send("quit");
+    s.child.wait().expect("exits");
+}
+
+fn bench_signature() -> String {
+    let out = Command::new(EXE)
+        .args(["bench", "--depth", "5"])
+        .output()
+        .expect("bench runs");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let last = text.lines().last().expect("summary line").to_string();
+    assert!(last.ends_with(" nps"), "{last}");
+    assert_eq!(text.lines().count(), 41, "40 positions and the summary");
+    last.split_whitespace().next().unwrap().to_string()
+}
+
+#[test]
+fn bench_node_count_is_a_deterministic_signature() {
+    assert_eq!(bench_signature(), bench_signature());
+}
+
+/// The recorded signature: a commit that changes the search's tree updates
+/// `bench/signature.txt` and says `Bench: N` in its message.
+#[test]
+fn bench_gives_the_recorded_signature() {
+    let recorded = include_str!("../../signature.txt").trim();
+    let out = Command::new(EXE).arg("bench").output().expect("bench runs");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let last = text.lines().last().expect("summary line");
+    assert_eq!(
+        last.split_whitespace().next(),
+        Some(recorded),
+        "bench signature moved: '{last}' (update bench/signature.txt and say Bench: N)"
+    );
+}
+
+#[test]
+fn bad_arguments_are_clear_errors() {
+    let out = Command::new(EXE)
+        .args(["bench", "--variant", "nope"])
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown variant part 'nope'"));
+}
