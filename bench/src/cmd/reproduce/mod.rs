@@ -581,8 +581,11 @@ pub fn run(args: &ReproduceArgs) -> Result<(), String> {
     save_manifest(&layout, &manifest)?;
     let summary = report::write(&layout, &manifest)?;
     println!("{summary}");
+    // A resumed run's own time is not the run's: the steps' recorded times are.
+    let steps_min: f64 = manifest.steps.iter().map(|s| s.seconds).sum::<f64>() / 60.0;
     println!(
-        "reproduce ({} scale) finished in {:.1} min; report: {}",
+        "reproduce ({} scale) finished: its steps took {steps_min:.1} min in all, {:.1} min in \
+         this process; report: {}",
         scale.name,
         total.elapsed().as_secs_f64() / 60.0,
         layout.file("report.md").display()
