@@ -28,7 +28,7 @@ pub struct FitArgs {
     #[arg(long, default_value = "3:5,4:8,2:6,3:7,3:9,4:10")]
     pairs: String,
     /// Fit only points whose shallow value is within ±RANGE centipawns (the paper: 300).
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(i32).range(1..=30_000))]
     range: i32,
     /// Parameter file to write (TOML).
     #[arg(long)]
@@ -142,6 +142,18 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
             }
             panel_points.push((format!("({shallow},{deep}) {}", stage.name()), points, fit));
         }
+    }
+    // An empty or foreign file fits nothing: say so, and write no empty parameter file.
+    if fits.pairs.is_empty() {
+        return Err(format!(
+            "no depth pair could be fitted: {} position(s) with values at the pairs' depths in {}",
+            values.len(),
+            args.samples
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
     }
     print!("{}", cutlab_analysis::tables::regression(&fits).render());
     let text = toml::to_string(&fits).map_err(|e| format!("parameters: {e}"))?;

@@ -20,7 +20,7 @@ use crate::common::{parallel, progress, results};
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
     /// Number of self-play games.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = crate::common::options::count_up_to::<u32>(10_000_000))]
     games: u32,
     /// Seed of the random openings and of the sampling.
     #[arg(long, default_value_t = 2003)]
@@ -237,6 +237,12 @@ fn play(args: &GenerateArgs, search: &mut Search, index: u32) -> Game {
 
 /// Plays the games and writes the suite.
 pub fn run(args: &GenerateArgs) -> Result<(), String> {
+    if args.min_ply > args.max_ply {
+        return Err(format!(
+            "--min-ply {} is above --max-ply {}: no ply to sample",
+            args.min_ply, args.max_ply
+        ));
+    }
     crate::common::results::new_output(&args.out, "--out", args.force, &[])?;
     let mut text = format!(
         "# cutlab suite generate --games {} --seed {} --random-plies {} --nodes {} --per-game {} --min-ply {} --max-ply {}",

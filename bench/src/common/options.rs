@@ -49,6 +49,42 @@ pub fn count_up_to<T: TryFrom<u64>>(
     }
 }
 
+/// A positive, finite number (a learning rate, a factor), as clap's `value_parser`.
+///
+/// # Errors
+/// Not a number, NaN, infinite, 0 or below.
+pub fn positive(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("expected a positive number, got '{text}'")),
+    }
+}
+
+/// A Slurm time limit (`sbatch --time`): `MM`, `MM:SS`, `HH:MM:SS`, `D-HH`, `D-HH:MM` or
+/// `D-HH:MM:SS`, as clap's `value_parser`.
+///
+/// # Errors
+/// Any other text.
+pub fn slurm_time(text: &str) -> Result<String, String> {
+    let bad = || format!("expected MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS, got '{text}'");
+    let (days, clock) = match text.split_once('-') {
+        Some((d, c)) => (Some(d), c),
+        None => (None, text),
+    };
+    let number = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+    let parts: Vec<&str> = clock.split(':').collect();
+    let fits = parts.iter().all(|p| number(p))
+        && match days {
+            Some(d) => number(d) && (1..=3).contains(&parts.len()),
+            None => (1..=3).contains(&parts.len()),
+        };
+    if fits {
+        Ok(text.to_string())
+    } else {
+        Err(bad())
+    }
+}
+
 /// `--threads`: 1 to 1024 worker threads.
 ///
 /// # Errors

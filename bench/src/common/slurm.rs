@@ -20,7 +20,7 @@ pub struct SlurmOptions {
     #[arg(long)]
     pub slurm_partition: Option<String>,
     /// Time limit of each task, `HH:MM:SS` (Slurm's `--time`).
-    #[arg(long, default_value = "04:00:00")]
+    #[arg(long, default_value = "04:00:00", value_parser = super::options::slurm_time)]
     pub slurm_time: String,
     /// Memory per task (Slurm's `--mem`).
     #[arg(long, default_value = "2G")]

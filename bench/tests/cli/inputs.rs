@@ -76,6 +76,10 @@ fn empty_or_repeated_lists_are_refused() {
             "'rfp' is named twice",
         ),
         (
+            vec!["suite", "generate", "--min-ply", "100", "--max-ply", "20"],
+            "--min-ply 100 is above --max-ply 20",
+        ),
+        (
             vec!["reproduce", "--slurm-array", "4", "--smoke"],
             "--slurm-array: a Slurm option, given without --slurm",
         ),
@@ -121,6 +125,17 @@ fn nonsense_limits_are_refused_naming_the_option() {
         (vec!["depth", "--threads", "0"], "--threads"),
         (vec!["depth", "--time-ms", "0"], "--time-ms"),
         (vec!["profile", "--time-ms", "0"], "--time-ms"),
+        (vec!["suite", "generate", "--games", "0"], "--games"),
+        (vec!["reproduce", "--games", "0"], "--games"),
+        (
+            vec!["reproduce", "--slurm", "--slurm-time", "abc"],
+            "--slurm-time",
+        ),
+        (
+            vec!["tune-eval", "x.epd", "--learning-rate", "nan"],
+            "--learning-rate",
+        ),
+        (vec!["fit", "x.csv", "--range=-5"], "--range"),
     ] {
         assert_refused_at_parse(&args, option);
     }
@@ -266,5 +281,34 @@ fn an_interrupted_command_says_how_to_continue() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `fit` of an empty or binary file wrote `pairs = []` and an empty plot, exit 0.
+#[test]
+fn a_fit_of_nothing_is_refused_and_writes_nothing() {
+    let dir = temp_dir("fit-nothing");
+    let empty = dir.join("empty.csv");
+    std::fs::write(&empty, "").unwrap();
+    let binary = dir.join("binary.csv");
+    std::fs::write(&binary, [0_u8, 159, 146, 150, 255, 10, 7, 0]).unwrap();
+    for input in [&empty, &binary] {
+        let out = Command::new(EXE)
+            .arg("fit")
+            .arg(input)
+            .arg("--out")
+            .arg(dir.join("fit.toml"))
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{input:?}");
+        // Nothing to fit, or (the binary file) a row that does not parse, named.
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("no depth pair could be fitted")
+                || stderr.contains("binary.csv:2: CSV deserialize error"),
+            "{stderr}"
+        );
+        assert!(!dir.join("fit.toml").exists() && !dir.join("fit.svg").exists());
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -73,7 +73,7 @@ pub struct AblateArgs {
     #[arg(long)]
     quick: bool,
     /// Positions sampled from the suite (default: the scale's).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::common::options::count_up_to::<usize>(1_000_000))]
     positions: Option<usize>,
     /// Time per search of the depth and regret comparisons, milliseconds.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]

@@ -61,10 +61,10 @@ pub struct ReproduceArgs {
     #[arg(long, default_value_t = 2200)]
     engine_elo: u32,
     /// Positions sampled from the suite (default: the scale's).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::common::options::count_up_to::<usize>(1_000_000))]
     positions: Option<usize>,
     /// Games per match (default: the scale's).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::common::options::count_up_to::<usize>(1_000_000))]
     games: Option<usize>,
     /// Time control of every match, `SECONDS+INCREMENT` (default: the scale's).
     #[arg(long, value_parser = crate::common::speed::time_control)]

@@ -38,7 +38,7 @@ pub struct TuneEvalArgs {
     #[arg(long, default_value_t = 3000)]
     epochs: usize,
     /// Adam's step size, centipawns.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = crate::common::options::positive)]
     learning_rate: f64,
     /// Share of the positions held out to measure the fit (validation loss).
     #[arg(long, default_value_t = 0.1)]
