@@ -15,7 +15,8 @@ use serde::Serialize;
 /// Options of `cutlab trace`.
 #[derive(Args, Debug, Serialize)]
 pub struct TraceArgs {
-    /// One position as FEN.
+    /// One position as FEN (trace needs it or `--suite`: the built-in suite is too large to
+    /// trace every node of).
     #[arg(long, conflicts_with = "suite", required_unless_present = "suite")]
     fen: Option<String>,
     /// Positions.

@@ -96,7 +96,7 @@ pub fn threads(text: &str) -> Result<usize, String> {
 /// Where the positions come from.
 #[derive(Args, Debug, Serialize)]
 pub struct SuiteOptions {
-    /// EPD, FEN or PGN file; without it the built-in suite (`trace` needs it or `--fen`).
+    /// EPD, FEN or PGN file (default: the built-in suite).
     #[arg(long)]
     pub suite: Option<PathBuf>,
     /// Skip malformed suite lines (and report how many) instead of stopping.
