@@ -49,7 +49,7 @@ pub struct DepthArgs {
     #[arg(long)]
     resume: bool,
     /// Only this slice of the suite, `K/N`.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::common::shard::spec)]
     shard: Option<String>,
 }
 

@@ -19,7 +19,7 @@ pub struct MatchReportArgs {
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// `elo0=0,elo1=5,alpha=0.05,beta=0.05`: the GSPRT's state on the games so far.
-    #[arg(long, conflicts_with = "looks")]
+    #[arg(long, conflicts_with = "looks", value_parser = super::matches::sprt_spec)]
     sprt: Option<String>,
     /// The looks of a match played with `--looks`: its interval and whether it stopped.
     #[arg(long, value_delimiter = ',')]

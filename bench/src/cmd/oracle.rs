@@ -52,7 +52,7 @@ pub struct OracleArgs {
     #[arg(long)]
     resume: bool,
     /// Only this slice of the suite, `K/N`.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::common::shard::spec)]
     shard: Option<String>,
 }
 

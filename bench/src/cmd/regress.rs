@@ -40,7 +40,7 @@ pub struct RegressArgs {
     #[arg(long, default_value_t = 32, value_parser = crate::common::options::hash_mib)]
     hash_mb: usize,
     /// Only this slice of the suite, `K/N` (K from 1).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::common::shard::spec)]
     shard: Option<String>,
 }
 

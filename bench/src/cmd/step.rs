@@ -16,7 +16,7 @@ pub struct StepArgs {
     /// The step's name, as in the plan.
     name: String,
     /// Run only this shard of the step, `K/N`.
-    #[arg(long, conflicts_with = "merge")]
+    #[arg(long, conflicts_with = "merge", value_parser = crate::common::shard::spec)]
     shard: Option<String>,
     /// Merge the step's N finished shards.
     #[arg(long)]

@@ -62,7 +62,7 @@ pub struct TraceArgs {
     #[arg(long, default_value_t = 16, value_parser = crate::common::options::hash_mib)]
     hash_mb: usize,
     /// Only this slice of the suite, `K/N`.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::common::shard::spec)]
     shard: Option<String>,
 }
 

@@ -14,6 +14,16 @@ pub fn parse(spec: &str) -> Result<(usize, usize), String> {
     Ok((k, n))
 }
 
+/// `--shard`'s value parser: `K/N` checked where it is parsed, kept as written.
+///
+/// # Errors
+/// Not `K/N` with 1 <= K <= N.
+pub fn spec(text: &str) -> Result<String, String> {
+    parse(text)
+        .map(|_| text.to_string())
+        .map_err(|e| e.trim_start_matches("--shard: ").to_string())
+}
+
 /// The `K/N` slice of `items` (K from 1): every N-th item from the K-th, a stable partition.
 pub fn shard<'a, T>(items: &'a [T], spec: Option<&str>) -> Result<Vec<&'a T>, String> {
     let Some(spec) = spec else {

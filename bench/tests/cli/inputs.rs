@@ -136,6 +136,13 @@ fn nonsense_limits_are_refused_naming_the_option() {
             "--learning-rate",
         ),
         (vec!["fit", "x.csv", "--range=-5"], "--range"),
+        (vec!["depth", "--shard", "0/3"], "--shard"),
+        (vec!["ablate", "--shard", "2of3"], "--shard"),
+        (vec!["match", "--sprt", "elo0=0"], "--sprt"),
+        (
+            vec!["match", "--sprt", "elo0=5,elo1=0,alpha=0.05,beta=0.05"],
+            "--sprt",
+        ),
     ] {
         assert_refused_at_parse(&args, option);
     }

@@ -112,7 +112,7 @@ pub struct AblateArgs {
     resume: bool,
     /// Run the K-th of N shares of the steps (K from 1); the run whose steps are all done
     /// writes the report.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::common::shard::spec)]
     shard: Option<String>,
 }
 

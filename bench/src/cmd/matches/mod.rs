@@ -69,7 +69,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1, value_parser = count_up_to::<usize>(1024))]
     concurrency: usize,
     /// `elo0=0,elo1=5,alpha=0.05,beta=0.05`: stop when the test decides.
-    #[arg(long, conflicts_with = "looks")]
+    #[arg(long, conflicts_with = "looks", value_parser = sprt_spec)]
     sprt: Option<String>,
     /// Look at the match only after these game counts (e.g. `200,400,800,1600,2400`, the last
     /// is the most played), each look's interval widened for the number of looks
@@ -110,7 +110,7 @@ pub struct MatchArgs {
     resume: bool,
     /// Play the K-th of N shares of the game pairs (every N-th pair from the K-th); `cutlab
     /// merge` joins the shards' CSVs and `cutlab match-report` sums them up.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::common::shard::spec)]
     shard: Option<String>,
 }
 
@@ -143,6 +143,17 @@ pub fn parse_kv(text: &str, what: &str, keys: &[&str]) -> Result<Vec<f64>, Strin
         return Err(format!("--{what}: missing {}", keys[i]));
     }
     Ok(values)
+}
+
+/// `--sprt`'s value parser: the test's four numbers checked where they are parsed, the text
+/// kept as written.
+///
+/// # Errors
+/// A missing or unknown key, a value that is not a number, or bounds Wald's test refuses.
+pub fn sprt_spec(text: &str) -> Result<String, String> {
+    let v = parse_kv(text, "sprt", &["elo0", "elo1", "alpha", "beta"])?;
+    Sprt::new(v[0], v[1], v[2], v[3])?;
+    Ok(text.to_string())
 }
 
 /// What every game pair of a match shares.
