@@ -488,3 +488,60 @@ fn a_killed_pipeline_takes_its_step_along_and_a_busy_directory_is_refused() {
     assert_eq!(numbers.len(), all, "a game written twice");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A match's merge job listed its shards' files twice (`--out` and `--pgn` share a stem) and
+/// failed removing them the second time.
+#[test]
+fn a_sharded_match_merges_its_games_and_its_pgn() {
+    let dir = temp_dir("slurm-match");
+    let plan = dir.join("jobs");
+    let out = dir.join("m.csv");
+    let submitted = Command::new(EXE)
+        .args(["slurm", "--slurm-dry-run", "--slurm-array", "2", "--dir"])
+        .arg(&plan)
+        .args([
+            "--",
+            "match",
+            "--engine",
+            "variant=plain",
+            "--engine",
+            "variant=null-move",
+        ])
+        .args(["--nodes", "100", "--games", "4", "--pgn"])
+        .arg(dir.join("m.pgn"))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(submitted.status.success(), "{submitted:?}");
+    let step = |extra: &[&str]| {
+        Command::new(EXE)
+            .arg("step")
+            .arg(&plan)
+            .arg("match")
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    for k in 1..=2 {
+        assert!(step(&["--shard", &format!("{k}/2")]).status.success());
+    }
+    let merged = step(&["--merge", "2"]);
+    assert!(
+        merged.status.success(),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&merged.stdout).contains("Results of plain vs null-move (4 games)")
+    );
+    let pgn = std::fs::read_to_string(dir.join("m.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Event ").count(), 4);
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.contains(".shard"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}

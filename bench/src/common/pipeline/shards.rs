@@ -48,6 +48,9 @@ pub fn merge_shards(layout: &Layout, step: &Step, n: usize) -> Result<StepRecord
                     print!("{text}");
                 }
             }
+            // `--out` and `--pgn` of one stem list the same shard files.
+            merged.sort();
+            merged.dedup();
             for shard in merged {
                 std::fs::remove_file(&shard).map_err(|e| format!("{}: {e}", shard.display()))?;
             }
