@@ -30,11 +30,17 @@ pub fn merge_shards(layout: &Layout, step: &Step, n: usize) -> Result<StepRecord
             seconds += start.elapsed().as_secs_f64();
         }
         Sharding::OutFile => {
+            // One merge per stem: a match's `--out` and `--pgn` usually share one, and its
+            // shards' files (CSV, PGN, configuration) are all merged by it.
+            let mut outputs: Vec<&Path> = ["--out", "--pgn"]
+                .iter()
+                .filter_map(|o| step.option(o))
+                .map(Path::new)
+                .collect();
+            outputs.dedup_by_key(|p| p.with_extension(""));
             let mut merged = Vec::new();
-            for option in ["--out", "--pgn"] {
-                if let Some(path) = step.option(option) {
-                    merged.extend(merge_outputs(Path::new(path), n)?);
-                }
+            for output in outputs {
+                merged.extend(merge_outputs(output, n)?);
             }
             // A resumable command run again on its merged output finds everything done and
             // prints its summary (the depth table, the match report) into the step's log.
@@ -48,9 +54,6 @@ pub fn merge_shards(layout: &Layout, step: &Step, n: usize) -> Result<StepRecord
                     print!("{text}");
                 }
             }
-            // `--out` and `--pgn` of one stem list the same shard files.
-            merged.sort();
-            merged.dedup();
             for shard in merged {
                 std::fs::remove_file(&shard).map_err(|e| format!("{}: {e}", shard.display()))?;
             }
