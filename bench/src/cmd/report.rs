@@ -14,7 +14,7 @@ use cutlab_analysis::{
 };
 use serde::Deserialize;
 
-use crate::common::pipeline::{Layout, load_manifest};
+use crate::common::pipeline::Layout;
 
 /// Options of `cutlab report`.
 #[derive(Args, Debug)]
@@ -144,11 +144,11 @@ fn write(dir: &Path) -> Result<(), String> {
     let kind: Kind = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     match kind.kind.as_deref() {
         None | Some("ablate") => {
+            let manifest: super::ablate::Manifest =
+                toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
             let layout = Layout {
                 dir: dir.to_path_buf(),
             };
-            let manifest: super::ablate::Manifest = load_manifest(&layout, true)?
-                .ok_or_else(|| format!("{}: no manifest", path.display()))?;
             super::ablate::write_report(&layout, &manifest)?;
         }
         Some("matches") => {

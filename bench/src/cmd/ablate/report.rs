@@ -71,6 +71,8 @@ pub struct AblationRow {
     /// The stopping rule's verdict: `decided`, `bounded`, `undecided` (the last look came
     /// first), or `running`.
     pub verdict: &'static str,
+    /// Stockfish 15.1's "(~N Elo)" note for the step the method follows (leave-one-out rows).
+    pub stockfish_note: Option<&'static str>,
 }
 
 /// The CSV's columns: estimates flattened into value, low and high.
@@ -158,16 +160,17 @@ fn rows_of<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> Result<Vec
 
 fn row(
     layout: &Layout,
-    manifest: &Manifest,
+    (manifest, looks): (&Manifest, &Looks),
     c: &Comparison,
     nodes: u64,
 ) -> Result<AblationRow, String> {
-    let (reference, variant) = if c.reference() == "stack" {
-        (manifest.stack.as_str(), c.variant.as_str())
+    let reference = if c.reference() == "stack" {
+        &manifest.stack
     } else {
-        (manifest.baseline.as_str(), c.variant.as_str())
+        &manifest.baseline
     };
-    let names = (reference, variant);
+    let variant = c.variant.as_str();
+    let names = (reference.as_str(), variant);
     let file = |kind: &str| layout.file(&format!("{kind}-{}.csv", c.reference()));
     let depth: Vec<DepthRow> = rows_of(&file("depth"))?;
     let (d_ref, d_var) = paired(
@@ -207,10 +210,9 @@ fn row(
     });
     let games: Vec<GameRow> = rows_of(&layout.file(&games_file(c, nodes)))?;
     let summary = MatchSummary::of(&games);
-    let looks = Looks::new(manifest.looks.clone(), manifest.stop_within).ok();
-    let (delta_elo, verdict) = match (&summary, &looks) {
-        (Some(s), Some(l)) => {
-            let stats = l.stats(&s.pentanomial);
+    let (delta_elo, verdict) = match &summary {
+        Some(s) => {
+            let stats = looks.stats(&s.pentanomial);
             let estimate =
                 (stats.elo.is_finite() && stats.elo_error.is_finite()).then_some(Estimate {
                     value: stats.elo,
@@ -219,10 +221,10 @@ fn row(
                 });
             (
                 estimate,
-                l.stop(&s.pentanomial).map_or("running", Stop::name),
+                looks.stop(&s.pentanomial).map_or("running", Stop::name),
             )
         }
-        _ => (None, "running"),
+        None => (None, "running"),
     };
     #[expect(clippy::cast_precision_loss, reason = "counts")]
     Ok(AblationRow {
@@ -239,6 +241,10 @@ fn row(
         delta_elo,
         games: summary.map_or(0, |s| s.games),
         verdict,
+        // Stockfish's notes are for removing a step: beside the leave-one-out rows only.
+        stockfish_note: (c.direction == "without")
+            .then(|| stockfish_note(&c.method))
+            .flatten(),
     })
 }
 
@@ -293,11 +299,7 @@ fn table(rows: &[AblationRow], confidence: &str) -> Table {
         } else {
             interval(r.delta_elo.as_ref(), 0, "")
         };
-        // Stockfish's notes are for removing a step: beside the leave-one-out rows only.
-        let note = (r.direction == "without")
-            .then(|| stockfish_note(&r.method))
-            .flatten()
-            .unwrap_or("-");
+        let note = r.stockfish_note.unwrap_or("-");
         t.row(vec![
             r.method.clone(),
             elo,
@@ -375,7 +377,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
                 .comparisons
                 .iter()
                 .filter(|c| c.direction == direction && Manifest::played_at(c, k))
-                .map(|c| row(layout, manifest, c, nodes))
+                .map(|c| row(layout, (manifest, &looks), c, nodes))
                 .collect::<Result<_, _>>()?;
             if rows.is_empty() {
                 continue;
@@ -408,9 +410,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
                     delta_elo_high: hi(&r.delta_elo),
                     games: r.games,
                     verdict: r.verdict,
-                    stockfish_elo_note: (r.direction == "without")
-                        .then(|| stockfish_note(&r.method))
-                        .flatten(),
+                    stockfish_elo_note: r.stockfish_note,
                 })
                 .map_err(|e| format!("{}: {e}", path.display()))?;
             }
