@@ -11,6 +11,8 @@ use std::{
 
 use clap::Args;
 
+use crate::common::results::same_file;
+
 /// Options of `cutlab merge`.
 #[derive(Args, Debug)]
 pub struct MergeArgs {
@@ -26,18 +28,14 @@ pub struct MergeArgs {
 
 /// Merges the inputs.
 pub fn run(args: &MergeArgs) -> Result<(), String> {
-    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
     for (i, input) in args.inputs.iter().enumerate() {
-        if same(input, &args.out) {
+        if same_file(input, &args.out) {
             return Err(format!(
                 "{}: the output is also an input; merge into a new file",
                 args.out.display()
             ));
         }
-        if let Some(earlier) = args.inputs[..i].iter().find(|e| same(e, input)) {
+        if let Some(earlier) = args.inputs[..i].iter().find(|e| same_file(e, input)) {
             return Err(format!(
                 "{}: named twice (also as {}): its rows would be merged twice",
                 input.display(),

@@ -15,6 +15,15 @@ pub fn has_rows(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
 }
 
+/// Whether two paths name one existing file (false when either is missing).
+#[must_use]
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
 /// The rule for outputs that are written whole (docs/outputs.md): an existing `out` is
 /// replaced only with `--force`, and never when it is one of the command's `inputs` (`trace
 /// --suite a.epd --out a.epd` once replaced its own positions with node rows).
@@ -22,11 +31,7 @@ pub fn has_rows(path: &Path) -> bool {
 /// # Errors
 /// An existing output without `force`, or an output that is also an input.
 pub fn new_output(out: &Path, option: &str, force: bool, inputs: &[&Path]) -> Result<(), String> {
-    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    if let Some(input) = inputs.iter().find(|i| same(i, out)) {
+    if let Some(input) = inputs.iter().find(|i| same_file(i, out)) {
         return Err(format!(
             "{}: {option} names an input of this command ({}); write to another file",
             out.display(),
