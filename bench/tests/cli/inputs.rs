@@ -240,14 +240,11 @@ fn existing_outputs_are_replaced_only_with_force() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("names an input"));
     assert_eq!(std::fs::read_to_string(&suite).unwrap(), SMALL_SUITE);
     // With --force the output is replaced.
-    let out = Command::new(EXE)
-        .args(["trace", "--suite", s, "--depth", "2", "--force", "--out", o])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    stdout_of_success(
+        &Command::new(EXE)
+            .args(["trace", "--suite", s, "--depth", "2", "--force", "--out", o])
+            .output()
+            .unwrap(),
     );
     assert_ne!(std::fs::read_to_string(&old).unwrap(), "keep me");
     std::fs::remove_dir_all(&dir).ok();

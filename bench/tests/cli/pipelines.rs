@@ -134,20 +134,13 @@ fn slurm_jobs_run_shards_that_merge_into_the_whole() {
         let shard = step(&["--shard", &format!("{k}/3")]);
         assert!(shard.status.success(), "{shard:?}");
     }
-    let merged = step(&["--merge", "3"]);
-    assert!(merged.status.success());
     // The merge job's log has the result, and the shards' files are gone.
-    let log = String::from_utf8_lossy(&merged.stdout);
+    let log = stdout_of_success(&step(&["--merge", "3"]));
     assert!(
         log.contains("3 shards merged") && log.contains("mean nodes"),
         "{log}"
     );
-    let left: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.contains(".shard"))
-        .collect();
-    assert!(left.is_empty(), "{left:?}");
+    assert_eq!(shard_files_in(&dir), Vec::<String>::new());
     assert!(
         step(&["--merge", "3"]).status.success(),
         "merged once, done"
@@ -366,15 +359,12 @@ fn every_committed_report_is_what_its_data_says() {
             continue;
         }
         studies += 1;
-        let out = Command::new(EXE)
-            .args(["report", "--check"])
-            .arg(&dir)
-            .output()
-            .expect("cutlab runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        stdout_of_success(
+            &Command::new(EXE)
+                .args(["report", "--check"])
+                .arg(&dir)
+                .output()
+                .expect("cutlab runs"),
         );
     }
     assert!(studies > 0, "no study in {}", results.display());
@@ -471,12 +461,7 @@ fn a_killed_pipeline_takes_its_step_along_and_a_busy_directory_is_refused() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    let resumed = run(&["--resume"]).output().unwrap();
-    assert!(
-        resumed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&resumed.stderr)
-    );
+    stdout_of_success(&run(&["--resume"]).output().unwrap());
     let mut reader = csv::Reader::from_path(&games).unwrap();
     let mut numbers: Vec<u64> = reader
         .records()
@@ -526,22 +511,19 @@ fn a_sharded_match_merges_its_games_and_its_pgn() {
     for k in 1..=2 {
         assert!(step(&["--shard", &format!("{k}/2")]).status.success());
     }
-    let merged = step(&["--merge", "2"]);
-    assert!(
-        merged.status.success(),
-        "{}",
-        String::from_utf8_lossy(&merged.stderr)
-    );
-    assert!(
-        String::from_utf8_lossy(&merged.stdout).contains("Results of plain vs null-move (4 games)")
-    );
+    let merged = stdout_of_success(&step(&["--merge", "2"]));
+    assert!(merged.contains("Results of plain vs null-move (4 games)"));
     let pgn = std::fs::read_to_string(dir.join("m.pgn")).unwrap();
     assert_eq!(pgn.matches("[Event ").count(), 4);
-    let left: Vec<String> = std::fs::read_dir(&dir)
+    assert_eq!(shard_files_in(&dir), Vec::<String>::new());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The files of `dir` that a shard wrote (`*.shardK.*`).
+fn shard_files_in(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
         .unwrap()
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
         .filter(|n| n.contains(".shard"))
-        .collect();
-    assert!(left.is_empty(), "{left:?}");
-    std::fs::remove_dir_all(&dir).ok();
+        .collect()
 }
