@@ -40,7 +40,7 @@ pub fn read<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, String> {
 }
 
 /// One row of `cutlab regress`: a position searched to one depth.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct SampleRow {
     /// Position id.
     pub position: String,
@@ -61,7 +61,7 @@ pub struct SampleRow {
 }
 
 /// One row of `cutlab depth`: one search of a position by a variant.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct DepthRow {
     /// Position id.
     pub position: String,
@@ -85,24 +85,28 @@ pub struct DepthRow {
     pub score_cp: i32,
     /// Best move, UCI.
     pub best_move: String,
-    /// Null-move tests tried.
-    pub null_move_tries: u64,
-    /// Null-move cuts.
-    pub null_move_cuts: u64,
-    /// ProbCut tests tried.
-    pub probcut_tries: u64,
-    /// ProbCut cuts.
-    pub probcut_cuts: u64,
-    /// Multi-ProbCut tests tried.
-    pub mpc_tries: u64,
-    /// Multi-ProbCut cuts.
-    pub mpc_cuts: u64,
     /// The position.
     pub fen: String,
 }
 
+/// One row of `cutlab depth`'s `<out>.cuts.csv`: the forward-pruning tests of one method in
+/// one search (a row for every method the search tried; a method absent was never tried).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct CutCountRow {
+    /// Position id.
+    pub position: String,
+    /// Variant name.
+    pub variant: String,
+    /// Method name (as in presets and the trace's `method` column).
+    pub method: String,
+    /// Tests tried.
+    pub tries: u64,
+    /// Tests that cut (or, for a reduction, reduced).
+    pub cuts: u64,
+}
+
 /// One row of `cutlab oracle`: the regret of a variant's move in a position.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct RegretRow {
     /// Position id.
     pub position: String,
@@ -129,7 +133,7 @@ pub struct RegretRow {
 }
 
 /// One row of `cutlab match --out`: a finished game.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct GameRow {
     /// Game number, from 1.
     pub game: usize,
@@ -185,7 +189,7 @@ pub struct CutTestRow {
 
 /// One row of `<stem>.verify.csv` of `cutlab trace --verify-cuts`: a sampled cut re-searched
 /// full-width.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct VerifyRow {
     /// Position id.
     pub position: String,

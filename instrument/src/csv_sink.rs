@@ -60,7 +60,7 @@ pub fn sampled(seed: u64, key: u64, rate: f64) -> bool {
 }
 
 /// One row of `nodes.csv`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct NodeRow {
     position: Arc<str>,
     node_id: u64,
@@ -85,7 +85,7 @@ pub struct NodeRow {
 }
 
 /// One row of `tests.csv`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct TestRow {
     position: Arc<str>,
     node_id: u64,
@@ -133,13 +133,11 @@ pub struct CsvSink {
     writer: Option<JoinHandle<io::Result<CsvStats>>>,
 }
 
-fn create(path: &Path) -> io::Result<csv::Writer<BufWriter<File>>> {
+fn create<T: Serialize + Default>(path: &Path) -> io::Result<csv::Writer<BufWriter<File>>> {
     let file = File::create(path)
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-    Ok(csv::Writer::from_writer(BufWriter::with_capacity(
-        1 << 20,
-        file,
-    )))
+    crate::csv_header::writer::<T, _>(BufWriter::with_capacity(1 << 20, file))
+        .map_err(io::Error::other)
 }
 
 fn write_all(
@@ -147,8 +145,8 @@ fn write_all(
     nodes_path: &Path,
     tests_path: &Path,
 ) -> io::Result<CsvStats> {
-    let mut nodes = create(nodes_path)?;
-    let mut tests = create(tests_path)?;
+    let mut nodes = create::<NodeRow>(nodes_path)?;
+    let mut tests = create::<TestRow>(tests_path)?;
     let mut stats = CsvStats::default();
     for batch in receiver {
         match batch {
@@ -184,9 +182,9 @@ impl CsvSink {
     /// A file that cannot be created (the message names it).
     pub fn create(nodes_path: &Path, filter: NodeFilter) -> io::Result<CsvSink> {
         // Create both files here so that a bad path is reported before the search.
-        drop(create(nodes_path)?);
+        drop(create::<NodeRow>(nodes_path)?);
         let tests = tests_path(nodes_path);
-        drop(create(&tests)?);
+        drop(create::<TestRow>(&tests)?);
         let (sender, receiver) = mpsc::sync_channel(BATCHES_IN_FLIGHT);
         let nodes_path = nodes_path.to_path_buf();
         let writer = std::thread::Builder::new()

@@ -15,6 +15,7 @@
 //! search builds no event then, so the no-op observer compiles away.
 
 mod counters;
+pub mod csv_header;
 pub mod csv_sink;
 mod events;
 mod histograms;

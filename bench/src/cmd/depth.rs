@@ -1,15 +1,16 @@
 //! `cutlab depth`: the fixed-time depth comparison of Jiang and Buro (sections 3 and 4): one
 //! search per (position, variant), the depth each variant completes in the same time, and the
 //! paired difference to the first variant. `--depth D` is the deterministic counterpart: the
-//! time and nodes each variant needs to complete depth D.
+//! time and nodes each variant needs to complete depth D. The forward-pruning tests of each
+//! search, per method, go to `<out>.cuts.csv`.
 
 use std::{
     collections::{HashMap, HashSet},
-    path::PathBuf,
+    path::Path,
 };
 
 use clap::Args;
-use cutlab_analysis::rows::DepthRow;
+use cutlab_analysis::rows::{CutCountRow, DepthRow};
 use cutlab_instrument::Method;
 use cutlab_search::{Limits, Search, SearchConfig};
 use cutlab_suites::SuitePosition;
@@ -28,7 +29,8 @@ pub struct DepthArgs {
     models: crate::common::options::ModelOptions,
     /// Variants to compare, comma-separated; the first is the reference of the paired
     /// differences.
-    #[arg(long, default_value = "null-move,null-move+probcut,null-move+mpc")]
+    #[arg(long, default_value = "null-move,null-move+probcut,null-move+mpc",
+          value_parser = crate::common::options::variants)]
     variants: String,
     /// Time per search, milliseconds.
     #[arg(long, conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..))]
@@ -36,37 +38,34 @@ pub struct DepthArgs {
     /// Fixed depth instead of fixed time.
     #[arg(long, value_parser = clap::value_parser!(i32).range(1..=100))]
     depth: Option<i32>,
-    /// Worker threads (one search each, each with its own TT).
-    #[arg(long, default_value_t = 1, value_parser = crate::common::options::threads)]
-    threads: usize,
-    /// Transposition table per search, MiB.
-    #[arg(long, default_value_t = 16, value_parser = crate::common::options::hash_mib)]
-    hash_mb: usize,
-    /// Output CSV.
-    #[arg(long)]
-    out: PathBuf,
-    /// Keep the rows already in `--out` and run only the missing (position, variant) pairs.
-    #[arg(long)]
-    resume: bool,
-    /// Only this slice of the suite, `K/N`.
-    #[arg(long, value_parser = crate::common::shard::spec)]
-    shard: Option<String>,
+    /// Threads, table, output, resume, shard.
+    #[command(flatten)]
+    #[serde(flatten)]
+    run: crate::common::options::RunOptions,
 }
 
+/// One search: its row, and its cut counts, a row per method it tried.
 fn search_one(
     search: &mut Search,
     p: &SuitePosition,
     variant: &str,
     limits: &Limits,
     time_limit: Option<u64>,
-) -> DepthRow {
+) -> (DepthRow, Vec<CutCountRow>) {
     search.clear();
     let result = search.go(&p.position(), &[], limits, &mut |_| {});
-    let count = |m: Method| (result.cuts.tries[m.index()], result.cuts.cuts[m.index()]);
-    let (null_move_tries, null_move_cuts) = count(Method::NullMove);
-    let (probcut_tries, probcut_cuts) = count(Method::ProbCut);
-    let (mpc_tries, mpc_cuts) = count(Method::Mpc);
-    DepthRow {
+    let counts = Method::ALL
+        .iter()
+        .filter(|m| result.cuts.tries[m.index()] > 0)
+        .map(|m| CutCountRow {
+            position: p.id.clone(),
+            variant: variant.to_string(),
+            method: m.name().to_string(),
+            tries: result.cuts.tries[m.index()],
+            cuts: result.cuts.cuts[m.index()],
+        })
+        .collect();
+    let row = DepthRow {
         position: p.id.clone(),
         variant: variant.to_string(),
         stage: p.stage.name().to_string(),
@@ -81,14 +80,34 @@ fn search_one(
             .best_move
             .map(cutlab_search::position::uci)
             .unwrap_or_default(),
-        null_move_tries,
-        null_move_cuts,
-        probcut_tries,
-        probcut_cuts,
-        mpc_tries,
-        mpc_cuts,
         fen: p.fen.clone(),
-    }
+    };
+    (row, counts)
+}
+
+/// The cut counts of the searches whose rows were kept, in `path` rewritten: an interrupted
+/// search can have written its counts and not its row, and runs again.
+///
+/// # Errors
+/// The file cannot be read or written.
+fn keep_cut_counts(path: &Path, kept: &HashSet<(String, String)>) -> Result<(), String> {
+    let counts: Vec<CutCountRow> = if crate::common::results::has_rows(path) && !kept.is_empty() {
+        cutlab_analysis::rows::read(path)?
+    } else {
+        Vec::new()
+    };
+    let error = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let partial = path.with_extension("csv.partial");
+    let file = std::fs::File::create(&partial).map_err(|e| error(&e))?;
+    let mut writer =
+        cutlab_instrument::csv_header::writer::<CutCountRow, _>(file).map_err(|e| error(&e))?;
+    counts
+        .iter()
+        .filter(|c| kept.contains(&(c.position.clone(), c.variant.clone())))
+        .try_for_each(|c| writer.serialize(c))
+        .and_then(|()| writer.flush().map_err(csv::Error::from))
+        .map_err(|e| error(&e))?;
+    std::fs::rename(&partial, path).map_err(|e| error(&e))
 }
 
 /// Runs the comparison.
@@ -105,8 +124,9 @@ pub fn run(args: &DepthArgs) -> Result<(), String> {
         (None, None) => (Limits::movetime(1000), Some(1000)),
     };
     let suite = args.suite.load()?;
-    let positions = crate::common::shard::shard(&suite.positions, args.shard.as_deref())?;
-    let mut rows: Vec<DepthRow> = crate::common::results::resume_rows(&args.out, args.resume)?;
+    let positions = crate::common::shard::shard(&suite.positions, args.run.shard.as_deref())?;
+    let mut rows: Vec<DepthRow> =
+        crate::common::results::resume_rows(&args.run.out, args.run.resume)?;
     let done: HashSet<(String, String)> = rows
         .iter()
         .map(|r| (r.position.clone(), r.variant.clone()))
@@ -117,34 +137,48 @@ pub fn run(args: &DepthArgs) -> Result<(), String> {
         .filter(|(p, v)| !done.contains(&(p.id.clone(), variants[*v].to_string())))
         .collect();
     crate::common::results::write_variant_configs(
-        &args.out, "depth", args, &variants, &configs, &suite,
+        &args.run.out,
+        "depth",
+        args,
+        &variants,
+        &configs,
+        &suite,
     )?;
     let done_count = rows.len();
-    let mut writer = crate::common::results::appender(&args.out)?;
+    let mut writer = crate::common::results::appender::<DepthRow>(&args.run.out)?;
+    let cuts_path = args.run.out.with_extension("cuts.csv");
+    keep_cut_counts(&cuts_path, &done)?;
+    let mut cuts_writer = crate::common::results::appender::<CutCountRow>(&cuts_path)?;
     eprintln!(
         "depth: {} positions x {} variants, {} searches to run ({} already in {})",
         positions.len(),
         variants.len(),
         work.len(),
         done_count,
-        args.out.display()
+        args.run.out.display()
     );
     let bar = crate::common::progress::bar(work.len() as u64, "searches");
     crate::common::parallel::run(
         &work,
-        args.threads,
+        args.run.threads,
         HashMap::<usize, Search>::new,
         |engines, &(p, v)| {
             let search = engines
                 .entry(v)
-                .or_insert_with(|| Search::new(configs[v].clone(), args.hash_mb));
+                .or_insert_with(|| Search::new(configs[v].clone(), args.run.hash_mb));
             search_one(search, p, variants[v], &limits, time_limit)
         },
-        |row| {
+        |(row, counts)| {
+            // The counts first: a row in `--out` means its counts are all written.
+            counts
+                .iter()
+                .try_for_each(|c| cuts_writer.serialize(c))
+                .and_then(|()| cuts_writer.flush().map_err(csv::Error::from))
+                .map_err(|e| format!("{}: {e}", cuts_path.display()))?;
             writer
                 .serialize(&row)
                 .and_then(|()| writer.flush().map_err(csv::Error::from))
-                .map_err(|e| format!("{}: {e}", args.out.display()))?;
+                .map_err(|e| format!("{}: {e}", args.run.out.display()))?;
             rows.push(row);
             bar.inc(1);
             Ok(())

@@ -6,7 +6,7 @@
 
 use std::{
     collections::{HashMap, HashSet},
-    path::{Path, PathBuf},
+    path::Path,
     time::Duration,
 };
 
@@ -31,7 +31,8 @@ pub struct OracleArgs {
     #[serde(flatten)]
     models: crate::common::options::ModelOptions,
     /// Variants that choose moves, comma-separated.
-    #[arg(long, default_value = "null-move,null-move+probcut,null-move+mpc")]
+    #[arg(long, default_value = "null-move,null-move+probcut,null-move+mpc",
+          value_parser = crate::common::options::variants)]
     variants: String,
     /// Time per chosen move, milliseconds.
     #[arg(long, default_value_t = 1000, conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..))]
@@ -42,18 +43,10 @@ pub struct OracleArgs {
     /// `internal:depth=D` or `uci:COMMAND[,depth=D][,nodes=N][,movetime=MS]`.
     #[arg(long, default_value = "internal:depth=5")]
     oracle: String,
-    /// Transposition table per search, MiB.
-    #[arg(long, default_value_t = 16, value_parser = crate::common::options::hash_mib)]
-    hash_mb: usize,
-    /// Output CSV (one row per position and variant).
-    #[arg(long)]
-    out: PathBuf,
-    /// Keep the rows already in `--out` and run only the missing ones.
-    #[arg(long)]
-    resume: bool,
-    /// Only this slice of the suite, `K/N`.
-    #[arg(long, value_parser = crate::common::shard::spec)]
-    shard: Option<String>,
+    /// Threads, table, output, resume, shard.
+    #[command(flatten)]
+    #[serde(flatten)]
+    run: crate::common::options::RunOptions,
 }
 
 /// How root moves are scored.
@@ -117,7 +110,7 @@ pub fn parse_oracle(spec: &str) -> Result<Oracle, String> {
 }
 
 /// A cached oracle score.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 struct OracleRow {
     oracle: String,
     position: String,
@@ -193,11 +186,126 @@ fn san_matches(pos: &Position, chosen: &str, list: &[String]) -> bool {
         .any(|s| s.trim_end_matches(['+', '#', '!', '?']) == san)
 }
 
-/// Runs the oracle experiment.
-#[expect(
-    clippy::too_many_lines,
-    reason = "oracle phase, variant phase, summary"
-)]
+/// How one worker scores root moves: its own full-width search and, for a UCI oracle, its own
+/// engine (started by the first position it scores).
+struct Scorer {
+    internal: Search,
+    external: Option<Result<UciEngine, String>>,
+}
+
+impl Scorer {
+    fn scores(&mut self, oracle: &Oracle, pos: &Position) -> Result<Vec<(String, i32)>, String> {
+        match oracle {
+            Oracle::Internal { depth } => Ok(internal_scores(&mut self.internal, pos, *depth)),
+            Oracle::Uci { command, limit } => {
+                let engine = self
+                    .external
+                    .get_or_insert_with(|| UciEngine::start(command))
+                    .as_mut()
+                    .map_err(|e| e.clone())?;
+                external_scores(engine, pos, limit)
+            }
+        }
+    }
+}
+
+/// Phase 1: the oracle's scores of every root move of the positions it has not scored yet,
+/// appended to the cache as each position is done.
+fn score_missing(
+    args: &OracleArgs,
+    oracle: &Oracle,
+    missing: &[&SuitePosition],
+    cache_path: &Path,
+    cache: &mut HashMap<String, Vec<(String, i32)>>,
+) -> Result<(), String> {
+    let mut writer = crate::common::results::appender::<OracleRow>(cache_path)?;
+    let bar = crate::common::progress::bar(missing.len() as u64, "positions scored by the oracle");
+    crate::common::parallel::run(
+        missing,
+        args.run.threads,
+        || Scorer {
+            // Exact full-width values: no forward pruning, no reductions, no TT cut-offs.
+            internal: Search::new(SearchConfig::exact(), args.run.hash_mb),
+            external: None,
+        },
+        |scorer, p| {
+            scorer
+                .scores(oracle, &p.position())
+                .map(|s| (p.id.clone(), s))
+        },
+        |scored| {
+            let (position, scores) = scored?;
+            for (mv, score_cp) in &scores {
+                let row = OracleRow {
+                    oracle: args.oracle.clone(),
+                    position: position.clone(),
+                    mv: mv.clone(),
+                    score_cp: *score_cp,
+                };
+                writer
+                    .serialize(row)
+                    .map_err(|e| format!("{}: {e}", cache_path.display()))?;
+            }
+            writer
+                .flush()
+                .map_err(|e| format!("{}: {e}", cache_path.display()))?;
+            cache.insert(position, scores);
+            bar.inc(1);
+            Ok(())
+        },
+    )?;
+    bar.finish_and_clear();
+    Ok(())
+}
+
+/// The regret of the move `variant` chooses in `p`, or why there is none.
+fn regret(
+    search: &mut Search,
+    p: &SuitePosition,
+    variant: &str,
+    limits: &Limits,
+    scores: &[(String, i32)],
+) -> Result<RegretRow, String> {
+    let pos = p.position();
+    search.clear();
+    let result = search.go(&pos, &[], limits, &mut |_| {});
+    let chosen = result
+        .best_move
+        .map(uci)
+        .ok_or_else(|| format!("{}: {variant} chose no move; row skipped", p.id))?;
+    let (oracle_move, oracle_score) = scores
+        .iter()
+        .max_by_key(|(_, s)| *s)
+        .cloned()
+        .ok_or_else(|| format!("{}: the oracle scored no move; row skipped", p.id))?;
+    let &(_, chosen_score) = scores.iter().find(|(m, _)| *m == chosen).ok_or_else(|| {
+        format!(
+            "{}: the oracle did not score the chosen move {chosen}; row skipped",
+            p.id
+        )
+    })?;
+    let clamp = |s: i32| s.clamp(-REGRET_CLAMP, REGRET_CLAMP);
+    let solved = (!p.best_moves.is_empty() || !p.avoid_moves.is_empty()).then(|| {
+        (p.best_moves.is_empty() || san_matches(&pos, &chosen, &p.best_moves))
+            && !san_matches(&pos, &chosen, &p.avoid_moves)
+    });
+    Ok(RegretRow {
+        position: p.id.clone(),
+        variant: variant.to_string(),
+        stage: p.stage.name().to_string(),
+        chosen_move: chosen,
+        chosen_score_cp: chosen_score,
+        oracle_move,
+        oracle_score_cp: oracle_score,
+        regret_cp: clamp(oracle_score) - clamp(chosen_score),
+        depth: result.depth,
+        nodes: result.nodes,
+        solved,
+    })
+}
+
+/// Runs the oracle experiment: the oracle's scores first (phase 1), then each variant's
+/// choice and its regret (phase 2), both spread over `--threads`.
 pub fn run(args: &OracleArgs) -> Result<(), String> {
     let oracle = parse_oracle(&args.oracle)?;
     let names = crate::common::options::variant_list(&args.variants)?;
@@ -207,11 +315,11 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
         .map(|v| args.models.config(v))
         .collect::<Result<_, _>>()?;
     let suite = args.suite.load()?;
-    let positions = crate::common::shard::shard(&suite.positions, args.shard.as_deref())?;
-    let mut rows: Vec<RegretRow> = crate::common::results::resume_rows(&args.out, args.resume)?;
+    let positions = crate::common::shard::shard(&suite.positions, args.run.shard.as_deref())?;
+    let mut rows: Vec<RegretRow> =
+        crate::common::results::resume_rows(&args.run.out, args.run.resume)?;
 
-    // Phase 1: the oracle's scores, cached per position.
-    let cache_path = args.out.with_extension("oracle.csv");
+    let cache_path = args.run.out.with_extension("oracle.csv");
     let mut cache = load_cache(&cache_path, &args.oracle)?;
     // Rows are written only after their position is scored, so a kept row whose position this
     // oracle has not scored was judged by another oracle: mixing them would be silently wrong.
@@ -219,7 +327,7 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
         return Err(format!(
             "{}: position {} was judged by another oracle than '{}' (see {}); pass that \
              --oracle to resume, or remove the file",
-            args.out.display(),
+            args.run.out.display(),
             row.position,
             args.oracle,
             cache_path.display()
@@ -231,106 +339,56 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
         .filter(|p| !cache.contains_key(&p.id))
         .collect();
     if !missing.is_empty() {
-        let mut writer = crate::common::results::appender(&cache_path)?;
-        let bar =
-            crate::common::progress::bar(missing.len() as u64, "positions scored by the oracle");
-        // Exact full-width values: no forward pruning, no reductions, no TT cut-offs.
-        let mut internal = Search::new(SearchConfig::exact(), args.hash_mb);
-        let mut external = match &oracle {
-            Oracle::Uci { command, .. } => Some(UciEngine::start(command)?),
-            Oracle::Internal { .. } => None,
-        };
-        for p in missing {
-            let pos = p.position();
-            let scores = match (&oracle, external.as_mut()) {
-                (Oracle::Internal { depth }, _) => internal_scores(&mut internal, &pos, *depth),
-                (Oracle::Uci { limit, .. }, Some(engine)) => external_scores(engine, &pos, limit)?,
-                (Oracle::Uci { .. }, None) => unreachable!("engine started above"),
-            };
-            for (mv, score_cp) in &scores {
-                let row = OracleRow {
-                    oracle: args.oracle.clone(),
-                    position: p.id.clone(),
-                    mv: mv.clone(),
-                    score_cp: *score_cp,
-                };
-                writer
-                    .serialize(row)
-                    .map_err(|e| format!("{}: {e}", cache_path.display()))?;
-            }
-            writer
-                .flush()
-                .map_err(|e| format!("{}: {e}", cache_path.display()))?;
-            cache.insert(p.id.clone(), scores);
-            bar.inc(1);
-        }
-        bar.finish_and_clear();
+        score_missing(args, &oracle, &missing, &cache_path, &mut cache)?;
     }
 
-    // Phase 2: each variant's choice and its regret.
     let done: HashSet<(String, String)> = rows
         .iter()
         .map(|r| (r.position.clone(), r.variant.clone()))
         .collect();
+    let work: Vec<(&SuitePosition, usize)> = positions
+        .iter()
+        .flat_map(|&p| (0..variants.len()).map(move |v| (p, v)))
+        .filter(|(p, v)| !done.contains(&(p.id.clone(), variants[*v].to_string())))
+        .collect();
     crate::common::results::write_variant_configs(
-        &args.out, "oracle", args, &variants, &configs, &suite,
+        &args.run.out,
+        "oracle",
+        args,
+        &variants,
+        &configs,
+        &suite,
     )?;
-    let mut writer = crate::common::results::appender(&args.out)?;
+    let mut writer = crate::common::results::appender::<RegretRow>(&args.run.out)?;
     let limits = args
         .depth
         .map_or_else(|| Limits::movetime(args.time_ms), Limits::depth);
-    let total = positions.len() * variants.len() - done.len().min(positions.len() * variants.len());
-    let bar = crate::common::progress::bar(total as u64, "choices");
-    for (v, config) in configs.iter().enumerate() {
-        let mut search = Search::new(config.clone(), args.hash_mb);
-        for p in &positions {
-            if done.contains(&(p.id.clone(), variants[v].to_string())) {
-                continue;
-            }
-            let pos = p.position();
-            search.clear();
-            let result = search.go(&pos, &[], &limits, &mut |_| {});
-            let Some(chosen) = result.best_move.map(uci) else {
-                continue;
-            };
-            let scores = &cache[&p.id];
-            let Some((oracle_move, oracle_score)) = scores.iter().max_by_key(|(_, s)| *s).cloned()
-            else {
-                continue;
-            };
-            let Some(&(_, chosen_score)) = scores.iter().find(|(m, _)| *m == chosen) else {
-                eprintln!(
-                    "{}: the oracle did not score the chosen move {chosen}; row skipped",
-                    p.id
-                );
-                continue;
-            };
-            let clamp = |s: i32| s.clamp(-REGRET_CLAMP, REGRET_CLAMP);
-            let solved = (!p.best_moves.is_empty() || !p.avoid_moves.is_empty()).then(|| {
-                (p.best_moves.is_empty() || san_matches(&pos, &chosen, &p.best_moves))
-                    && !san_matches(&pos, &chosen, &p.avoid_moves)
-            });
-            let row = RegretRow {
-                position: p.id.clone(),
-                variant: variants[v].to_string(),
-                stage: p.stage.name().to_string(),
-                chosen_move: chosen,
-                chosen_score_cp: chosen_score,
-                oracle_move,
-                oracle_score_cp: oracle_score,
-                regret_cp: clamp(oracle_score) - clamp(chosen_score),
-                depth: result.depth,
-                nodes: result.nodes,
-                solved,
-            };
-            writer
-                .serialize(&row)
-                .and_then(|()| writer.flush().map_err(csv::Error::from))
-                .map_err(|e| format!("{}: {e}", args.out.display()))?;
-            rows.push(row);
+    let bar = crate::common::progress::bar(work.len() as u64, "choices");
+    crate::common::parallel::run(
+        &work,
+        args.run.threads,
+        HashMap::<usize, Search>::new,
+        |engines, &(p, v)| {
+            let search = engines
+                .entry(v)
+                .or_insert_with(|| Search::new(configs[v].clone(), args.run.hash_mb));
+            regret(search, p, variants[v], &limits, &cache[&p.id])
+        },
+        |row| {
             bar.inc(1);
-        }
-    }
+            match row {
+                Ok(row) => {
+                    writer
+                        .serialize(&row)
+                        .and_then(|()| writer.flush().map_err(csv::Error::from))
+                        .map_err(|e| format!("{}: {e}", args.run.out.display()))?;
+                    rows.push(row);
+                }
+                Err(skipped) => bar.println(&skipped),
+            }
+            Ok(())
+        },
+    )?;
     bar.finish_and_clear();
     print!(
         "\n{}",

@@ -21,7 +21,7 @@ pub struct ProfileArgs {
     #[arg(long, default_value_t = 20)]
     positions: usize,
     /// Variant (preset name or TOML file).
-    #[arg(long, default_value = cutlab_search::DEFAULT_VARIANT)]
+    #[arg(long, default_value = cutlab_search::DEFAULT_VARIANT, value_parser = crate::common::options::variant)]
     variant: String,
     /// Time per position, milliseconds.
     #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..))]

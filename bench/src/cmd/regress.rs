@@ -1,12 +1,9 @@
 //! `cutlab regress`: search every position of a suite to each depth and record one row per
 //! (position, depth), the data Jiang and Buro fitted ProbCut's model on (section 3). Parallel
-//! over positions, one engine per thread; every finished position is flushed at once and a
-//! rerun skips the positions already in the output (resume).
+//! over positions, one engine per thread; every finished position is flushed at once and
+//! `--resume` skips the positions already in the output.
 
-use std::{
-    collections::HashSet,
-    path::{Path, PathBuf},
-};
+use std::collections::HashSet;
 
 use clap::Args;
 use cutlab_analysis::rows::SampleRow;
@@ -28,20 +25,12 @@ pub struct RegressArgs {
     #[arg(long, default_value = "1..10")]
     depths: String,
     /// Variant searched (the paper used Crafty's null-move search).
-    #[arg(long, default_value = "null-move")]
+    #[arg(long, default_value = "null-move", value_parser = crate::common::options::variant)]
     variant: String,
-    /// Output CSV (rows are appended; positions already in it are skipped).
-    #[arg(long)]
-    out: PathBuf,
-    /// Worker threads (one search each).
-    #[arg(long, default_value_t = 1, value_parser = crate::common::options::threads)]
-    threads: usize,
-    /// Transposition table per thread, MiB.
-    #[arg(long, default_value_t = 32, value_parser = crate::common::options::hash_mib)]
-    hash_mb: usize,
-    /// Only this slice of the suite, `K/N` (K from 1).
-    #[arg(long, value_parser = crate::common::shard::spec)]
-    shard: Option<String>,
+    /// Threads, table, output, resume, shard.
+    #[command(flatten)]
+    #[serde(flatten)]
+    run: crate::common::options::RunOptions,
 }
 
 /// Parses `1..10` or `3,4,8`.
@@ -69,14 +58,6 @@ pub fn parse_depths(text: &str) -> Result<Vec<i32>, String> {
 }
 
 /// Positions already in an existing output.
-fn done_positions(path: &Path) -> Result<HashSet<String>, String> {
-    if !crate::common::results::has_rows(path) {
-        return Ok(HashSet::new());
-    }
-    let rows: Vec<SampleRow> = cutlab_analysis::rows::read(path)?;
-    Ok(rows.into_iter().map(|r| r.position).collect())
-}
-
 fn search_position(search: &mut Search, p: &SuitePosition, depths: &[i32]) -> Vec<SampleRow> {
     let max = depths.iter().copied().max().unwrap_or(1);
     let pos = p.position();
@@ -109,22 +90,23 @@ pub fn run(args: &RegressArgs) -> Result<(), String> {
     let depths = parse_depths(&args.depths)?;
     let config = SearchConfig::resolve(&args.variant).map_err(|e| e.to_string())?;
     let suite: Suite = args.suite.load()?;
-    let positions = crate::common::shard::shard(&suite.positions, args.shard.as_deref())?;
-    let done = done_positions(&args.out)?;
+    let positions = crate::common::shard::shard(&suite.positions, args.run.shard.as_deref())?;
+    let kept: Vec<SampleRow> = crate::common::results::resume_rows(&args.run.out, args.run.resume)?;
+    let done: HashSet<String> = kept.into_iter().map(|r| r.position).collect();
     let todo: Vec<&SuitePosition> = positions
         .iter()
         .copied()
         .filter(|p| !done.contains(&p.id))
         .collect();
     crate::common::results::write_config(
-        &args.out,
+        &args.run.out,
         "regress",
         args,
         &config,
         &suite,
         !done.is_empty(),
     )?;
-    let mut writer = crate::common::results::appender(&args.out)?;
+    let mut writer = crate::common::results::appender::<SampleRow>(&args.run.out)?;
     eprintln!(
         "regress: {} positions ({} already done), depths {:?}, variant {}",
         positions.len(),
@@ -135,14 +117,14 @@ pub fn run(args: &RegressArgs) -> Result<(), String> {
     let bar = progress::bar(todo.len() as u64, "positions");
     crate::common::parallel::run(
         &todo,
-        args.threads,
-        || Search::new(config.clone(), args.hash_mb),
+        args.run.threads,
+        || Search::new(config.clone(), args.run.hash_mb),
         |search, p| search_position(search, p, &depths),
         |rows| {
             rows.iter()
                 .try_for_each(|r| writer.serialize(r))
                 .and_then(|()| writer.flush().map_err(csv::Error::from))
-                .map_err(|e| format!("{}: {e}", args.out.display()))?;
+                .map_err(|e| format!("{}: {e}", args.run.out.display()))?;
             bar.inc(1);
             Ok(())
         },
@@ -151,7 +133,7 @@ pub fn run(args: &RegressArgs) -> Result<(), String> {
     eprintln!(
         "regress: wrote {} positions to {}",
         todo.len(),
-        args.out.display()
+        args.run.out.display()
     );
     Ok(())
 }

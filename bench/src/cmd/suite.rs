@@ -86,7 +86,7 @@ struct Game {
 
 /// A row of `<out>.games.csv`: one sampled position of a finished game, or (empty `fen`) a
 /// game that gave none.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 struct SampleRow {
     game: u32,
     /// `1-0`, `0-1`, `1/2-1/2`, or empty when the game was not played out.
@@ -271,7 +271,7 @@ pub fn run(args: &GenerateArgs) -> Result<(), String> {
     let indices: Vec<u32> = (0..args.games).filter(|g| !done.contains(g)).collect();
     let bar = progress::bar(u64::from(args.games), "games");
     bar.inc(done.len() as u64);
-    let mut appender = results::appender(&progress_path)?;
+    let mut appender = results::appender::<SampleRow>(&progress_path)?;
     parallel::run(
         &indices,
         args.threads,

@@ -28,7 +28,7 @@ pub struct TraceArgs {
     #[serde(flatten)]
     models: crate::common::options::ModelOptions,
     /// Variant (preset name or TOML file).
-    #[arg(long, default_value = cutlab_search::DEFAULT_VARIANT)]
+    #[arg(long, default_value = cutlab_search::DEFAULT_VARIANT, value_parser = crate::common::options::variant)]
     variant: String,
     /// Fixed depth per position.
     #[arg(long, conflicts_with = "time_ms", required_unless_present = "time_ms", value_parser = clap::value_parser!(i32).range(1..=100))]
@@ -148,8 +148,9 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
 fn verify(args: &TraceArgs, sampler: &CutSampler) -> Result<(), String> {
     let checked = verify_cuts(&sampler.samples, args.hash_mb)?;
     let path = sibling(&args.out, "verify.csv");
-    let mut writer =
-        csv::Writer::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let file = std::fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut writer = cutlab_instrument::csv_header::writer::<VerifyRow, _>(file)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     let rows: Vec<VerifyRow> = checked
         .iter()
         .map(|v| {

@@ -93,6 +93,51 @@ pub fn threads(text: &str) -> Result<usize, String> {
     count_up_to(1024)(text)
 }
 
+/// The options of a command that searches a suite into a result CSV (`depth`, `oracle`,
+/// `regress`): how many searches at once, the table of each, where the rows go, whether to
+/// continue them, and which slice of the suite (docs/outputs.md).
+#[derive(Args, Debug, Serialize)]
+pub struct RunOptions {
+    /// Worker threads (one search each, each with its own transposition table).
+    #[arg(long, default_value_t = 1, value_parser = threads)]
+    pub threads: usize,
+    /// Transposition table per search, MiB.
+    #[arg(long, default_value_t = 16, value_parser = hash_mib)]
+    pub hash_mb: usize,
+    /// Output CSV.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Keep the rows already in `--out` (made with the same settings) and run only the
+    /// missing ones.
+    #[arg(long)]
+    pub resume: bool,
+    /// Only this slice of the suite, `K/N` (K from 1).
+    #[arg(long, value_parser = crate::common::shard::spec)]
+    pub shard: Option<String>,
+}
+
+/// `--variant`: a preset, parts joined by `+`, or a TOML file, checked when the command line
+/// is read.
+///
+/// # Errors
+/// An unknown part or preset, or a file that cannot be read as a variant.
+pub fn variant(text: &str) -> Result<String, String> {
+    SearchConfig::resolve(text)
+        .map(|_| text.to_string())
+        .map_err(|e| e.to_string())
+}
+
+/// `--variants`: a comma-separated list of variants, each as [`variant`], none named twice.
+///
+/// # Errors
+/// An empty list, a variant named twice, or a bad variant.
+pub fn variants(text: &str) -> Result<String, String> {
+    for name in variant_list(text)? {
+        variant(&name)?;
+    }
+    Ok(text.to_string())
+}
+
 /// Where the positions come from.
 #[derive(Args, Debug, Serialize)]
 pub struct SuiteOptions {
@@ -216,9 +261,13 @@ pub fn variant_list(text: &str) -> Result<Vec<String>, String> {
         .map(SearchConfig::canonical_name)
         .collect();
     if names.is_empty() {
-        return Err(format!("--variants: no variant in '{text}'"));
+        return Err(format!("no variant in '{text}'"));
     }
-    no_repeats("--variants", &names)?;
+    if let Some(name) = repeated(&names) {
+        return Err(format!(
+            "'{name}' is named twice (its rows would come twice)"
+        ));
+    }
     Ok(names)
 }
 
@@ -230,14 +279,19 @@ pub fn no_repeats<T: PartialEq + std::fmt::Display>(
     option: &str,
     items: &[T],
 ) -> Result<(), String> {
-    match items
-        .iter()
-        .enumerate()
-        .find(|(i, item)| items[..*i].contains(item))
-    {
-        Some((_, item)) => Err(format!(
+    match repeated(items) {
+        Some(item) => Err(format!(
             "{option}: '{item}' is named twice (its rows would come twice)"
         )),
         None => Ok(()),
     }
+}
+
+/// The first item of `items` that comes twice.
+fn repeated<T: PartialEq>(items: &[T]) -> Option<&T> {
+    items
+        .iter()
+        .enumerate()
+        .find(|(i, item)| items[..*i].contains(item))
+        .map(|(_, item)| item)
 }

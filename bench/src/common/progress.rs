@@ -96,6 +96,11 @@ impl Progress {
         }
     }
 
+    /// A line on stderr (a skipped item), above the bar on a terminal.
+    pub fn println(&self, line: &str) {
+        self.bar.suspend(|| eprintln!("{line}"));
+    }
+
     /// The end: the bar is cleared; plain progress says the last count and rate.
     pub fn finish_and_clear(&self) {
         self.bar.finish_and_clear();

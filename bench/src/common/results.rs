@@ -90,12 +90,13 @@ fn drop_torn_row(out: &Path) -> Result<(), String> {
     file.set_len(keep as u64).map_err(error)
 }
 
-/// A writer that appends rows to `path`, with a header only when the file has none yet.
+/// A writer that appends rows of type `T` to `path`; a new file gets `T`'s header at once,
+/// so that a run with nothing to write still leaves a file that names its columns.
 ///
 /// # Errors
-/// The file cannot be opened.
-pub fn appender(path: &Path) -> Result<csv::Writer<File>, String> {
-    let header = !has_rows(path);
+/// The file cannot be opened, or the header written.
+pub fn appender<T: Serialize + Default>(path: &Path) -> Result<csv::Writer<File>, String> {
+    let new = !has_rows(path);
     let file = OpenOptions::new()
         .create(true)
         .append(true)
@@ -103,9 +104,18 @@ pub fn appender(path: &Path) -> Result<csv::Writer<File>, String> {
         .map_err(|e| format!("{}: {e}", path.display()))?;
     // One writer at a time: two resumed runs on one file would write the same keys twice.
     crate::common::process::lock(&file, path)?;
-    Ok(csv::WriterBuilder::new()
-        .has_headers(header)
-        .from_writer(file))
+    let mut writer = if new {
+        cutlab_instrument::csv_header::writer::<T, _>(file)
+    } else {
+        Ok(csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(file))
+    }
+    .map_err(|e| format!("{}: {e}", path.display()))?;
+    writer
+        .flush()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(writer)
 }
 
 /// Writes `<out stem>.<variant>.config.toml` for every variant.

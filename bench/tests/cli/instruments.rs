@@ -13,10 +13,17 @@ fn depth_resumes_after_an_interruption_with_the_same_rows() {
     let text = std::fs::read_to_string(dir.join("full.csv")).unwrap();
     let partial: Vec<&str> = text.lines().take(3).collect();
     std::fs::write(dir.join("part.csv"), partial.join("\n") + "\n").unwrap();
+    // Its cut counts went first: those of a search whose row was not written yet are there
+    // too, and must not come twice when that search runs again.
+    std::fs::copy(dir.join("full.cuts.csv"), dir.join("part.cuts.csv")).unwrap();
     let refused = depth_run(&dir, "part.csv", &[]);
     assert!(!refused.status.success(), "an existing file needs --resume");
     assert!(depth_run(&dir, "part.csv", &["--resume"]).status.success());
     assert_eq!(depth_rows(&dir.join("part.csv")), full);
+    assert_eq!(
+        sorted_lines(&dir.join("part.cuts.csv")),
+        sorted_lines(&dir.join("full.cuts.csv"))
+    );
 
     // Cut inside the last field of the third row: every field is there, but no newline. The
     // resumed run once counted it and appended the next row onto the same line.
@@ -47,6 +54,137 @@ fn depth_resumes_after_an_interruption_with_the_same_rows() {
         depth_run(&dir, "again.csv", &["--resume", "--threads", "2"])
             .status
             .success()
+    );
+}
+
+fn sorted(text: &str) -> Vec<String> {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines.sort();
+    lines
+}
+
+fn sorted_lines(path: &std::path::Path) -> Vec<String> {
+    sorted(&std::fs::read_to_string(path).expect("readable"))
+}
+
+/// `depth.csv` once counted the tests of three methods only; `<out>.cuts.csv` has a row per
+/// (position, variant, method tried), and a variant tries its own methods and no other.
+#[test]
+fn depth_counts_the_tests_of_every_method_tried() {
+    let dir = temp_dir("cut-counts");
+    let suite = dir.join("suite.epd");
+    std::fs::write(&suite, SMALL_SUITE).unwrap();
+    let out = Command::new(EXE)
+        .args([
+            "depth",
+            "--variants",
+            "null-move,modern",
+            "--depth",
+            "6",
+            "--suite",
+        ])
+        .arg(&suite)
+        .arg("--out")
+        .arg(dir.join("d.csv"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut reader = csv::Reader::from_path(dir.join("d.cuts.csv")).unwrap();
+    assert_eq!(
+        reader.headers().unwrap(),
+        vec!["position", "variant", "method", "tries", "cuts"]
+    );
+    let mut methods: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        std::collections::BTreeMap::new();
+    for record in reader.records() {
+        let r = record.unwrap();
+        let (tries, cuts): (u64, u64) = (r[3].parse().unwrap(), r[4].parse().unwrap());
+        assert!(tries > 0 && cuts <= tries, "{r:?}");
+        methods
+            .entry(r[1].to_string())
+            .or_default()
+            .insert(r[2].to_string());
+    }
+    // null-move: its null move and the quiescence futility every preset has.
+    let null_move: Vec<&str> = methods["null-move"].iter().map(String::as_str).collect();
+    assert_eq!(null_move, ["null-move", "qsearch-futility"]);
+    // modern: the Stockfish stack's methods, among them those depth.csv never counted.
+    for method in ["null-move", "rfp", "lmp", "futility", "see-pruning"] {
+        assert!(methods["modern"].contains(method), "{methods:?}");
+    }
+}
+
+/// A run with nothing to write (here an empty shard) once left files of zero bytes, which
+/// pandas and polars refuse; they name their columns.
+#[test]
+fn an_output_without_rows_names_its_columns() {
+    let dir = temp_dir("no-rows");
+    let out = depth_run(&dir, "d.csv", &["--shard", "4/4"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(dir.join("d.csv")).unwrap();
+    assert!(
+        text.starts_with("position,variant,stage,") && text.lines().count() == 1,
+        "{text}"
+    );
+    let text = std::fs::read_to_string(dir.join("d.cuts.csv")).unwrap();
+    assert_eq!(text, "position,variant,method,tries,cuts\n");
+}
+
+/// `regress` once extended an existing output without being asked (and without dropping a
+/// torn last row); like every command that appends rows, it needs `--resume`.
+#[test]
+fn regress_continues_an_output_only_with_resume() {
+    let dir = temp_dir("regress");
+    let suite = dir.join("suite.epd");
+    std::fs::write(&suite, SMALL_SUITE).unwrap();
+    let out = dir.join("samples.csv");
+    let regress = |extra: &[&str]| {
+        Command::new(EXE)
+            .args(["regress", "--depths", "1..3", "--suite"])
+            .arg(&suite)
+            .arg("--out")
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    assert!(regress(&[]).status.success());
+    let whole = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(whole.lines().count(), 1 + 3 * 3, "{whole}");
+    let refused = regress(&[]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("pass --resume"));
+    // Two positions kept, the third cut inside its first row.
+    let lines: Vec<&str> = whole.lines().collect();
+    std::fs::write(&out, lines[..7].join("\n") + "\n" + &lines[7][..5]).unwrap();
+    let resumed = regress(&["--resume", "--threads", "2"]);
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    // Every row once, the same (time_ms aside).
+    let untimed = |text: &str| -> Vec<String> {
+        sorted(text)
+            .iter()
+            .map(|l| {
+                let mut fields: Vec<&str> = l.split(',').collect();
+                fields.remove(5);
+                fields.join(",")
+            })
+            .collect()
+    };
+    assert_eq!(
+        untimed(&std::fs::read_to_string(&out).unwrap()),
+        untimed(&whole)
     );
 }
 
@@ -96,6 +234,22 @@ fn regret_is_zero_when_the_variant_is_the_oracle() {
     assert!(!other.status.success());
     let stderr = String::from_utf8_lossy(&other.stderr);
     assert!(stderr.contains("judged by another oracle"), "{stderr}");
+    // Two threads (an oracle and an engine per variant each) give the same rows, in another
+    // order.
+    let threaded = dir.join("threaded.csv");
+    let status = Command::new(EXE)
+        .args(["oracle", "--suite", suite.to_str().unwrap()])
+        .args(["--variants", variant.to_str().unwrap(), "--depth", "3"])
+        .args(["--oracle", "internal:depth=3", "--threads", "2", "--out"])
+        .arg(&threaded)
+        .status()
+        .expect("oracle runs");
+    assert!(status.success());
+    assert_eq!(sorted_lines(&threaded), sorted_lines(&out));
+    assert_eq!(
+        sorted_lines(&dir.join("threaded.oracle.csv")),
+        sorted_lines(&dir.join("regret.oracle.csv"))
+    );
 }
 
 #[test]

@@ -20,7 +20,7 @@ pub struct BenchArgs {
     #[command(flatten)]
     models: crate::common::options::ModelOptions,
     /// Variant (preset name or TOML file).
-    #[arg(long, default_value = DEFAULT_VARIANT)]
+    #[arg(long, default_value = DEFAULT_VARIANT, value_parser = crate::common::options::variant)]
     variant: String,
     /// Transposition table size in MiB (cleared before each position).
     #[arg(long, default_value_t = 16, value_parser = crate::common::options::hash_mib)]

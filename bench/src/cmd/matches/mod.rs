@@ -350,7 +350,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         crate::common::results::write_args_config(path, "match", args, !rows.is_empty())?;
     }
     let mut writer = match &args.out {
-        Some(path) => Some(crate::common::results::appender(path)?),
+        Some(path) => Some(crate::common::results::appender::<GameRow>(path)?),
         None => None,
     };
     // The PGN grows pair by pair as the CSV does: an interrupted match keeps its games.

@@ -186,7 +186,7 @@ pub fn run_step(layout: &Layout, step: &Step, resume: bool) -> Result<f64, Strin
     let log =
         std::fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
     let mut args = step.args.clone();
-    let resumable = matches!(args[0].as_str(), "depth" | "oracle" | "match");
+    let resumable = matches!(args[0].as_str(), "depth" | "oracle" | "regress" | "match");
     if resume && resumable {
         args.push("--resume".into());
     }
