@@ -32,8 +32,10 @@ pub struct MatchReportArgs {
 /// Prints the combined summary.
 ///
 /// # Errors
-/// An unreadable file, games of different pairings, or the same game pair twice.
+/// An unreadable file, files of matches with other settings (another time control, node
+/// count, opponent, seed), games of different pairings, or the same game pair twice.
 pub fn run(args: &MatchReportArgs) -> Result<(), String> {
+    crate::common::results::same_settings(&args.files)?;
     let mut rows: Vec<GameRow> = Vec::new();
     for path in &args.files {
         rows.extend(cutlab_analysis::rows::read::<GameRow>(path)?);

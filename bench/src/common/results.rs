@@ -262,6 +262,48 @@ fn write_run_config<A: serde::Serialize>(
     write_checked(&out.with_extension("config.toml"), &text, resuming)
 }
 
+/// Checks that the result files `outs` were made with the same settings (the shards of one
+/// run, or one run and its resumption), by the configuration recorded beside each: the
+/// settings [`write_config`] compares on a resume. A file without its configuration is named
+/// in a warning and not checked.
+///
+/// # Errors
+/// Two files whose recorded settings differ (each difference named), or a configuration that
+/// cannot be read.
+pub fn same_settings(outs: &[PathBuf]) -> Result<(), String> {
+    let mut first: Option<(&PathBuf, toml::Table)> = None;
+    for out in outs {
+        let path = out.with_extension("config.toml");
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            eprintln!(
+                "cutlab: warning: {}: no configuration beside it ({}); its settings are not \
+                 checked against the other files'",
+                out.display(),
+                path.display()
+            );
+            continue;
+        };
+        let table = text
+            .parse::<toml::Table>()
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        match &first {
+            None => first = Some((out, table)),
+            Some((first_out, first_table)) => {
+                let changed = changed_settings(first_table, &table);
+                if !changed.is_empty() {
+                    return Err(format!(
+                        "{} and {} were made with other settings: {}",
+                        first_out.display(),
+                        out.display(),
+                        changed.join(", ")
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Writes `text` to `path`; when `resuming`, first checks that the settings it records are
 /// those `path` recorded.
 fn write_checked(path: &Path, text: &str, resuming: bool) -> Result<(), String> {

@@ -250,6 +250,32 @@ fn a_match_resumes_pair_by_pair_and_its_shards_sum_up_to_the_whole() {
         .output()
         .unwrap();
     assert!(!twice.status.success(), "the same shard twice is refused");
+    // A shard of another match (its engines the same, its node count not) once summed up
+    // with these without a word: the configurations beside the files tell them apart.
+    let other_nodes = dir.join("s2-600.csv");
+    let status = Command::new(EXE)
+        .args([
+            "match",
+            "--engine",
+            "variant=null-move",
+            "--engine",
+            "variant=plain",
+        ])
+        .args(["--nodes", "600", "--games", "8", "--shard", "2/2", "--out"])
+        .arg(&other_nodes)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mixed = Command::new(EXE)
+        .arg("match-report")
+        .args([&one, &other_nodes])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&mixed.stderr);
+    assert!(
+        !mixed.status.success() && stderr.contains("args.nodes: 300 -> 600"),
+        "{stderr}"
+    );
     // A resume with other settings (another seed, another opponent) once mixed its games in
     // silently; now it is refused, naming them. More games, or other concurrency, go on.
     let before = std::fs::read(&whole).unwrap();
