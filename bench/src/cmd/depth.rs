@@ -33,7 +33,7 @@ pub struct DepthArgs {
           value_parser = crate::common::options::variants)]
     variants: String,
     /// Time per search, milliseconds.
-    #[arg(long, conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, conflicts_with = "depth", value_parser = crate::common::options::milliseconds)]
     time_ms: Option<u64>,
     /// Fixed depth instead of fixed time.
     #[arg(long, value_parser = clap::value_parser!(i32).range(1..=100))]

@@ -35,7 +35,7 @@ pub struct OracleArgs {
           value_parser = crate::common::options::variants)]
     variants: String,
     /// Time per chosen move, milliseconds.
-    #[arg(long, default_value_t = 1000, conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 1000, conflicts_with = "depth", value_parser = crate::common::options::milliseconds)]
     time_ms: u64,
     /// Fixed depth per chosen move instead of time.
     #[arg(long, value_parser = clap::value_parser!(i32).range(1..=100))]

@@ -24,7 +24,7 @@ pub struct ProfileArgs {
     #[arg(long, default_value = cutlab_search::DEFAULT_VARIANT, value_parser = crate::common::options::variant)]
     variant: String,
     /// Time per position, milliseconds.
-    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 500, value_parser = crate::common::options::milliseconds)]
     time_ms: u64,
     /// Transposition table, MiB.
     #[arg(long, default_value_t = 16, value_parser = crate::common::options::hash_mib)]

@@ -34,7 +34,7 @@ pub struct TraceArgs {
     #[arg(long, conflicts_with = "time_ms", required_unless_present = "time_ms", value_parser = clap::value_parser!(i32).range(1..=100))]
     depth: Option<i32>,
     /// Fixed time per position, milliseconds.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = crate::common::options::milliseconds)]
     time_ms: Option<u64>,
     /// Node CSV to write; cut tests go to `<stem>.tests.csv`, the configuration to
     /// `<stem>.config.toml`, verified cuts to `<stem>.verify.csv`.

@@ -85,6 +85,14 @@ pub fn slurm_time(text: &str) -> Result<String, String> {
     }
 }
 
+/// A time per search in milliseconds (`--time-ms`): 1 ms to a day.
+///
+/// # Errors
+/// Not a whole number, 0, or more than a day.
+pub fn milliseconds(text: &str) -> Result<u64, String> {
+    count_up_to(86_400_000)(text)
+}
+
 /// `--threads`: 1 to 1024 worker threads.
 ///
 /// # Errors

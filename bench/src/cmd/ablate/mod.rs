@@ -76,7 +76,7 @@ pub struct AblateArgs {
     #[arg(long, value_parser = crate::common::options::count_up_to::<usize>(1_000_000))]
     positions: Option<usize>,
     /// Time per search of the depth and regret comparisons, milliseconds.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = crate::common::options::milliseconds)]
     time_ms: Option<u64>,
     /// Depth of the tree-size searches and the traces.
     #[arg(long, value_parser = clap::value_parser!(i32).range(1..=100))]

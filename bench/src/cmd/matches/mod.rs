@@ -97,7 +97,7 @@ pub struct MatchArgs {
     #[arg(long)]
     resign: Option<String>,
     /// Adjudicate a draw after this many moves (each side).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     maxmoves: Option<u32>,
     /// An engine that exits or stops answering before its clock runs out is started again and
     /// asked the same position (its clock runs on), up to this many times a game; past that the
