@@ -15,6 +15,7 @@ pub mod history;
 pub mod limits;
 pub mod movegen;
 pub mod movepick;
+pub mod nnue;
 pub mod position;
 pub mod prob_ab;
 pub mod pruning;

@@ -33,7 +33,6 @@ use shakmaty::Move;
 use super::{Exit, MAX_PLY, Node, Search};
 use crate::pruning::{lmp::MoveCount, singular::Singular};
 use crate::{
-    eval::evaluate_cached,
     history::{PieceTo, TriedMoves},
     movepick::{MovePicker, PickerKind, is_tactical},
     position::Position,
@@ -136,7 +135,7 @@ impl<O: Observer> Search<O> {
             -INFINITE
         } else {
             node.tt
-                .map_or_else(|| evaluate_cached(pos, &mut self.pawn_cache), |h| h.eval)
+                .map_or_else(|| self.static_eval(pos, node.ply), |h| h.eval)
         };
         node.eval = adjusted_eval(&node);
         self.frames[node.ply_index()].static_eval = node.static_eval;
@@ -266,7 +265,7 @@ impl<O: Observer> Search<O> {
             return Some(Exit::exact(if node.in_check {
                 DRAW
             } else {
-                evaluate_cached(pos, &mut self.pawn_cache)
+                self.static_eval(pos, node.ply)
             }));
         }
         None

@@ -25,9 +25,11 @@ use shakmaty::Move;
 
 use crate::{
     config::SearchConfig,
-    eval::PawnCache,
+    eval::{PawnCache, evaluate_cached},
     history::{Histories, PieceTo},
     limits::TimeManager,
+    nnue::{Network, NnueStack},
+    position::Position,
     score::{MATE, MATE_BOUND},
     tt::{PackedMove, TranspositionTable},
 };
@@ -152,6 +154,10 @@ pub struct Search<O: Observer = NoopObserver> {
     pub(crate) in_probcut: u32,
     /// The move the next node entered excludes (a singular search), taken by `begin_node`.
     pub(crate) pending_excluded: Option<Move>,
+    /// The network that evaluates in place of the classical evaluation, when one is set.
+    pub(crate) network: Option<Arc<Network>>,
+    /// The network's accumulators along the current line.
+    pub(crate) nnue: Box<NnueStack>,
 }
 
 impl Search<NoopObserver> {
@@ -188,6 +194,25 @@ impl<O: Observer> Search<O> {
             in_test: 0,
             in_probcut: 0,
             pending_excluded: None,
+            network: None,
+            nnue: Box::default(),
+        }
+    }
+
+    /// Evaluates with `network` from now on (with `None`, with the classical evaluation);
+    /// the TT's evaluations of the other evaluation are forgotten.
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        self.network = network;
+        self.nnue.clear();
+        self.tt.clear();
+    }
+
+    /// The static evaluation of `pos` at `ply`, side to move's view: the network's when one
+    /// is set (kept inside the non-mate range), else the classical one.
+    pub(crate) fn static_eval(&mut self, pos: &Position, ply: u32) -> i32 {
+        match &self.network {
+            Some(net) => clamp_eval(self.nnue.evaluate(net, pos, ply as usize)),
+            None => evaluate_cached(pos, &mut self.pawn_cache),
         }
     }
 
@@ -210,6 +235,12 @@ impl<O: Observer> Search<O> {
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
+}
+
+/// A network's evaluation kept inside the non-mate range (an untrained or odd network could
+/// otherwise claim a mate).
+pub(crate) fn clamp_eval(eval: i32) -> i32 {
+    eval.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
 }
 
 /// Whether `score` is a mate score in the side to move's favour or against it, for callers.

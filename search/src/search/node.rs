@@ -6,7 +6,7 @@ use cutlab_instrument::{
 };
 use shakmaty::Move;
 
-use super::{CHECK_EVERY, Search};
+use super::{CHECK_EVERY, Search, clamp_eval};
 use crate::{
     eval::evaluate,
     history::PieceTo,
@@ -228,7 +228,10 @@ impl<O: Observer> Search<O> {
                 beta: node.beta,
                 node_type: node.node_type,
                 stage: pos.stage(),
-                static_eval: (!node.in_check).then(|| evaluate(pos)),
+                static_eval: (!node.in_check).then(|| match &self.network {
+                    Some(net) => clamp_eval(crate::nnue::evaluate(net, pos)),
+                    None => evaluate(pos),
+                }),
                 in_check: node.in_check,
                 quiescence,
                 in_test: self.in_test > 0,

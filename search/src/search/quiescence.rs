@@ -13,7 +13,6 @@ use cutlab_instrument::{Bound, Method, NodeType, Observer};
 
 use super::{Exit, MAX_PLY, Node, Search};
 use crate::{
-    eval::evaluate_cached,
     movepick::{MovePicker, PickerKind},
     position::Position,
     score::{DRAW, INFINITE, MATE},
@@ -40,7 +39,7 @@ impl<O: Observer> Search<O> {
         let stand_pat = if in_check {
             -INFINITE
         } else {
-            evaluate_cached(pos, &mut self.pawn_cache)
+            self.static_eval(pos, ply)
         };
         let node = Node {
             id: self.nodes,
