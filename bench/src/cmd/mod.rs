@@ -2,6 +2,7 @@
 
 mod ablate;
 pub(crate) mod bench;
+mod datagen;
 mod depth;
 mod fit;
 mod match_report;
@@ -46,6 +47,9 @@ pub enum Command {
     /// Regret of each variant's chosen move, judged by a deeper full-width search or an
     /// external UCI engine scoring every root move.
     Oracle(oracle::OracleArgs),
+    /// Training positions for the network from self-play: bulletformat records with search
+    /// scores and game results; resumable, shardable.
+    Datagen(datagen::DatagenArgs),
     /// Play games between variants and UCI engines: Elo, LOS, pentanomial, SPRT, PGN.
     Match(matches::MatchArgs),
     /// The summary of one match from its games CSVs (resumed runs, shards): Elo, LOS,
@@ -98,6 +102,7 @@ impl Command {
                 | Command::Reproduce(_)
                 | Command::Ablate(_)
                 | Command::Suite(_)
+                | Command::Datagen(_)
         ) {
             crate::common::process::say_resume_on_interrupt();
         }
@@ -111,6 +116,7 @@ impl Command {
             Command::Trace(args) => trace::run(&args),
             Command::Regress(args) => regress::run(&args),
             Command::Depth(args) => depth::run(&args),
+            Command::Datagen(args) => datagen::run(&args),
             Command::Merge(args) => merge::run(&args),
             Command::Match(args) => matches::run(&args),
             Command::MatchReport(args) => match_report::run(&args),

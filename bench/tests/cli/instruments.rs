@@ -475,3 +475,93 @@ fn positions_without_a_legal_move_are_skipped_and_counted() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no openings to use"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The 32-byte records of a datagen run, sorted (their order follows the threads).
+fn datagen_records(dir: &std::path::Path) -> Vec<Vec<u8>> {
+    let bytes = std::fs::read(dir.join("data.bin")).unwrap();
+    assert_eq!(bytes.len() % 32, 0);
+    let mut records: Vec<Vec<u8>> = bytes.chunks(32).map(<[u8]>::to_vec).collect();
+    records.sort();
+    records
+}
+
+/// Self-play data: every record is a legal position seen from the side to move, not in
+/// check, with the game's result from that side's view; an interrupted run (its last game
+/// cut inside its records) resumes to the same records, and two shards make the whole.
+#[test]
+fn datagen_writes_positions_that_resume_and_shard_to_the_same_data() {
+    let dir = temp_dir("datagen");
+    let run = |out: &str, extra: &[&str]| {
+        let out = Command::new(EXE)
+            .args(["datagen", "--games", "4", "--nodes", "300", "--out"])
+            .arg(dir.join(out))
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    run("whole", &["--threads", "2"]);
+    let whole = datagen_records(&dir.join("whole"));
+    assert!(whole.len() > 20, "{} records", whole.len());
+    let games = std::fs::read_to_string(dir.join("whole/games.csv")).unwrap();
+    for record in &whole {
+        // bulletformat: occupancy, 4-bit pieces (colour bit 8 = the other side), score,
+        // result (0, 1, 2 halves of a point for the side to move), kings.
+        let occ = u64::from_le_bytes(record[..8].try_into().unwrap());
+        let mut board = shakmaty::Board::empty();
+        for (i, square) in (0..64).filter(|s| occ >> s & 1 == 1).enumerate() {
+            let code = record[8 + i / 2] >> (4 * (i % 2)) & 0xF;
+            let role = shakmaty::Role::ALL[usize::from(code & 7)];
+            let color = if code & 8 == 0 {
+                shakmaty::Color::White
+            } else {
+                shakmaty::Color::Black
+            };
+            board.set_piece_at(shakmaty::Square::new(square), role.of(color));
+        }
+        let setup = shakmaty::Setup {
+            board,
+            ..shakmaty::Setup::empty()
+        };
+        let pos: shakmaty::Chess = setup
+            .position(shakmaty::CastlingMode::Standard)
+            .or_else(shakmaty::PositionError::ignore_impossible_check)
+            .expect("a legal position");
+        assert!(!shakmaty::Position::is_check(&pos), "a record in check");
+        assert!(record[26] <= 2, "result {}", record[26]);
+    }
+    // An interruption inside the last game's records, before its line: resumed, the same.
+    std::fs::create_dir_all(dir.join("cut")).unwrap();
+    let bytes = std::fs::read(dir.join("whole/data.bin")).unwrap();
+    let lines: Vec<&str> = games.lines().collect();
+    let kept_end: usize = lines[lines.len() - 2]
+        .rsplit(',')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    std::fs::write(dir.join("cut/data.bin"), &bytes[..kept_end + 32 * 3]).unwrap();
+    std::fs::write(
+        dir.join("cut/games.csv"),
+        lines[..lines.len() - 1].join("\n") + "\n",
+    )
+    .unwrap();
+    std::fs::copy(
+        dir.join("whole/datagen.config.toml"),
+        dir.join("cut/datagen.config.toml"),
+    )
+    .unwrap();
+    run("cut", &["--resume", "--threads", "2"]);
+    assert_eq!(datagen_records(&dir.join("cut")), whole);
+    // Shards: games 1, 3 and games 2, 4.
+    run("one", &["--shard", "1/2"]);
+    run("two", &["--shard", "2/2"]);
+    let mut shards = datagen_records(&dir.join("one"));
+    shards.extend(datagen_records(&dir.join("two")));
+    shards.sort();
+    assert_eq!(shards, whole);
+}

@@ -1,0 +1,340 @@
+//! `cutlab datagen`: training positions for the network from self-play (issue 35). Each game
+//! opens with 8 to 12 seeded random legal moves (the count seeded too), then both sides
+//! search a fixed number of nodes; every position the engine moved from is kept with its
+//! search score and, once the game ends, the game's result, except positions in check and
+//! positions whose best move is a capture or a promotion (their static value is not their
+//! value). A game ends by mate, a draw by rule (stalemate, insufficient material, 50 moves,
+//! threefold repetition), or adjudication: both sides scoring the same side beyond
+//! `--win-cp` for 8 plies; games past 400 plies are dropped.
+//!
+//! The positions are written in bulletformat's `ChessBoard` layout (32 bytes each, the side
+//! to move's view: bullet and our trainer read it), a game's records at once to
+//! `DIR/data.bin`, then its line to `DIR/games.csv` (game, positions, result, end offset): a
+//! resumed run truncates `data.bin` to the last game recorded and plays the rest. Games are
+//! seeded by their number, so `--shard K/N` (games K, K+N, ...) into separate directories
+//! gives the same positions as one run.
+
+use std::{
+    collections::HashSet,
+    fs::OpenOptions,
+    io::Write as _,
+    path::{Path, PathBuf},
+};
+
+use bulletformat::{BulletFormat, ChessBoard};
+use clap::Args;
+use cutlab_instrument::csv_sink::splitmix64;
+use cutlab_search::{Limits, Position, Search, score::MATE_BOUND};
+use serde::{Deserialize, Serialize};
+use shakmaty::{Board, Color, Move, Position as _, Role};
+
+use crate::common::{parallel, progress, results};
+
+/// Options of `cutlab datagen`.
+#[derive(Args, Debug, Serialize)]
+pub struct DatagenArgs {
+    /// Self-play games (numbered from 0; a shard plays its share).
+    #[arg(long, value_parser = crate::common::options::count_up_to::<u32>(1_000_000_000))]
+    games: u32,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 5000, value_parser = crate::common::options::count_up_to::<u64>(1 << 32))]
+    nodes: u64,
+    /// The variant that plays (its evaluation labels the data).
+    #[arg(long, default_value = "modern", value_parser = crate::common::options::variant)]
+    variant: String,
+    /// Fewest and most random opening plies, `MIN..MAX`.
+    #[arg(long, default_value = "8..12")]
+    random_plies: String,
+    /// Adjudication: a score beyond this (centipawns) for one side, in both sides' searches,
+    /// for 8 plies wins the game.
+    #[arg(long, default_value_t = 2000, value_parser = crate::common::options::count_up_to::<i32>(30_000))]
+    win_cp: i32,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 2003)]
+    seed: u64,
+    /// Games played at once (one engine each).
+    #[arg(long, default_value_t = 1, value_parser = crate::common::options::threads)]
+    threads: usize,
+    /// Only games K, K+N, K+2N, ... (`K/N`, K from 1).
+    #[arg(long, value_parser = crate::common::shard::spec)]
+    shard: Option<String>,
+    /// Directory for `data.bin`, `games.csv` and `datagen.config.toml`.
+    #[arg(long)]
+    out: PathBuf,
+    /// Continue an interrupted run in `--out`.
+    #[arg(long)]
+    resume: bool,
+}
+
+/// Plies past which a game is dropped as unfinished.
+const MAX_GAME_PLIES: u32 = 400;
+/// Plies both sides must agree a side is winning before the game is adjudicated.
+const DECIDED_PLIES: u32 = 8;
+/// Bytes per record.
+const RECORD_BYTES: u64 = 32;
+
+/// A row of `games.csv`: one finished game.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+struct GameRow {
+    game: u32,
+    positions: u64,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    result: String,
+    /// Byte offset in `data.bin` just past this game's records.
+    end_byte: u64,
+}
+
+/// A kept position: the board, the side to move, the score from white's view.
+struct Kept {
+    board: Board,
+    turn: Color,
+    white_score: i16,
+}
+
+/// A played game: its kept positions and result (white's score: 1, 0.5, 0), or `None` when
+/// it was dropped.
+type Played = (u32, Option<(Vec<Kept>, f32)>);
+
+fn parse_range(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("--random-plies: expected MIN..MAX, got '{text}'");
+    let (a, b) = text.split_once("..").ok_or_else(bad)?;
+    let (a, b) = (
+        a.trim().parse::<u32>().map_err(|_| bad())?,
+        b.trim().parse::<u32>().map_err(|_| bad())?,
+    );
+    if a > b || b > 100 {
+        return Err(format!(
+            "--random-plies: {a}..{b} is not a range within 0..100"
+        ));
+    }
+    Ok((a, b))
+}
+
+/// The stream of random numbers of one game, from the seed and the game's number only.
+struct GameRng(u64);
+
+impl GameRng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = splitmix64(self.0);
+        usize::try_from(self.0 % n.max(1) as u64).unwrap_or(0)
+    }
+}
+
+fn is_tactical(m: &Move) -> bool {
+    m.is_capture() || m.promotion().is_some()
+}
+
+/// A record in bulletformat's layout (it turns the board to the side to move's view).
+fn record(kept: &Kept, white_result: f32) -> Result<ChessBoard, String> {
+    let b = &kept.board;
+    let bbs = [
+        b.by_color(Color::White).0,
+        b.by_color(Color::Black).0,
+        b.by_role(Role::Pawn).0,
+        b.by_role(Role::Knight).0,
+        b.by_role(Role::Bishop).0,
+        b.by_role(Role::Rook).0,
+        b.by_role(Role::Queen).0,
+        b.by_role(Role::King).0,
+    ];
+    let stm = usize::from(kept.turn == Color::Black);
+    ChessBoard::from_raw(bbs, stm, kept.white_score, white_result)
+}
+
+/// Plays game `index`.
+fn play(args: &DatagenArgs, plies: (u32, u32), search: &mut Search, index: u32) -> Played {
+    let mut rng = GameRng(splitmix64(
+        args.seed ^ u64::from(index).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+    ));
+    let random_plies =
+        plies.0 + u32::try_from(rng.below((plies.1 - plies.0 + 1) as usize)).unwrap_or(0);
+    search.clear();
+    let mut pos = Position::startpos();
+    let mut keys: Vec<u64> = Vec::new();
+    let mut kept = Vec::new();
+    let mut decided_for: Option<(Color, u32)> = None;
+    let white_win = |c: Color| if c == Color::White { 1.0 } else { 0.0 };
+    for ply in 0..MAX_GAME_PLIES {
+        let moves = pos.chess().legal_moves();
+        if moves.is_empty() {
+            let result = if pos.in_check() {
+                white_win(!pos.turn())
+            } else {
+                0.5
+            };
+            return (index, Some((kept, result)));
+        }
+        if pos.insufficient_material() || pos.halfmoves() >= 100 {
+            return (index, Some((kept, 0.5)));
+        }
+        let m = if ply < random_plies {
+            moves[rng.below(moves.len())]
+        } else {
+            let result = search.go(&pos, &keys, &Limits::nodes(args.nodes), &mut |_| {});
+            let Some(m) = result.best_move else {
+                return (index, None);
+            };
+            if !pos.in_check() && !is_tactical(&m) && result.score.abs() < MATE_BOUND {
+                let white = if pos.turn() == Color::White {
+                    result.score
+                } else {
+                    -result.score
+                };
+                kept.push(Kept {
+                    board: pos.chess().board().clone(),
+                    turn: pos.turn(),
+                    white_score: i16::try_from(white.clamp(-32_000, 32_000)).unwrap_or(0),
+                });
+            }
+            let ahead = if result.score >= args.win_cp {
+                Some(pos.turn())
+            } else if result.score <= -args.win_cp {
+                Some(!pos.turn())
+            } else {
+                None
+            };
+            decided_for = match (ahead, decided_for) {
+                (Some(side), Some((prev, n))) if side == prev => Some((side, n + 1)),
+                (Some(side), _) => Some((side, 1)),
+                (None, _) => None,
+            };
+            if let Some((side, n)) = decided_for
+                && n >= DECIDED_PLIES
+            {
+                return (index, Some((kept, white_win(side))));
+            }
+            m
+        };
+        keys.push(pos.key());
+        pos = pos.play(m);
+        if keys.iter().filter(|&&k| k == pos.key()).count() >= 2 {
+            return (index, Some((kept, 0.5)));
+        }
+    }
+    (index, None)
+}
+
+/// The games already in `dir` (and `data.bin` cut back to the last of them).
+fn resume(dir: &Path, resume: bool) -> Result<Vec<GameRow>, String> {
+    let games_path = dir.join("games.csv");
+    let rows: Vec<GameRow> = results::resume_rows(&games_path, resume)?;
+    let end = rows.iter().map(|r| r.end_byte).max().unwrap_or(0);
+    let data = dir.join("data.bin");
+    let file = OpenOptions::new()
+        .create(true)
+        .write(true)
+        .truncate(false)
+        .open(&data)
+        .map_err(|e| format!("{}: {e}", data.display()))?;
+    let len = file
+        .metadata()
+        .map_err(|e| format!("{}: {e}", data.display()))?
+        .len();
+    if len < end {
+        return Err(format!(
+            "{}: {len} bytes, but games.csv records games up to byte {end}",
+            data.display()
+        ));
+    }
+    if len > end {
+        eprintln!(
+            "datagen: {}: dropped {} records of a game cut off before its line in games.csv",
+            data.display(),
+            (len - end) / RECORD_BYTES
+        );
+        file.set_len(end)
+            .map_err(|e| format!("{}: {e}", data.display()))?;
+    }
+    Ok(rows)
+}
+
+/// Plays the games and writes the data.
+///
+/// # Errors
+/// Bad options, an existing run without `--resume`, or files that cannot be written.
+pub fn run(args: &DatagenArgs) -> Result<(), String> {
+    let plies = parse_range(&args.random_plies)?;
+    let config = cutlab_search::SearchConfig::resolve(&args.variant).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let _lock = crate::common::process::lock_dir(&args.out, None)?;
+    let done_rows = resume(&args.out, args.resume)?;
+    results::write_args_config(
+        &args.out.join("datagen.csv"),
+        "datagen",
+        args,
+        !done_rows.is_empty(),
+    )?;
+    let all: Vec<u32> = (0..args.games).collect();
+    let mine = crate::common::shard::shard(&all, args.shard.as_deref())?;
+    let done: HashSet<u32> = done_rows.iter().map(|r| r.game).collect();
+    let todo: Vec<u32> = mine
+        .into_iter()
+        .copied()
+        .filter(|g| !done.contains(g))
+        .collect();
+    #[expect(clippy::cast_precision_loss, reason = "an estimate")]
+    let hours =
+        todo.len() as f64 * 150.0 * args.nodes as f64 / 2.5e6 / args.threads as f64 / 3600.0;
+    eprintln!(
+        "datagen: {} games to play ({} done), {} nodes a move: about {hours:.1} h on {} threads \
+         (150 plies a game at 2.5 M nps a thread)",
+        todo.len(),
+        done.len(),
+        args.nodes,
+        args.threads
+    );
+    let data_path = args.out.join("data.bin");
+    let mut data = OpenOptions::new()
+        .append(true)
+        .open(&data_path)
+        .map_err(|e| format!("{}: {e}", data_path.display()))?;
+    let mut end_byte = done_rows.iter().map(|r| r.end_byte).max().unwrap_or(0);
+    let mut games = results::appender::<GameRow>(&args.out.join("games.csv"))?;
+    let (mut positions, mut dropped) = (0_u64, 0_u64);
+    let bar = progress::bar(todo.len() as u64, "games");
+    parallel::run(
+        &todo,
+        args.threads,
+        || Search::new(config.clone(), 16),
+        |search, &g| play(args, plies, search, g),
+        |(game, played)| {
+            bar.inc(1);
+            let Some((kept, result)) = played else {
+                dropped += 1;
+                return Ok(());
+            };
+            let records: Vec<ChessBoard> = kept
+                .iter()
+                .map(|k| record(k, result))
+                .collect::<Result<_, _>>()?;
+            data.write_all(ChessBoard::as_bytes_slice(&records))
+                .and_then(|()| data.flush())
+                .map_err(|e| format!("{}: {e}", data_path.display()))?;
+            end_byte += records.len() as u64 * RECORD_BYTES;
+            positions += records.len() as u64;
+            let result = match result {
+                r if r > 0.75 => "1-0",
+                r if r < 0.25 => "0-1",
+                _ => "1/2-1/2",
+            };
+            games
+                .serialize(GameRow {
+                    game,
+                    positions: records.len() as u64,
+                    result: result.into(),
+                    end_byte,
+                })
+                .and_then(|()| games.flush().map_err(csv::Error::from))
+                .map_err(|e| format!("games.csv: {e}"))
+        },
+    )?;
+    bar.finish_and_clear();
+    println!(
+        "datagen: {} games played ({dropped} dropped past {MAX_GAME_PLIES} plies), {positions} \
+         positions written; {} in all in {}",
+        todo.len(),
+        end_byte / RECORD_BYTES,
+        data_path.display()
+    );
+    Ok(())
+}
