@@ -258,6 +258,15 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
     std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let _lock = crate::common::process::lock_dir(&args.out, None)?;
     let done_rows = resume(&args.out, args.resume)?;
+    if done_rows.is_empty() {
+        // The versions and commit the data comes from, for the networks trained on it.
+        let text: String = crate::common::pipeline::environment()
+            .iter()
+            .map(|(k, v)| format!("{k:?} = {v:?}\n"))
+            .collect();
+        let path = args.out.join("environment.toml");
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
     results::write_args_config(
         &args.out.join("datagen.csv"),
         "datagen",

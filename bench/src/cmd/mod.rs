@@ -18,6 +18,7 @@ mod slurm;
 mod step;
 mod suite;
 mod trace;
+mod train;
 mod tune_eval;
 mod variants;
 
@@ -77,6 +78,8 @@ pub enum Command {
     /// Fit the evaluation's weights to game results (Texel's method) from positions with
     /// results (EPD `c9`, or PGN games); writes the engine's weights file.
     TuneEval(tune_eval::TuneEvalArgs),
+    /// Train the network on `datagen`'s positions and quantise it into the engine's layout.
+    Train(train::TrainArgs),
     /// Position suites.
     #[command(subcommand)]
     Suite(SuiteCommand),
@@ -130,6 +133,7 @@ impl Command {
             Command::Profile(args) => profile::run(&args),
             Command::Suite(SuiteCommand::Generate(args)) => suite::run(&args),
             Command::TuneEval(args) => tune_eval::run(&args),
+            Command::Train(args) => train::run(&args),
             Command::Variants => variants::run(),
         }
     }

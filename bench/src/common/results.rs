@@ -145,8 +145,8 @@ pub fn write_variant_configs<A: Serialize>(
 
 /// Keys of `[args]` that say how the work is spread, where it goes or how much of it there is,
 /// not what a row holds: a resumed run may change them (a match resumed with more games, or
-/// with an SPRT, extends it).
-const WORK_KEYS: [&str; 10] = [
+/// with an SPRT, extends it; a training resumed with more epochs too).
+const WORK_KEYS: [&str; 11] = [
     "resume",
     "force",
     "threads",
@@ -157,6 +157,7 @@ const WORK_KEYS: [&str; 10] = [
     "games",
     "rounds",
     "sprt",
+    "epochs",
 ];
 
 /// The settings `new` records that differ from those `old` recorded (`args`, other than

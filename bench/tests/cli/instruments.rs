@@ -565,3 +565,79 @@ fn datagen_writes_positions_that_resume_and_shard_to_the_same_data() {
     shards.sort();
     assert_eq!(shards, whole);
 }
+
+/// Training on datagen's positions: the loss table, a network file the engine reads with its
+/// record (command, data, the data's commit), and a run resumed from its checkpoint that
+/// ends where the uninterrupted run ends.
+#[test]
+fn train_writes_a_network_and_resumes_from_its_checkpoint() {
+    let dir = temp_dir("train");
+    let out = Command::new(EXE)
+        .args(["datagen", "--games", "6", "--nodes", "300", "--out"])
+        .arg(dir.join("data"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let train = |out: &str, extra: &[&str]| {
+        Command::new(EXE)
+            .arg("train")
+            .arg(dir.join("data"))
+            .args([
+                "--batch",
+                "64",
+                "--validation",
+                "0.3",
+                "--drop-epoch",
+                "3",
+                "--out",
+            ])
+            .arg(dir.join(out))
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let whole = train("whole", &["--epochs", "3"]);
+    assert!(
+        whole.status.success(),
+        "{}",
+        String::from_utf8_lossy(&whole.stderr)
+    );
+    let net = std::fs::read(dir.join("whole/net.nnue")).unwrap();
+    assert!(net.starts_with(b"CUTLABNN"));
+    let text = String::from_utf8_lossy(&net[..400]);
+    assert!(
+        text.contains("generated_at_commit") && text.contains("training_positions"),
+        "{text}"
+    );
+    let losses = |out: &str| -> Vec<String> {
+        std::fs::read_to_string(dir.join(out).join("loss.csv"))
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let fields: Vec<&str> = l.split(',').collect();
+                fields[..4].join(",")
+            })
+            .collect()
+    };
+    assert_eq!(losses("whole").len(), 1 + 3);
+    assert!(train("part", &["--epochs", "2"]).status.success());
+    assert!(
+        !train("part", &["--epochs", "3"]).status.success(),
+        "needs --resume"
+    );
+    assert!(
+        train("part", &["--epochs", "3", "--resume"])
+            .status
+            .success()
+    );
+    assert_eq!(losses("part"), losses("whole"));
+    let weights = |out: &str| {
+        let bytes = std::fs::read(dir.join(out).join("net.nnue")).unwrap();
+        bytes[bytes.len() - 2 * (769 * 128 + 2 * 128 + 1)..].to_vec()
+    };
+    assert_eq!(weights("part"), weights("whole"));
+}

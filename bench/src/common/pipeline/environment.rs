@@ -32,10 +32,8 @@ pub fn environment() -> Vec<(String, String)> {
     let cores = std::thread::available_parallelism().map_or(0, std::num::NonZero::get);
     vec![
         ("cutlab".into(), env!("CARGO_PKG_VERSION").into()),
-        (
-            "git commit".into(),
-            output_of("git", &["rev-parse", "--short", "HEAD"]),
-        ),
+        // The binary's own commit (bench/build.rs), not the working directory's.
+        ("git commit".into(), env!("CUTLAB_COMMIT").into()),
         ("rustc".into(), output_of("rustc", &["--version"])),
         (
             "machine".into(),

@@ -1,0 +1,220 @@
+//! Training positions: `cutlab datagen`'s records read into memory, their features and
+//! targets, and the games held apart for validation.
+
+use std::path::{Path, PathBuf};
+
+use bulletformat::ChessBoard;
+
+use super::model::Features;
+
+/// The positions of one set (training or validation).
+#[derive(Default)]
+pub struct Positions {
+    /// Features of each position.
+    pub features: Vec<Features>,
+    /// Score from the side to move's view, centipawns.
+    pub score_cp: Vec<i16>,
+    /// Game result from the side to move's view: 0, 0.5 or 1.
+    pub result: Vec<f32>,
+}
+
+impl Positions {
+    /// The number of positions.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.features.len()
+    }
+
+    /// The training target of position `i`: `wdl` of the result and the rest of the score
+    /// through the sigmoid of scale 400 (bullet's blend).
+    #[must_use]
+    pub fn target(&self, i: usize, wdl: f32) -> f32 {
+        let score = 1.0 / (1.0 + (-f32::from(self.score_cp[i]) / 400.0).exp());
+        wdl * self.result[i] + (1.0 - wdl) * score
+    }
+
+    fn push(&mut self, record: &ChessBoard) {
+        let mut features: Features = ([0; 32], [0; 32], 0);
+        for (code, square) in *record {
+            let (relative, role) = (u16::from(code >> 3), u16::from(code & 7));
+            let square = u16::from(square);
+            let n = features.2;
+            if n == 32 {
+                break;
+            }
+            features.0[n] = relative * 384 + role * 64 + square;
+            features.1[n] = (relative ^ 1) * 384 + role * 64 + (square ^ 56);
+            features.2 += 1;
+        }
+        self.features.push(features);
+        self.score_cp.push(record.score);
+        self.result.push(f32::from(record.result) / 2.0);
+    }
+}
+
+/// The data file of `input`: a datagen directory's `data.bin`, or the file itself.
+#[must_use]
+pub fn data_file(input: &Path) -> PathBuf {
+    if input.is_dir() {
+        input.join("data.bin")
+    } else {
+        input.to_path_buf()
+    }
+}
+
+/// A game's records in `data.bin`: (game, first byte, end byte).
+type GameRange = (u32, u64, u64);
+
+/// The byte ranges of each game in a datagen directory's `games.csv`, or `None` without one.
+fn game_ranges(dir: &Path) -> Result<Option<Vec<GameRange>>, String> {
+    let path = dir.join("games.csv");
+    if !path.exists() {
+        return Ok(None);
+    }
+    #[derive(serde::Deserialize)]
+    struct Row {
+        game: u32,
+        positions: u64,
+        end_byte: u64,
+    }
+    let rows: Vec<Row> = cutlab_analysis::rows::read(&path)?;
+    Ok(Some(
+        rows.into_iter()
+            .map(|r| (r.game, r.end_byte - 32 * r.positions, r.end_byte))
+            .collect(),
+    ))
+}
+
+/// Whether game `game` of `input` is held apart (seeded, a `share` of the games).
+fn held_apart(seed: u64, input: usize, game: u64, share: f64) -> bool {
+    let h = cutlab_instrument::csv_sink::splitmix64(
+        seed ^ (input as u64).wrapping_mul(0xA076_1D64_78BD_642F) ^ game,
+    );
+    #[expect(clippy::cast_precision_loss, reason = "a random fraction")]
+    let unit = (h >> 11) as f64 / (1u64 << 53) as f64;
+    unit < share
+}
+
+/// Reads every input into a training and a validation set: whole games are held apart (by
+/// `games.csv`), or, for a bare file, whole blocks of 256 records.
+///
+/// # Errors
+/// A file that cannot be read, or is not a whole number of records.
+pub fn load(inputs: &[PathBuf], share: f64, seed: u64) -> Result<(Positions, Positions), String> {
+    let (mut train, mut validation) = (Positions::default(), Positions::default());
+    for (k, input) in inputs.iter().enumerate() {
+        let path = data_file(input);
+        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if bytes.len() % 32 != 0 {
+            return Err(format!(
+                "{}: {} bytes, not a whole number of 32-byte records",
+                path.display(),
+                bytes.len()
+            ));
+        }
+        let record = |at: usize| -> ChessBoard {
+            let b = &bytes[at..at + 32];
+            let mut pcs = [0_u8; 16];
+            pcs.copy_from_slice(&b[8..24]);
+            ChessBoard {
+                occ: u64::from_le_bytes(b[..8].try_into().unwrap_or([0; 8])),
+                pcs,
+                score: i16::from_le_bytes([b[24], b[25]]),
+                result: b[26],
+                ksq: b[27],
+                opp_ksq: b[28],
+                extra: [b[29], b[30], b[31]],
+            }
+        };
+        let ranges = match input
+            .is_dir()
+            .then(|| game_ranges(input))
+            .transpose()?
+            .flatten()
+        {
+            Some(r) => r,
+            None => (0..bytes.len() as u64)
+                .step_by(32 * 256)
+                .map(|start| {
+                    let block = u32::try_from(start / (32 * 256)).unwrap_or(u32::MAX);
+                    (block, start, (start + 32 * 256).min(bytes.len() as u64))
+                })
+                .collect(),
+        };
+        for (game, start, end) in ranges {
+            let set = if held_apart(seed, k, u64::from(game), share) {
+                &mut validation
+            } else {
+                &mut train
+            };
+            let (start, end) = (
+                usize::try_from(start).unwrap_or(0),
+                usize::try_from(end).unwrap_or(0).min(bytes.len()),
+            );
+            for at in (start..end).step_by(32) {
+                set.push(&record(at));
+            }
+        }
+    }
+    Ok((train, validation))
+}
+
+#[cfg(test)]
+mod tests {
+    use cutlab_search::{Position, nnue};
+    use shakmaty::{Color, Position as _, Role};
+
+    use super::*;
+
+    /// A record of a position (bulletformat turns it to the side to move's view) gives the
+    /// features the engine computes for that position, for either side to move.
+    #[test]
+    fn a_record_has_the_features_of_its_position() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let b = pos.chess().board();
+            let bbs = [
+                b.by_color(Color::White).0,
+                b.by_color(Color::Black).0,
+                b.by_role(Role::Pawn).0,
+                b.by_role(Role::Knight).0,
+                b.by_role(Role::Bishop).0,
+                b.by_role(Role::Rook).0,
+                b.by_role(Role::Queen).0,
+                b.by_role(Role::King).0,
+            ];
+            let stm = usize::from(pos.turn() == Color::Black);
+            let record = ChessBoard::from_raw(bbs, stm, 35, 1.0).unwrap();
+            let mut positions = Positions::default();
+            positions.push(&record);
+            let (us, them, n) = positions.features[0];
+            let mut got: Vec<(u16, u16)> = us[..n]
+                .iter()
+                .copied()
+                .zip(them[..n].iter().copied())
+                .collect();
+            let turn = pos.turn();
+            let mut expected: Vec<(u16, u16)> = b
+                .iter()
+                .map(|(square, piece)| {
+                    (
+                        u16::try_from(nnue::feature_index(turn, piece, square)).unwrap(),
+                        u16::try_from(nnue::feature_index(!turn, piece, square)).unwrap(),
+                    )
+                })
+                .collect();
+            got.sort_unstable();
+            expected.sort_unstable();
+            assert_eq!(got, expected, "{fen}");
+            // Score and result from the side to move's view.
+            let (score, result) = if stm == 0 { (35, 1.0) } else { (-35, 0.0) };
+            assert_eq!(
+                (positions.score_cp[0], positions.result[0]),
+                (score, result)
+            );
+        }
+    }
+}

@@ -1,0 +1,366 @@
+//! `cutlab train`: the network from `cutlab datagen`'s positions. Sparse inputs (a position's
+//! 2 × 32 features at most), the sigmoid of the output against a blend of the game result and
+//! the search score (`--wdl` of the result), Adam with the weights clipped to ±1.98, the
+//! positions shuffled every epoch (seeded), whole games held apart for the validation loss,
+//! a checkpoint after every epoch (`--resume` continues from it), and the network quantised
+//! into the engine's layout at the end (`net.nnue`, with its record: the command, the data
+//! and the commit that generated it).
+
+mod data;
+pub mod model;
+
+use std::{
+    fmt::Write as _,
+    path::{Path, PathBuf},
+    time::Instant,
+};
+
+use clap::Args;
+use serde::Serialize;
+
+use crate::common::progress;
+use model::{Model, PARAMS};
+
+/// Options of `cutlab train`.
+#[derive(Args, Debug, Serialize)]
+pub struct TrainArgs {
+    /// Datagen directories (or their `data.bin` files).
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 20, value_parser = crate::common::options::count_up_to::<u32>(100_000))]
+    epochs: u32,
+    /// Positions per gradient step.
+    #[arg(long, default_value_t = 16_384, value_parser = crate::common::options::count_up_to::<usize>(1 << 24))]
+    batch: usize,
+    /// Adam's learning rate.
+    #[arg(long, default_value_t = 0.001, value_parser = crate::common::options::positive)]
+    learning_rate: f64,
+    /// The epoch from which the learning rate is a tenth (a schedule that does not depend on
+    /// `--epochs`, so that a run resumed with more epochs extends the one it continues).
+    #[arg(long, default_value_t = 15, value_parser = crate::common::options::count_up_to::<u32>(100_000))]
+    drop_epoch: u32,
+    /// Share of the target taken from the game result (the rest from the search score).
+    #[arg(long, default_value_t = 0.3)]
+    wdl: f64,
+    /// Share of the games held apart for the validation loss.
+    #[arg(long, default_value_t = 0.02)]
+    validation: f64,
+    /// Seed of the initial weights, the validation games and the shuffles.
+    #[arg(long, default_value_t = 2003)]
+    seed: u64,
+    /// Threads computing the gradient.
+    #[arg(long, default_value_t = 1, value_parser = crate::common::options::threads)]
+    threads: usize,
+    /// Output directory: `net.nnue`, `loss.csv`, `checkpoint.bin`, `train.config.toml`.
+    #[arg(long, default_value = "train")]
+    out: PathBuf,
+    /// Continue from `checkpoint.bin` in `--out`.
+    #[arg(long)]
+    resume: bool,
+}
+
+/// A row of `loss.csv`.
+#[derive(Debug, Default, Serialize, serde::Deserialize)]
+struct LossRow {
+    epoch: u32,
+    learning_rate: f64,
+    train_loss: f64,
+    validation_loss: f64,
+    seconds: f64,
+}
+
+/// Adam's state (Kingma and Ba 2015, algorithm 1).
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    t: u32,
+}
+
+impl Adam {
+    const BETA1: f32 = 0.9;
+    const BETA2: f32 = 0.999;
+    const EPSILON: f32 = 1e-8;
+
+    fn step(&mut self, params: &mut [f32], gradient: &[f32], rate: f32) {
+        self.t += 1;
+        let t = i32::try_from(self.t).unwrap_or(i32::MAX);
+        let (c1, c2) = (1.0 - Self::BETA1.powi(t), 1.0 - Self::BETA2.powi(t));
+        for (((p, &g), m), v) in params
+            .iter_mut()
+            .zip(gradient)
+            .zip(&mut self.m)
+            .zip(&mut self.v)
+        {
+            *m = Self::BETA1 * *m + (1.0 - Self::BETA1) * g;
+            *v = Self::BETA2 * *v + (1.0 - Self::BETA2) * g * g;
+            *p -= rate * (*m / c1) / ((*v / c2).sqrt() + Self::EPSILON);
+        }
+    }
+}
+
+/// The checkpoint: the epochs done, the parameters and Adam's state, little-endian.
+fn save_checkpoint(path: &Path, epoch: u32, model: &Model, adam: &Adam) -> Result<(), String> {
+    let mut bytes = Vec::with_capacity(12 + 12 * PARAMS);
+    bytes.extend(epoch.to_le_bytes());
+    bytes.extend(adam.t.to_le_bytes());
+    for x in model.params.iter().chain(&adam.m).chain(&adam.v) {
+        bytes.extend(x.to_le_bytes());
+    }
+    let partial = path.with_extension("bin.partial");
+    std::fs::write(&partial, bytes)
+        .and_then(|()| std::fs::rename(&partial, path))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn load_checkpoint(path: &Path) -> Result<(u32, Model, Adam), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.len() != 8 + 12 * PARAMS {
+        return Err(format!(
+            "{}: not a checkpoint of this network",
+            path.display()
+        ));
+    }
+    let word = |i: usize| [bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]];
+    let floats = |part: usize| -> Vec<f32> {
+        (0..PARAMS)
+            .map(|i| f32::from_le_bytes(word(8 + 4 * (part * PARAMS + i))))
+            .collect()
+    };
+    Ok((
+        u32::from_le_bytes(word(0)),
+        Model { params: floats(0) },
+        Adam {
+            m: floats(1),
+            v: floats(2),
+            t: u32::from_le_bytes(word(4)),
+        },
+    ))
+}
+
+/// The mean loss over `positions`, spread over `threads`.
+fn mean_loss(model: &Model, positions: &data::Positions, wdl: f32, threads: usize) -> f64 {
+    if positions.len() == 0 {
+        return f64::NAN;
+    }
+    let chunk = positions.len().div_ceil(threads);
+    let total: f64 = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..positions.len())
+            .step_by(chunk)
+            .map(|start| {
+                scope.spawn(move || {
+                    (start..(start + chunk).min(positions.len()))
+                        .map(|i| {
+                            f64::from(model.loss(&positions.features[i], positions.target(i, wdl)))
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(f64::NAN))
+            .sum()
+    });
+    #[expect(clippy::cast_precision_loss, reason = "counts")]
+    let n = positions.len() as f64;
+    total / n
+}
+
+/// One gradient step on the positions `batch` (indices into `train`); returns their loss sum.
+fn step(
+    model: &mut Model,
+    adam: &mut Adam,
+    train: &data::Positions,
+    batch: &[usize],
+    (wdl, rate, threads): (f32, f32, usize),
+) -> f64 {
+    let chunk = batch.len().div_ceil(threads);
+    let model_ref = &*model;
+    let parts: Vec<(Vec<f32>, f64)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = batch
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut gradient = vec![0.0_f32; PARAMS];
+                    let loss: f64 = part
+                        .iter()
+                        .map(|&i| {
+                            f64::from(model_ref.backward(
+                                &train.features[i],
+                                train.target(i, wdl),
+                                &mut gradient,
+                            ))
+                        })
+                        .sum();
+                    (gradient, loss)
+                })
+            })
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    });
+    let mut gradient = vec![0.0_f32; PARAMS];
+    let mut loss = 0.0;
+    for (g, l) in parts {
+        gradient.iter_mut().zip(&g).for_each(|(a, b)| *a += b);
+        loss += l;
+    }
+    #[expect(clippy::cast_precision_loss, reason = "batch sizes")]
+    let scale = 1.0 / batch.len() as f32;
+    gradient.iter_mut().for_each(|g| *g *= scale);
+    adam.step(&mut model.params, &gradient, rate);
+    model.clip();
+    loss
+}
+
+/// What the network's file records: the command, the data (files, positions, the commit
+/// that generated them) and the training's result.
+fn record(args: &TrainArgs, sizes: (usize, usize), last: &LossRow) -> String {
+    let mut text = String::new();
+    let command: Vec<String> = std::env::args().collect();
+    let _ = writeln!(text, "command = {:?}", command.join(" "));
+    let _ = writeln!(text, "training_positions = {}", sizes.0);
+    let _ = writeln!(text, "validation_positions = {}", sizes.1);
+    let _ = writeln!(text, "epochs = {}", last.epoch);
+    let _ = writeln!(text, "validation_loss = {:.6}", last.validation_loss);
+    for input in &args.data {
+        let environment = input.join("environment.toml");
+        let commit = std::fs::read_to_string(&environment)
+            .ok()
+            .and_then(|t| t.parse::<toml::Table>().ok())
+            .and_then(|t| t.get("git commit").map(ToString::to_string))
+            .unwrap_or_else(|| "\"unknown\"".into());
+        let _ = writeln!(
+            text,
+            "[[data]]\npath = {:?}\ngenerated_at_commit = {commit}",
+            input.display().to_string()
+        );
+    }
+    text
+}
+
+/// Trains the network.
+///
+/// # Errors
+/// Unreadable data, an existing run without `--resume`, or files that cannot be written.
+pub fn run(args: &TrainArgs) -> Result<(), String> {
+    if !(0.0..=1.0).contains(&args.wdl) || !(0.0..1.0).contains(&args.validation) {
+        return Err("--wdl must be in 0..=1 and --validation in 0..1".into());
+    }
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let _lock = crate::common::process::lock_dir(&args.out, None)?;
+    let checkpoint = args.out.join("checkpoint.bin");
+    let loss_path = args.out.join("loss.csv");
+    let (start_epoch, mut model, mut adam) = if checkpoint.exists() {
+        if !args.resume {
+            return Err(format!(
+                "{} holds a training run: pass --resume to continue it, or choose another --out",
+                args.out.display()
+            ));
+        }
+        load_checkpoint(&checkpoint)?
+    } else {
+        let adam = Adam {
+            m: vec![0.0; PARAMS],
+            v: vec![0.0; PARAMS],
+            t: 0,
+        };
+        (0, Model::new(args.seed), adam)
+    };
+    crate::common::results::write_args_config(
+        &args.out.join("train.csv"),
+        "train",
+        args,
+        start_epoch > 0,
+    )?;
+    let (train, validation) = data::load(&args.data, args.validation, args.seed)?;
+    if train.len() == 0 {
+        return Err("no training positions in the data".into());
+    }
+    #[expect(clippy::cast_precision_loss, reason = "an estimate")]
+    let minutes = f64::from(args.epochs - start_epoch.min(args.epochs)) * train.len() as f64
+        / (150_000.0 * args.threads as f64)
+        / 60.0;
+    eprintln!(
+        "train: {} training and {} validation positions, {} epochs of batches of {}: about \
+         {minutes:.0} min on {} threads",
+        train.len(),
+        validation.len(),
+        args.epochs,
+        args.batch,
+        args.threads
+    );
+    if start_epoch == 0 {
+        // A loss table of another run would be mixed with this one's.
+        let _ = std::fs::remove_file(&loss_path);
+    }
+    let mut losses = crate::common::results::appender::<LossRow>(&loss_path)?;
+    #[expect(clippy::cast_possible_truncation, reason = "a fraction")]
+    let wdl = args.wdl as f32;
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let bar = progress::bar(
+        u64::from(args.epochs - start_epoch.min(args.epochs)) * train.len() as u64,
+        "positions",
+    );
+    // A finished run resumed: its last epoch's row.
+    let mut last = if start_epoch > 0 {
+        cutlab_analysis::rows::read::<LossRow>(&loss_path)?
+            .pop()
+            .unwrap_or_default()
+    } else {
+        LossRow::default()
+    };
+    for epoch in start_epoch + 1..=args.epochs {
+        let started = Instant::now();
+        // Fisher-Yates of the identity with the epoch's own stream: an epoch's order depends
+        // on the seed and its number only, so a resumed run shuffles as the whole would.
+        order.iter_mut().enumerate().for_each(|(i, o)| *o = i);
+        let mut state = args.seed ^ u64::from(epoch).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        for i in (1..order.len()).rev() {
+            state = cutlab_instrument::csv_sink::splitmix64(state);
+            order.swap(i, usize::try_from(state % (i as u64 + 1)).unwrap_or(0));
+        }
+        let rate = if epoch >= args.drop_epoch {
+            args.learning_rate * 0.1
+        } else {
+            args.learning_rate
+        };
+        #[expect(clippy::cast_possible_truncation, reason = "a rate")]
+        let settings = (wdl, rate as f32, args.threads);
+        let mut train_loss = 0.0;
+        for batch in order.chunks(args.batch) {
+            train_loss += step(&mut model, &mut adam, &train, batch, settings);
+            bar.inc(batch.len() as u64);
+        }
+        #[expect(clippy::cast_precision_loss, reason = "counts")]
+        let train_loss = train_loss / train.len() as f64;
+        last = LossRow {
+            epoch,
+            learning_rate: rate,
+            train_loss,
+            validation_loss: mean_loss(&model, &validation, wdl, args.threads),
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        losses
+            .serialize(&last)
+            .and_then(|()| losses.flush().map_err(csv::Error::from))
+            .map_err(|e| format!("{}: {e}", loss_path.display()))?;
+        save_checkpoint(&checkpoint, epoch, &model, &adam)?;
+        bar.println(&format!(
+            "epoch {epoch}: train loss {train_loss:.6}, validation loss {:.6}, {:.0} s",
+            last.validation_loss, last.seconds
+        ));
+    }
+    bar.finish_and_clear();
+    let net = model.quantise(record(args, (train.len(), validation.len()), &last))?;
+    let path = args.out.join("net.nnue");
+    std::fs::write(&path, net.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+    println!(
+        "train: {} epochs, validation loss {:.6}; wrote {} ({} bytes)",
+        last.epoch,
+        last.validation_loss,
+        path.display(),
+        net.to_bytes().len()
+    );
+    Ok(())
+}
