@@ -108,6 +108,32 @@ pub struct SearchConfig {
     /// Probabilistic alpha-beta instead of PVS, when on.
     #[serde(default)]
     pub prob_ab: Option<ProbAbParams>,
+    /// The static evaluation (absent in files of the classical evaluation, and of earlier
+    /// versions).
+    #[serde(default, skip_serializing_if = "Eval::is_classical")]
+    pub eval: Eval,
+    /// The network file of `eval = "nnue"` (absent: the network embedded in the engine).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network: Option<String>,
+}
+
+/// Which static evaluation a search uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Eval {
+    /// The hand-written evaluation of [`crate::eval`].
+    #[default]
+    Classical,
+    /// The network of [`crate::nnue`].
+    Nnue,
+}
+
+impl Eval {
+    /// Whether this is the classical evaluation.
+    #[must_use]
+    pub fn is_classical(&self) -> bool {
+        *self == Eval::Classical
+    }
 }
 
 impl Default for SearchConfig {
@@ -135,8 +161,9 @@ pub struct PresetPart {
     pub apply: fn(&mut SearchConfig, Option<&str>) -> Result<(), String>,
 }
 
-/// The parts that are no method: `plain` (nothing) and the named stack `modern`.
-const STACK_PARTS: [PresetPart; 2] = [
+/// The parts that are no method: `plain` (nothing), the named stack `modern`, and `nnue`,
+/// the evaluation.
+const STACK_PARTS: [PresetPart; 3] = [
     PresetPart {
         name: "plain",
         describe: || "no forward pruning in the main search, no reductions".into(),
@@ -154,6 +181,21 @@ const STACK_PARTS: [PresetPart; 2] = [
         argument: None,
         // `preset` spells the stack out into its parts before applying them.
         apply: |_, _| Ok(()),
+    },
+    PresetPart {
+        name: "nnue",
+        describe: || {
+            "the network evaluates instead of the classical evaluation (nnue@FILE: a network \
+             file written by `cutlab train`)"
+                .into()
+        },
+        argument: Some("FILE"),
+        apply: |config, file| {
+            crate::nnue::network(file)?;
+            config.eval = Eval::Nnue;
+            config.network = file.map(str::to_string);
+            Ok(())
+        },
     },
 ];
 
@@ -285,6 +327,8 @@ impl SearchConfig {
             iir: None,
             sf_probcut_in_check: None,
             prob_ab: None,
+            eval: Eval::Classical,
+            network: None,
         }
     }
 
@@ -381,7 +425,11 @@ impl SearchConfig {
                 let params = toml::Table::from_iter([("margin".to_string(), margin)]);
                 table.insert("qsearch-futility".into(), toml::Value::Table(params));
             }
-            return value.try_into().map_err(|e| error(&e));
+            let config: SearchConfig = value.try_into().map_err(|e| error(&e))?;
+            if config.eval == Eval::Nnue {
+                crate::nnue::network(config.network.as_deref()).map_err(|e| error(&e))?;
+            }
+            return Ok(config);
         }
         SearchConfig::preset(name_or_path)
     }

@@ -13,7 +13,7 @@ use std::{
 
 use cutlab_instrument::Bound;
 use cutlab_search::{
-    DEFAULT_VARIANT, Limits, Position, Search, SearchConfig, position::uci, score::uci_score,
+    DEFAULT_VARIANT, Eval, Limits, Position, Search, SearchConfig, position::uci, score::uci_score,
     search::Info,
 };
 use shakmaty::Position as _;
@@ -82,6 +82,7 @@ pub fn run() {
                 say(&format!(
                     "option name Variant type string default {DEFAULT_VARIANT}"
                 ));
+                say("option name Eval type combo default classical var classical var nnue");
                 say("uciok");
             }
             "isready" => say("readyok"),
@@ -196,6 +197,18 @@ impl Engine {
                     search.clear();
                 }
                 Err(e) => error(&e.to_string()),
+            },
+            ("eval", Some(v)) => match v.to_ascii_lowercase().as_str() {
+                "classical" => search.config.eval = Eval::Classical,
+                // The embedded network (a file is `Variant NAME+nnue@FILE`).
+                "nnue" => match cutlab_search::nnue::network(None) {
+                    Ok(_) => {
+                        search.config.eval = Eval::Nnue;
+                        search.config.network = None;
+                    }
+                    Err(e) => error(&format!("{e}; the evaluation stays as it was")),
+                },
+                _ => error(&format!("Eval is classical or nnue, got '{v}'")),
             },
             ("confidence", Some(v)) => match v.parse::<f64>() {
                 Ok(p) if p > 0.0 && p < 1.0 => {

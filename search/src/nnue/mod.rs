@@ -24,6 +24,11 @@
 mod accumulator;
 pub mod network;
 
+use std::{
+    collections::BTreeMap,
+    sync::{Arc, Mutex},
+};
+
 use shakmaty::{Board, Color, Piece, Position as _, Role};
 
 pub use accumulator::{Accumulator, feature_index};
@@ -135,6 +140,34 @@ impl NnueStack {
         let turn = chess.turn();
         self.accumulator(net, chess.board(), ply).output(net, turn)
     }
+}
+
+/// The network embedded in the engine, if this build has one (`search/nets/`).
+const EMBEDDED: Option<&[u8]> = None;
+
+/// The network of a file (`None`: the embedded one), read once per process and shared.
+///
+/// # Errors
+/// A file that cannot be read or is not a network (named), or no embedded network.
+pub fn network(file: Option<&str>) -> Result<Arc<Network>, String> {
+    static LOADED: Mutex<BTreeMap<Option<String>, Arc<Network>>> = Mutex::new(BTreeMap::new());
+    let key = file.map(str::to_string);
+    let mut loaded = LOADED.lock().map_err(|_| "the network cache is poisoned")?;
+    if let Some(net) = loaded.get(&key) {
+        return Ok(Arc::clone(net));
+    }
+    let net = match file {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?
+        }
+        None => Network::from_bytes(EMBEDDED.ok_or(
+            "this build embeds no network yet: name a file written by `cutlab train`, nnue@FILE",
+        )?)?,
+    };
+    let net = Arc::new(net);
+    loaded.insert(key, Arc::clone(&net));
+    Ok(net)
 }
 
 /// The network's evaluation of `pos` computed from scratch, centipawns, side to move's view.

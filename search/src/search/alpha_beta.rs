@@ -573,4 +573,35 @@ mod tests {
         let value = search.search(&pos, -INFINITE, INFINITE, 3, MAX_PLY, NodeType::Pv, 0);
         assert_eq!(value, evaluate(&pos));
     }
+
+    /// With `nnue@FILE` the node's evaluation is the network's (here at the ply limit, where
+    /// the node returns it), read from the file; without it, the classical one again.
+    #[test]
+    fn a_variant_with_a_network_evaluates_with_it() {
+        let net = crate::nnue::Network::random(9);
+        let path = std::env::temp_dir().join(format!("cutlab-{}-random.nnue", std::process::id()));
+        std::fs::write(&path, net.to_bytes()).unwrap();
+        let name = format!("null-move+lmr+nnue@{}", path.display());
+        let mut search = Search::new(SearchConfig::resolve(&name).unwrap(), 1);
+        let pos =
+            Position::from_fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 1")
+                .unwrap();
+        search.keys.push(pos.key());
+        let value = search.search(&pos, -INFINITE, INFINITE, 3, MAX_PLY, NodeType::Pv, 0);
+        assert_eq!(
+            value,
+            crate::nnue::evaluate(&net, &pos).clamp(-30_000, 30_000)
+        );
+        assert_ne!(
+            value,
+            evaluate(&pos),
+            "the network's value, not the classical one"
+        );
+        search.config = SearchConfig::preset("null-move+lmr").unwrap();
+        search.use_configured_eval();
+        let value = search.search(&pos, -INFINITE, INFINITE, 3, MAX_PLY, NodeType::Pv, 0);
+        assert_eq!(value, evaluate(&pos));
+        std::fs::remove_file(&path).ok();
+        assert!(SearchConfig::resolve("modern+nnue@/nonexistent.nnue").is_err());
+    }
 }

@@ -24,7 +24,7 @@ use cutlab_instrument::{Bound, Method, NoopObserver, Observer};
 use shakmaty::Move;
 
 use crate::{
-    config::SearchConfig,
+    config::{Eval, SearchConfig},
     eval::{PawnCache, evaluate_cached},
     history::{Histories, PieceTo},
     limits::TimeManager,
@@ -172,6 +172,8 @@ impl<O: Observer> Search<O> {
     /// An engine that reports to `observer`.
     #[must_use]
     pub fn with_observer(config: SearchConfig, hash_mib: usize, observer: O) -> Search<O> {
+        // The network was read when the configuration was resolved: this is the cached one.
+        let network = Self::configured_network(&config);
         Search {
             tt: TranspositionTable::new(hash_mib),
             lmr: lmr::LmrTable::new(config.lmr.as_ref()),
@@ -194,17 +196,34 @@ impl<O: Observer> Search<O> {
             in_test: 0,
             in_probcut: 0,
             pending_excluded: None,
-            network: None,
+            network,
             nnue: Box::default(),
         }
     }
 
-    /// Evaluates with `network` from now on (with `None`, with the classical evaluation);
-    /// the TT's evaluations of the other evaluation are forgotten.
-    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
-        self.network = network;
-        self.nnue.clear();
-        self.tt.clear();
+    /// The network `config` names (read when it was resolved, so cached), or `None` for the
+    /// classical evaluation.
+    fn configured_network(config: &SearchConfig) -> Option<Arc<Network>> {
+        (config.eval == Eval::Nnue)
+            .then(|| crate::nnue::network(config.network.as_deref()).ok())
+            .flatten()
+    }
+
+    /// Evaluates as `config` says (its public fields may have changed since the last search,
+    /// a UCI `Variant` or `Eval`); on a change of evaluation the accumulators and the TT's
+    /// evaluations are forgotten.
+    pub(crate) fn use_configured_eval(&mut self) {
+        let wanted = Self::configured_network(&self.config);
+        let same = match (&wanted, &self.network) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.network = wanted;
+            self.nnue.clear();
+            self.tt.clear();
+        }
     }
 
     /// The static evaluation of `pos` at `ply`, side to move's view: the network's when one
