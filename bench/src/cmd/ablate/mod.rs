@@ -268,6 +268,12 @@ fn same_family(a: &str, b: &str) -> bool {
     a == b || (a.starts_with("null-move") && b.starts_with("null-move"))
 }
 
+/// Whether a part is the evaluation (`nnue`, `nnue@FILE`), not a forward-pruning method: it is
+/// not measured unless named in `--methods`, and the baseline takes the stack's.
+fn is_evaluation(part: &str) -> bool {
+    part == "nnue" || part.starts_with("nnue@")
+}
+
 /// `parts` with `method` in place of its family's part (added when none is there).
 fn with_method(parts: &[String], method: &str) -> String {
     let mut out: Vec<String> = parts
@@ -299,9 +305,18 @@ type Plan = (Vec<String>, Vec<String>, Vec<Comparison>);
 /// the baseline lacks it), each extra added to the stack and to the baseline.
 fn comparisons(args: &AblateArgs) -> Result<Plan, String> {
     let stack = SearchConfig::parts(&args.stack).map_err(|e| format!("--stack: {e}"))?;
-    let baseline = SearchConfig::parts(&args.baseline).map_err(|e| format!("--baseline: {e}"))?;
+    let mut baseline =
+        SearchConfig::parts(&args.baseline).map_err(|e| format!("--baseline: {e}"))?;
+    // Everything is measured under the stack's evaluation: the baseline takes it too.
+    if !baseline.iter().any(|p| is_evaluation(p)) {
+        baseline.extend(stack.iter().filter(|p| is_evaluation(p)).cloned());
+    }
     let methods = if args.methods.is_empty() {
-        stack.clone()
+        stack
+            .iter()
+            .filter(|p| !is_evaluation(p))
+            .cloned()
+            .collect()
     } else {
         method_names(&args.methods, "--methods")?
     };
@@ -641,4 +656,49 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
     println!("{summary}");
     println!("report: {}", layout.file("report.md").display());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: AblateArgs,
+    }
+
+    /// Under a network, the methods are measured, not the evaluation, and the baseline
+    /// evaluates with the same network.
+    #[test]
+    fn a_stack_with_a_network_measures_its_methods_under_it() {
+        let net = cutlab_search::nnue::Network::random(1);
+        let path = std::env::temp_dir().join(format!("cutlab-ablate-{}.nnue", std::process::id()));
+        std::fs::write(&path, net.to_bytes()).unwrap();
+        let nnue = format!("nnue@{}", path.display());
+        let stack = format!("null-move+lmr+rfp+{nnue}");
+        let cli = Cli::try_parse_from(["ablate", "--stack", &stack, "--extras", "none"]).unwrap();
+        let (_, baseline, comparisons) = comparisons(&cli.args).unwrap();
+        assert_eq!(baseline, ["null-move", "lmr", nnue.as_str()]);
+        let measured: Vec<(&str, &str)> = comparisons
+            .iter()
+            .map(|c| (c.direction.as_str(), c.method.as_str()))
+            .collect();
+        assert_eq!(
+            measured,
+            [
+                ("without", "null-move"),
+                ("without", "lmr"),
+                ("without", "rfp"),
+                ("with", "rfp")
+            ]
+        );
+        assert!(
+            comparisons.iter().all(|c| c.variant.contains(&nnue)),
+            "{comparisons:?}"
+        );
+        std::fs::remove_file(&path).ok();
+    }
 }
