@@ -150,20 +150,34 @@ fn bench_node_count_is_a_deterministic_signature() {
     assert_eq!(bench_signature(), bench_signature());
 }
 
-/// The recorded signature: a commit that changes the search's tree updates
-/// `bench/signature.txt` and says `Bench: N` in its message.
+/// The recorded signatures, one per evaluation (the default variant, classical and with the
+/// embedded network): a commit that changes the search's tree updates `bench/signature.txt`
+/// (or `signature-nnue.txt`) and says `Bench: N` in its message.
 #[test]
 fn bench_gives_the_recorded_signature() {
-    let recorded = include_str!("../../signature.txt").trim();
-    let out = Command::new(EXE).arg("bench").output().expect("bench runs");
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).expect("utf-8");
-    let last = text.lines().last().expect("summary line");
-    assert_eq!(
-        last.split_whitespace().next(),
-        Some(recorded),
-        "bench signature moved: '{last}' (update bench/signature.txt and say Bench: N)"
-    );
+    for (recorded, extra) in [
+        (include_str!("../../signature.txt").trim(), None),
+        (
+            include_str!("../../signature-nnue.txt").trim(),
+            Some("null-move+lmr+nnue"),
+        ),
+    ] {
+        let mut command = Command::new(EXE);
+        command.arg("bench");
+        if let Some(variant) = extra {
+            command.args(["--variant", variant]);
+        }
+        let out = command.output().expect("bench runs");
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).expect("utf-8");
+        let last = text.lines().last().expect("summary line");
+        assert_eq!(
+            last.split_whitespace().next(),
+            Some(recorded),
+            "bench {extra:?} signature moved: '{last}' (update bench/signature*.txt and say \
+             Bench: N)"
+        );
+    }
 }
 
 #[test]

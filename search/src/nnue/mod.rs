@@ -142,8 +142,8 @@ impl NnueStack {
     }
 }
 
-/// The network embedded in the engine, if this build has one (`search/nets/`).
-const EMBEDDED: Option<&[u8]> = None;
+/// The network embedded in the engine (`search/nets/README.md` says how it was made).
+const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/pilot.nnue"));
 
 /// The network of a file (`None`: the embedded one), read once per process and shared.
 ///
@@ -185,6 +185,9 @@ mod tests {
 
     /// Castling both ways for both sides, en passant (white's b5xa6 and black's f4xe3, one
     /// pinned), promotions and under-promotions with and without capture, checks.
+    /// The embedded network's evaluation of the start position, centipawns.
+    const START_EVAL: i32 = 24;
+
     const POSITIONS: [&str; 5] = [
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         "rnbqkbnr/1ppppppp/8/pP6/8/8/P1PPPPPP/RNBQKBNR w KQkq a6 0 3",
@@ -247,6 +250,15 @@ mod tests {
             }
             assert_eq!(stack.entries[0].accumulator, before);
         }
+    }
+
+    /// The embedded network reads, and evaluates the start position as it did when it was
+    /// embedded (a changed file or inference moves this number).
+    #[test]
+    fn the_embedded_network_evaluates_the_start_position_as_recorded() {
+        let net = network(None).unwrap();
+        assert!(net.record.contains("generated_at_commit"), "{}", net.record);
+        assert_eq!(evaluate(&net, &Position::startpos()), START_EVAL);
     }
 
     /// A null move changes no feature: the same accumulator, the other half first.

@@ -224,15 +224,31 @@ fn record(args: &TrainArgs, sizes: (usize, usize), last: &LossRow) -> String {
     let _ = writeln!(text, "epochs = {}", last.epoch);
     let _ = writeln!(text, "validation_loss = {:.6}", last.validation_loss);
     for input in &args.data {
-        let environment = input.join("environment.toml");
-        let commit = std::fs::read_to_string(&environment)
-            .ok()
-            .and_then(|t| t.parse::<toml::Table>().ok())
+        let read = |name: &str| {
+            std::fs::read_to_string(input.join(name))
+                .ok()
+                .and_then(|t| t.parse::<toml::Table>().ok())
+        };
+        let commit = read("environment.toml")
             .and_then(|t| t.get("git commit").map(ToString::to_string))
             .unwrap_or_else(|| "\"unknown\"".into());
+        // The arguments of the datagen run, as an inline table (`cutlab datagen` rebuilds the
+        // data from them at the commit above).
+        let datagen = read("datagen.config.toml")
+            .and_then(|t| t.get("args").and_then(toml::Value::as_table).cloned())
+            .map_or_else(String::new, |args| {
+                args.iter()
+                    .map(|(k, v)| format!("{k} = {v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            });
+        // The games in the data: a run cut short holds fewer than its --games.
+        let games = std::fs::read_to_string(input.join("games.csv"))
+            .map_or(0, |t| t.lines().count().saturating_sub(1));
         let _ = writeln!(
             text,
-            "[[data]]\npath = {:?}\ngenerated_at_commit = {commit}",
+            "[[data]]\npath = {:?}\ngenerated_at_commit = {commit}\ngames_recorded = {games}\n\
+             datagen_args = {{ {datagen} }}",
             input.display().to_string()
         );
     }
