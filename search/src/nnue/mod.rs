@@ -14,7 +14,7 @@
 //! ```
 //!
 //! with i16 weights quantised by `QA = 255` (feature layer) and `QB = 64` (output layer) and
-//! centipawns by `SCALE = 400` (bullet's conventions; [`network`] checks that no sum can
+//! centipawns by `SCALE = 400` (bullet's conventions; [`mod@network`] checks that no sum can
 //! overflow). Accumulators are updated incrementally: a node's accumulator is that of its
 //! parent (or its last sibling) plus the columns of the features its move added and minus
 //! those it removed, found by comparing the two boards piece by piece (a move changes 2 to 4
