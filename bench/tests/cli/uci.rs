@@ -119,6 +119,54 @@ fn uci_session_plays_legal_moves_and_survives_garbage() {
     assert!(status.success());
 }
 
+/// `Eval nnue` switches the engine to its embedded network (another tree: another node count
+/// at the same depth), `Eval classical` back (the same count as at first); a value it does
+/// not know is an error and changes nothing.
+#[test]
+fn the_eval_option_switches_the_evaluation() {
+    let mut s = Session::start();
+    s.send("uci");
+    let options = s.until("uciok");
+    assert!(
+        options
+            .iter()
+            .any(|l| l.starts_with("option name Eval type combo")),
+        "{options:?}"
+    );
+    let nodes_at_depth_6 = |s: &mut Session| -> String {
+        s.send("ucinewgame");
+        s.send("position startpos moves e2e4 e7e5");
+        s.send("go depth 6");
+        let lines = s.until("bestmove");
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth 6") && !l.contains("bound"))
+            .expect("a depth-6 line");
+        let words: Vec<&str> = last.split_whitespace().collect();
+        let i = words.iter().position(|&w| w == "nodes").expect("nodes");
+        words[i + 1].to_string()
+    };
+    let classical = nodes_at_depth_6(&mut s);
+    s.send("setoption name Eval value nnue");
+    let nnue = nodes_at_depth_6(&mut s);
+    assert_ne!(nnue, classical, "the network evaluates");
+    s.send("setoption name Eval value neural");
+    s.send("isready");
+    let answer = s.until("readyok");
+    assert!(
+        answer
+            .iter()
+            .any(|l| l.contains("Eval is classical or nnue")),
+        "{answer:?}"
+    );
+    assert_eq!(nodes_at_depth_6(&mut s), nnue, "still the network");
+    s.send("setoption name Eval value classical");
+    assert_eq!(nodes_at_depth_6(&mut s), classical);
+    s.send("quit");
+    s.child.wait().expect("exits");
+}
+
 #[test]
 fn movetime_is_respected() {
     let mut s = Session::start();
