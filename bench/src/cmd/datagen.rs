@@ -298,7 +298,8 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         .open(&data_path)
         .map_err(|e| format!("{}: {e}", data_path.display()))?;
     let mut end_byte = done_rows.iter().map(|r| r.end_byte).max().unwrap_or(0);
-    let mut games = results::appender::<GameRow>(&args.out.join("games.csv"))?;
+    let games_path = args.out.join("games.csv");
+    let mut games = results::appender::<GameRow>(&games_path)?;
     let (mut positions, mut dropped) = (0_u64, 0_u64);
     let bar = progress::bar(todo.len() as u64, "games");
     parallel::run(
@@ -326,15 +327,13 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
                 r if r < 0.25 => "0-1",
                 _ => "1/2-1/2",
             };
-            games
-                .serialize(GameRow {
-                    game,
-                    positions: records.len() as u64,
-                    result: result.into(),
-                    end_byte,
-                })
-                .and_then(|()| games.flush().map_err(csv::Error::from))
-                .map_err(|e| format!("games.csv: {e}"))
+            let row = GameRow {
+                game,
+                positions: records.len() as u64,
+                result: result.into(),
+                end_byte,
+            };
+            results::write_rows(&mut games, &games_path, [row])
         },
     )?;
     bar.finish_and_clear();

@@ -101,12 +101,13 @@ fn keep_cut_counts(path: &Path, kept: &HashSet<(String, String)>) -> Result<(), 
     let file = std::fs::File::create(&partial).map_err(|e| error(&e))?;
     let mut writer =
         cutlab_instrument::csv_header::writer::<CutCountRow, _>(file).map_err(|e| error(&e))?;
-    counts
-        .iter()
-        .filter(|c| kept.contains(&(c.position.clone(), c.variant.clone())))
-        .try_for_each(|c| writer.serialize(c))
-        .and_then(|()| writer.flush().map_err(csv::Error::from))
-        .map_err(|e| error(&e))?;
+    crate::common::results::write_rows(
+        &mut writer,
+        path,
+        counts
+            .iter()
+            .filter(|c| kept.contains(&(c.position.clone(), c.variant.clone()))),
+    )?;
     std::fs::rename(&partial, path).map_err(|e| error(&e))
 }
 
@@ -170,15 +171,8 @@ pub fn run(args: &DepthArgs) -> Result<(), String> {
         },
         |(row, counts)| {
             // The counts first: a row in `--out` means its counts are all written.
-            counts
-                .iter()
-                .try_for_each(|c| cuts_writer.serialize(c))
-                .and_then(|()| cuts_writer.flush().map_err(csv::Error::from))
-                .map_err(|e| format!("{}: {e}", cuts_path.display()))?;
-            writer
-                .serialize(&row)
-                .and_then(|()| writer.flush().map_err(csv::Error::from))
-                .map_err(|e| format!("{}: {e}", args.run.out.display()))?;
+            crate::common::results::write_rows(&mut cuts_writer, &cuts_path, &counts)?;
+            crate::common::results::write_rows(&mut writer, &args.run.out, [&row])?;
             rows.push(row);
             bar.inc(1);
             Ok(())

@@ -235,20 +235,13 @@ fn score_missing(
         },
         |scored| {
             let (position, scores) = scored?;
-            for (mv, score_cp) in &scores {
-                let row = OracleRow {
-                    oracle: args.oracle.clone(),
-                    position: position.clone(),
-                    mv: mv.clone(),
-                    score_cp: *score_cp,
-                };
-                writer
-                    .serialize(row)
-                    .map_err(|e| format!("{}: {e}", cache_path.display()))?;
-            }
-            writer
-                .flush()
-                .map_err(|e| format!("{}: {e}", cache_path.display()))?;
+            let rows = scores.iter().map(|(mv, score_cp)| OracleRow {
+                oracle: args.oracle.clone(),
+                position: position.clone(),
+                mv: mv.clone(),
+                score_cp: *score_cp,
+            });
+            crate::common::results::write_rows(&mut writer, cache_path, rows)?;
             cache.insert(position, scores);
             bar.inc(1);
             Ok(())
@@ -378,10 +371,7 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
             bar.inc(1);
             match row {
                 Ok(row) => {
-                    writer
-                        .serialize(&row)
-                        .and_then(|()| writer.flush().map_err(csv::Error::from))
-                        .map_err(|e| format!("{}: {e}", args.run.out.display()))?;
+                    crate::common::results::write_rows(&mut writer, &args.run.out, [&row])?;
                     rows.push(row);
                 }
                 Err(skipped) => bar.println(&skipped),

@@ -121,10 +121,7 @@ pub fn run(args: &RegressArgs) -> Result<(), String> {
         || Search::new(config.clone(), args.run.hash_mb),
         |search, p| search_position(search, p, &depths),
         |rows| {
-            rows.iter()
-                .try_for_each(|r| writer.serialize(r))
-                .and_then(|()| writer.flush().map_err(csv::Error::from))
-                .map_err(|e| format!("{}: {e}", args.run.out.display()))?;
+            crate::common::results::write_rows(&mut writer, &args.run.out, &rows)?;
             bar.inc(1);
             Ok(())
         },

@@ -279,14 +279,7 @@ pub fn run(args: &GenerateArgs) -> Result<(), String> {
         |search, &index| play(args, search, index).sample(args),
         |game_rows| {
             bar.inc(1);
-            for row in &game_rows {
-                appender
-                    .serialize(row)
-                    .map_err(|e| format!("{}: {e}", progress_path.display()))?;
-            }
-            appender
-                .flush()
-                .map_err(|e| format!("{}: {e}", progress_path.display()))?;
+            results::write_rows(&mut appender, &progress_path, &game_rows)?;
             rows.extend(game_rows);
             Ok(())
         },

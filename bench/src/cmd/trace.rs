@@ -173,14 +173,7 @@ fn verify(args: &TraceArgs, sampler: &CutSampler) -> Result<(), String> {
             }
         })
         .collect();
-    for row in &rows {
-        writer
-            .serialize(row)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-    }
-    writer
-        .flush()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    crate::common::results::write_rows(&mut writer, &path, &rows)?;
     println!(
         "cut verification ({} sampled cuts, rows in {}):\n{}",
         rows.len(),

@@ -118,6 +118,22 @@ pub fn appender<T: Serialize + Default>(path: &Path) -> Result<csv::Writer<File>
     Ok(writer)
 }
 
+/// Writes `rows` and flushes them, so that they are on disk whole before the caller goes on
+/// (what a resumed run reads back); an error names `path`.
+///
+/// # Errors
+/// A row that cannot be serialised, or a failed write.
+pub fn write_rows<T: Serialize, W: std::io::Write>(
+    writer: &mut csv::Writer<W>,
+    path: &Path,
+    rows: impl IntoIterator<Item = T>,
+) -> Result<(), String> {
+    rows.into_iter()
+        .try_for_each(|row| writer.serialize(row))
+        .and_then(|()| writer.flush().map_err(csv::Error::from))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// Writes `<out stem>.<variant>.config.toml` for every variant.
 ///
 /// # Errors

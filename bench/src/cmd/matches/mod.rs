@@ -350,17 +350,13 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         crate::common::results::write_args_config(path, "match", args, !rows.is_empty())?;
     }
     let mut writer = match &args.out {
-        Some(path) => Some(crate::common::results::appender::<GameRow>(path)?),
+        Some(path) => Some((crate::common::results::appender::<GameRow>(path)?, path)),
         None => None,
     };
     // The PGN grows pair by pair as the CSV does: an interrupted match keeps its games.
     let mut pgn = match &args.pgn {
         Some(path) => Some((open_pgn(path, !rows.is_empty())?, path)),
         None => None,
-    };
-    let out_error = |e: &dyn std::fmt::Display| {
-        let path = args.out.as_deref().unwrap_or(std::path::Path::new("-"));
-        format!("{}: {e}", path.display())
     };
     let bar = crate::common::progress::bar(pair_numbers.len() as u64 * 2, "games");
     let setting = PairSetting {
@@ -396,11 +392,8 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
             |played| {
                 let games = played?;
                 penta.add(games[0].first_engine_score, games[1].first_engine_score);
-                if let Some(w) = writer.as_mut() {
-                    for g in &games {
-                        w.serialize(g).map_err(|e| out_error(&e))?;
-                    }
-                    w.flush().map_err(|e| out_error(&e))?;
+                if let Some((w, path)) = writer.as_mut() {
+                    crate::common::results::write_rows(w, path, &games)?;
                 }
                 if let Some((file, path)) = pgn.as_mut() {
                     for g in &games {

@@ -357,10 +357,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             validation_loss: mean_loss(&model, &validation, wdl, args.threads),
             seconds: started.elapsed().as_secs_f64(),
         };
-        losses
-            .serialize(&last)
-            .and_then(|()| losses.flush().map_err(csv::Error::from))
-            .map_err(|e| format!("{}: {e}", loss_path.display()))?;
+        crate::common::results::write_rows(&mut losses, &loss_path, [&last])?;
         save_checkpoint(&checkpoint, epoch, &model, &adam)?;
         bar.println(&format!(
             "epoch {epoch}: train loss {train_loss:.6}, validation loss {:.6}, {:.0} s",

@@ -210,13 +210,12 @@ pub fn run(args: &TuneEvalArgs) -> Result<(), String> {
     let mut loss_csv =
         csv::Writer::from_path(&loss_path).map_err(|e| format!("{}: {e}", loss_path.display()))?;
     let write_row = |csv: &mut csv::Writer<fs::File>, epoch, weights: &[[f64; 2]]| {
-        csv.serialize(LossRow {
+        let row = LossRow {
             epoch,
             train_mse: texel::loss(&train, weights, k),
             validation_mse: texel::loss(&validation, weights, k),
-        })
-        .and_then(|()| csv.flush().map_err(csv::Error::from))
-        .map_err(|e| format!("{}: {e}", loss_path.display()))
+        };
+        crate::common::results::write_rows(csv, &loss_path, [row])
     };
     write_row(&mut loss_csv, 0, &start)?;
     let mut weights = start.clone();
