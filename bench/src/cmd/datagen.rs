@@ -23,12 +23,14 @@ use std::{
 
 use bulletformat::{BulletFormat, ChessBoard};
 use clap::Args;
-use cutlab_instrument::csv_sink::splitmix64;
-use cutlab_search::{Limits, Position, Search, score::MATE_BOUND};
+use cutlab_search::{Limits, Position, Search, movepick::is_tactical, score::MATE_BOUND};
 use serde::{Deserialize, Serialize};
-use shakmaty::{Board, Color, Move, Position as _, Role};
+use shakmaty::{Board, Color, Position as _, Role};
 
-use crate::common::{parallel, progress, results};
+use crate::common::{
+    parallel, progress, results,
+    self_play::{Adjudication, GameRng},
+};
 
 /// Options of `cutlab datagen`.
 #[derive(Args, Debug, Serialize)]
@@ -68,8 +70,6 @@ pub struct DatagenArgs {
 
 /// Plies past which a game is dropped as unfinished.
 const MAX_GAME_PLIES: u32 = 400;
-/// Plies both sides must agree a side is winning before the game is adjudicated.
-const DECIDED_PLIES: u32 = 8;
 /// Bytes per record.
 const RECORD_BYTES: u64 = 32;
 
@@ -110,23 +110,17 @@ fn parse_range(text: &str) -> Result<(u32, u32), String> {
     Ok((a, b))
 }
 
-/// The stream of random numbers of one game, from the seed and the game's number only.
-struct GameRng(u64);
-
-impl GameRng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = splitmix64(self.0);
-        usize::try_from(self.0 % n.max(1) as u64).unwrap_or(0)
-    }
-}
-
-fn is_tactical(m: &Move) -> bool {
-    m.is_capture() || m.promotion().is_some()
-}
-
-/// A record in bulletformat's layout (it turns the board to the side to move's view).
-fn record(kept: &Kept, white_result: f32) -> Result<ChessBoard, String> {
-    let b = &kept.board;
+/// A position in bulletformat's layout (which turns the board to the side to move's view):
+/// `white_score` in centipawns and `white_result` (1, 0.5, 0) from white's view.
+///
+/// # Errors
+/// A board bulletformat cannot hold.
+pub(crate) fn chess_board(
+    b: &Board,
+    turn: Color,
+    white_score: i16,
+    white_result: f32,
+) -> Result<ChessBoard, String> {
     let bbs = [
         b.by_color(Color::White).0,
         b.by_color(Color::Black).0,
@@ -137,22 +131,24 @@ fn record(kept: &Kept, white_result: f32) -> Result<ChessBoard, String> {
         b.by_role(Role::Queen).0,
         b.by_role(Role::King).0,
     ];
-    let stm = usize::from(kept.turn == Color::Black);
-    ChessBoard::from_raw(bbs, stm, kept.white_score, white_result)
+    ChessBoard::from_raw(
+        bbs,
+        usize::from(turn == Color::Black),
+        white_score,
+        white_result,
+    )
 }
 
 /// Plays game `index`.
 fn play(args: &DatagenArgs, plies: (u32, u32), search: &mut Search, index: u32) -> Played {
-    let mut rng = GameRng(splitmix64(
-        args.seed ^ u64::from(index).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-    ));
+    let mut rng = GameRng::new(args.seed, index);
     let random_plies =
         plies.0 + u32::try_from(rng.below((plies.1 - plies.0 + 1) as usize)).unwrap_or(0);
     search.clear();
     let mut pos = Position::startpos();
     let mut keys: Vec<u64> = Vec::new();
     let mut kept = Vec::new();
-    let mut decided_for: Option<(Color, u32)> = None;
+    let mut adjudication = Adjudication::new(args.win_cp);
     let white_win = |c: Color| if c == Color::White { 1.0 } else { 0.0 };
     for ply in 0..MAX_GAME_PLIES {
         let moves = pos.chess().legal_moves();
@@ -174,7 +170,7 @@ fn play(args: &DatagenArgs, plies: (u32, u32), search: &mut Search, index: u32) 
             let Some(m) = result.best_move else {
                 return (index, None);
             };
-            if !pos.in_check() && !is_tactical(&m) && result.score.abs() < MATE_BOUND {
+            if !pos.in_check() && !is_tactical(m) && result.score.abs() < MATE_BOUND {
                 let white = if pos.turn() == Color::White {
                     result.score
                 } else {
@@ -186,21 +182,7 @@ fn play(args: &DatagenArgs, plies: (u32, u32), search: &mut Search, index: u32) 
                     white_score: i16::try_from(white.clamp(-32_000, 32_000)).unwrap_or(0),
                 });
             }
-            let ahead = if result.score >= args.win_cp {
-                Some(pos.turn())
-            } else if result.score <= -args.win_cp {
-                Some(!pos.turn())
-            } else {
-                None
-            };
-            decided_for = match (ahead, decided_for) {
-                (Some(side), Some((prev, n))) if side == prev => Some((side, n + 1)),
-                (Some(side), _) => Some((side, 1)),
-                (None, _) => None,
-            };
-            if let Some((side, n)) = decided_for
-                && n >= DECIDED_PLIES
-            {
+            if let Some(side) = adjudication.after_search(pos.turn(), result.score) {
                 return (index, Some((kept, white_win(side))));
             }
             m
@@ -315,7 +297,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
             };
             let records: Vec<ChessBoard> = kept
                 .iter()
-                .map(|k| record(k, result))
+                .map(|k| chess_board(&k.board, k.turn, k.white_score, result))
                 .collect::<Result<_, _>>()?;
             data.write_all(ChessBoard::as_bytes_slice(&records))
                 .and_then(|()| data.flush())

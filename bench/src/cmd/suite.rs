@@ -9,12 +9,14 @@
 use std::{collections::HashSet, fmt::Write as _, path::PathBuf};
 
 use clap::Args;
-use cutlab_instrument::csv_sink::splitmix64;
 use cutlab_search::{Limits, Position, Search, SearchConfig};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Color, Position as _};
 
-use crate::common::{parallel, progress, results};
+use crate::common::{
+    parallel, progress, results,
+    self_play::{Adjudication, GameRng},
+};
 
 /// Options of `cutlab suite generate`.
 #[derive(Args, Debug)]
@@ -72,10 +74,8 @@ pub struct GenerateArgs {
 
 /// Plies past which a played-out game is dropped as unfinished.
 const MAX_GAME_PLIES: u32 = 400;
-/// Adjudication: a score beyond this for both sides...
+/// Adjudication: a score beyond this for one side in both sides' searches, for 8 plies.
 const DECIDED_CP: i32 = 1000;
-/// ...over this many consecutive plies decides the game.
-const DECIDED_PLIES: u32 = 8;
 
 /// One game: the positions that may be sampled and, when played out, its result.
 struct Game {
@@ -126,23 +126,6 @@ impl Game {
     }
 }
 
-/// A game's own random stream: its opening and its sample depend on the seed and the game's
-/// number only, whatever the threads.
-struct GameRng(u64);
-
-impl GameRng {
-    fn new(seed: u64, game: u32) -> GameRng {
-        GameRng(splitmix64(
-            seed ^ u64::from(game).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-        ))
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = splitmix64(self.0);
-        usize::try_from(self.0 % n.max(1) as u64).unwrap_or(0)
-    }
-}
-
 /// The result string of a win for `color`.
 fn win(color: Color) -> &'static str {
     match color {
@@ -172,7 +155,7 @@ fn play(args: &GenerateArgs, search: &mut Search, index: u32) -> Game {
         candidates: Vec::new(),
         result: None,
     };
-    let mut decided_for: Option<(Color, u32)> = None;
+    let mut adjudication = Adjudication::new(DECIDED_CP);
     for ply in 0..last_ply {
         let moves = pos.chess().legal_moves();
         if moves.is_empty() {
@@ -199,22 +182,8 @@ fn play(args: &GenerateArgs, search: &mut Search, index: u32) -> Game {
             if sampled && args.max_score_cp.is_none_or(|cp| result.score.abs() <= cp) {
                 game.candidates.push((ply, pos.fen()));
             }
-            // Adjudication: the side ahead stays ahead by the bound, in both sides' eyes.
-            let ahead = if result.score >= DECIDED_CP {
-                Some(pos.turn())
-            } else if result.score <= -DECIDED_CP {
-                Some(!pos.turn())
-            } else {
-                None
-            };
-            decided_for = match (ahead, decided_for) {
-                (Some(side), Some((prev, n))) if side == prev => Some((side, n + 1)),
-                (Some(side), _) => Some((side, 1)),
-                (None, _) => None,
-            };
-            if args.results
-                && let Some((side, plies)) = decided_for
-                && plies >= DECIDED_PLIES
+            if let Some(side) = adjudication.after_search(pos.turn(), result.score)
+                && args.results
             {
                 game.result = Some(win(side));
                 break;

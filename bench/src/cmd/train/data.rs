@@ -162,7 +162,7 @@ pub fn load(inputs: &[PathBuf], share: f64, seed: u64) -> Result<(Positions, Pos
 #[cfg(test)]
 mod tests {
     use cutlab_search::{Position, nnue};
-    use shakmaty::{Color, Position as _, Role};
+    use shakmaty::{Color, Position as _};
 
     use super::*;
 
@@ -176,18 +176,7 @@ mod tests {
         ] {
             let pos = Position::from_fen(fen).unwrap();
             let b = pos.chess().board();
-            let bbs = [
-                b.by_color(Color::White).0,
-                b.by_color(Color::Black).0,
-                b.by_role(Role::Pawn).0,
-                b.by_role(Role::Knight).0,
-                b.by_role(Role::Bishop).0,
-                b.by_role(Role::Rook).0,
-                b.by_role(Role::Queen).0,
-                b.by_role(Role::King).0,
-            ];
-            let stm = usize::from(pos.turn() == Color::Black);
-            let record = ChessBoard::from_raw(bbs, stm, 35, 1.0).unwrap();
+            let record = crate::cmd::datagen::chess_board(b, pos.turn(), 35, 1.0).unwrap();
             let mut positions = Positions::default();
             positions.push(&record);
             let (us, them, n) = positions.features[0];
@@ -210,7 +199,11 @@ mod tests {
             expected.sort_unstable();
             assert_eq!(got, expected, "{fen}");
             // Score and result from the side to move's view.
-            let (score, result) = if stm == 0 { (35, 1.0) } else { (-35, 0.0) };
+            let (score, result) = if pos.turn() == Color::White {
+                (35, 1.0)
+            } else {
+                (-35, 0.0)
+            };
             assert_eq!(
                 (positions.score_cp[0], positions.result[0]),
                 (score, result)
