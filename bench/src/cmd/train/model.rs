@@ -72,25 +72,11 @@ impl Model {
         acc
     }
 
-    /// The output, in units of `SCALE` centipawns, side to move's view.
-    #[must_use]
-    pub fn output(&self, features: &Features) -> f32 {
+    /// The hidden sums of both perspectives and the output, in units of `SCALE` centipawns,
+    /// side to move's view.
+    fn forward(&self, features: &Features) -> ([f32; HIDDEN], [f32; HIDDEN], f32) {
         let (us, them, n) = features;
         let (us, them) = (self.accumulate(&us[..*n]), self.accumulate(&them[..*n]));
-        let w = &self.params[OUTPUT_WEIGHTS..OUTPUT_BIAS];
-        us.iter()
-            .chain(&them)
-            .zip(w)
-            .map(|(&a, &w)| screlu(a) * w)
-            .sum::<f32>()
-            + self.params[OUTPUT_BIAS]
-    }
-
-    /// Adds the gradient of the loss `(σ(output) - target)²` of one position to `gradient`;
-    /// returns the loss.
-    pub fn backward(&self, features: &Features, target: f32, gradient: &mut [f32]) -> f32 {
-        let (us_f, them_f, n) = features;
-        let (us, them) = (self.accumulate(&us_f[..*n]), self.accumulate(&them_f[..*n]));
         let w = &self.params[OUTPUT_WEIGHTS..OUTPUT_BIAS];
         let out = us
             .iter()
@@ -99,6 +85,21 @@ impl Model {
             .map(|(&a, &w)| screlu(a) * w)
             .sum::<f32>()
             + self.params[OUTPUT_BIAS];
+        (us, them, out)
+    }
+
+    /// The output, in units of `SCALE` centipawns, side to move's view.
+    #[must_use]
+    pub fn output(&self, features: &Features) -> f32 {
+        self.forward(features).2
+    }
+
+    /// Adds the gradient of the loss `(σ(output) - target)²` of one position to `gradient`;
+    /// returns the loss.
+    pub fn backward(&self, features: &Features, target: f32, gradient: &mut [f32]) -> f32 {
+        let (us_f, them_f, n) = features;
+        let (us, them, out) = self.forward(features);
+        let w = &self.params[OUTPUT_WEIGHTS..OUTPUT_BIAS];
         let prediction = sigmoid(out);
         let error = prediction - target;
         let g = 2.0 * error * prediction * (1.0 - prediction);
