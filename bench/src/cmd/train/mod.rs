@@ -19,6 +19,7 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::common::progress;
+use cutlab_instrument::csv_sink::splitmix64;
 use model::{Model, PARAMS};
 
 /// Options of `cutlab train`.
@@ -46,7 +47,12 @@ pub struct TrainArgs {
     /// Share of the games held apart for the validation loss.
     #[arg(long, default_value_t = 0.02)]
     validation: f64,
-    /// Seed of the initial weights, the validation games and the shuffles.
+    /// Show each training position mirrored left to right (files a and h swapped) in a
+    /// seeded half of the epochs: the features hold no castling rights, so a position and its
+    /// mirror have the same evaluation, and the data counts twice.
+    #[arg(long)]
+    mirror: bool,
+    /// Seed of the initial weights, the validation games, the shuffles and the mirrors.
     #[arg(long, default_value_t = 2003)]
     seed: u64,
     /// Threads computing the gradient.
@@ -167,13 +173,14 @@ fn mean_loss(model: &Model, positions: &data::Positions, wdl: f32, threads: usiz
     total / n
 }
 
-/// One gradient step on the positions `batch` (indices into `train`); returns their loss sum.
+/// One gradient step on the positions `batch` (indices into `train`), each mirrored where
+/// `mirror` (the epoch's stream) says; returns their loss sum.
 fn step(
     model: &mut Model,
     adam: &mut Adam,
     train: &data::Positions,
     batch: &[usize],
-    (wdl, rate, threads): (f32, f32, usize),
+    (wdl, rate, threads, mirror): (f32, f32, usize, Option<u64>),
 ) -> f64 {
     let chunk = batch.len().div_ceil(threads);
     let model_ref = &*model;
@@ -186,8 +193,15 @@ fn step(
                     let loss: f64 = part
                         .iter()
                         .map(|&i| {
+                            let features = &train.features[i];
+                            let features = match mirror {
+                                Some(stream) if splitmix64(stream ^ i as u64) & 1 == 1 => {
+                                    &model::mirrored(features)
+                                }
+                                _ => features,
+                            };
                             f64::from(model_ref.backward(
-                                &train.features[i],
+                                features,
                                 train.target(i, wdl),
                                 &mut gradient,
                             ))
@@ -333,7 +347,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         order.iter_mut().enumerate().for_each(|(i, o)| *o = i);
         let mut state = args.seed ^ u64::from(epoch).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         for i in (1..order.len()).rev() {
-            state = cutlab_instrument::csv_sink::splitmix64(state);
+            state = splitmix64(state);
             order.swap(i, usize::try_from(state % (i as u64 + 1)).unwrap_or(0));
         }
         let rate = if epoch >= args.drop_epoch {
@@ -342,7 +356,12 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             args.learning_rate
         };
         #[expect(clippy::cast_possible_truncation, reason = "a rate")]
-        let settings = (wdl, rate as f32, args.threads);
+        let settings = (
+            wdl,
+            rate as f32,
+            args.threads,
+            args.mirror.then(|| splitmix64(state)),
+        );
         let mut train_loss = 0.0;
         for batch in order.chunks(args.batch) {
             train_loss += step(&mut model, &mut adam, &train, batch, settings);

@@ -7,6 +7,19 @@ use cutlab_search::nnue::{HIDDEN, Network, QA, QB};
 /// Input features of one position: the side to move's, then the other side's.
 pub type Features = ([u16; 32], [u16; 32], usize);
 
+/// The features of the position mirrored left to right (files a and h swapped): a feature
+/// keeps its square in its low six bits (`cutlab_search::nnue::feature_index`), so the
+/// mirror flips the file bits, `f ^ 7`, in either perspective.
+#[must_use]
+pub fn mirrored(features: &Features) -> Features {
+    let (mut us, mut them, n) = *features;
+    us[..n]
+        .iter_mut()
+        .chain(&mut them[..n])
+        .for_each(|f| *f ^= 7);
+    (us, them, n)
+}
+
 /// The bound of every weight, so that the quantised network cannot overflow (bullet's 1.98:
 /// 1.98 · QB = 126.7 and 1.98 · QA · 32 pieces < 32767).
 pub const WEIGHT_CLIP: f32 = 1.98;
@@ -234,6 +247,33 @@ mod tests {
             assert!(
                 (f64::from(float_cp) - f64::from(engine_cp)).abs() <= 1.5,
                 "{fen}: float {float_cp:.2} cp, engine {engine_cp} cp"
+            );
+        }
+    }
+
+    /// The mirrored features are those of the mirrored position (each rank of the FEN read
+    /// backwards), for either side to move.
+    #[test]
+    fn mirrored_features_are_the_mirrored_positions() {
+        for fen in FENS {
+            let fields: Vec<&str> = fen.split(' ').collect();
+            let ranks: Vec<String> = fields[0]
+                .split('/')
+                .map(|r| r.chars().rev().collect())
+                .collect();
+            let mirror = format!("{} {} - - 0 1", ranks.join("/"), fields[1]);
+            let sorted = |f: Features| {
+                let (mut us, mut them) = (f.0[..f.2].to_vec(), f.1[..f.2].to_vec());
+                us.sort_unstable();
+                them.sort_unstable();
+                (us, them)
+            };
+            let pos = Position::from_fen(fen).unwrap();
+            let mirrored_pos = Position::from_fen(&mirror).unwrap();
+            assert_eq!(
+                sorted(mirrored(&features_of(&pos))),
+                sorted(features_of(&mirrored_pos)),
+                "{fen}"
             );
         }
     }
