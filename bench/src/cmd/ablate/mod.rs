@@ -67,8 +67,8 @@ pub struct AblateArgs {
     #[arg(long, default_value = "auto")]
     engine: String,
     /// About 20 minutes on 2 cores, wide intervals. Without it, the decisive scale: 64 matches
-    /// at 10,000 and 40,000 nodes per move, each 200 to 3,200 games by its stopping rule, 1.5
-    /// to 24 hours on 2 cores (bench 3.2 M nps) plus about 3 hours of depth, regret and trace
+    /// at 10,000 and 40,000 nodes per move, each 200 to 3,200 games by its stopping rule, 3
+    /// to 45 hours on 2 cores (bench 3.2 M nps) plus about 3 hours of depth, regret and trace
     /// searches; the run prints its estimate first and resumes where it stopped.
     #[arg(long)]
     quick: bool,
@@ -517,8 +517,11 @@ fn plan(
 }
 
 /// The matches' cost: games and hours from every match stopping at its first look to every
-/// match running to its last, at this machine's bench speed (a game is about 130 plies, the
-/// mean of the first decisive matches at 10,000 nodes).
+/// match running to its last, at this machine's bench speed. A game costs about 250 moves'
+/// worth of nodes at bench speed: the decisive matches at 10,000 nodes took 0.55 s (baseline
+/// pairs) to 0.92 s (stack pairs) a game per thread at 3.19 M nps; games average about 130
+/// plies, and a game's searches run slower than `bench` (a cold table at every game, the
+/// match's own work).
 #[expect(clippy::cast_precision_loss, reason = "estimates")]
 fn cost(settings: &Settings, comparisons: &[Comparison], threads: usize, nps: u64) -> String {
     let (first, last) = (
@@ -533,7 +536,7 @@ fn cost(settings: &Settings, comparisons: &[Comparison], threads: usize, nps: u6
             .filter(|c| Manifest::played_at(c, k))
             .count();
         matches += n;
-        let game_s = 130.0 * *nodes as f64 / nps.max(1) as f64;
+        let game_s = 250.0 * *nodes as f64 / nps.max(1) as f64;
         low += (n as u64 * first) as f64 * game_s;
         high += (n as u64 * last) as f64 * game_s;
     }
