@@ -5,12 +5,9 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use cutlab_analysis::{
-    elo::{Looks, Sprt},
-    rows::GameRow,
-};
+use cutlab_analysis::rows::GameRow;
 
-use super::matches::{parse_kv, report};
+use super::matches::{report, stopping_rules};
 
 /// Options of `cutlab match-report`.
 #[derive(Args, Debug)]
@@ -61,18 +58,7 @@ pub fn run(args: &MatchReportArgs) -> Result<(), String> {
         ));
     }
     rows.sort_by_key(|r| r.game);
-    let sprt = match &args.sprt {
-        Some(text) => {
-            let v = parse_kv(text, "sprt", &["elo0", "elo1", "alpha", "beta"])?;
-            Some(Sprt::new(v[0], v[1], v[2], v[3])?)
-        }
-        None => None,
-    };
-    let looks = if args.looks.is_empty() {
-        None
-    } else {
-        Some(Looks::new(args.looks.clone(), args.stop_within)?)
-    };
+    let (sprt, looks) = stopping_rules(args.sprt.as_deref(), &args.looks, args.stop_within)?;
     let rule = looks.as_ref().map(|l| (l, l.stop(&summary.pentanomial)));
     print!(
         "{}",

@@ -339,11 +339,7 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
         .iter()
         .map(|r| (r.position.clone(), r.variant.clone()))
         .collect();
-    let work: Vec<(&SuitePosition, usize)> = positions
-        .iter()
-        .flat_map(|&p| (0..variants.len()).map(move |v| (p, v)))
-        .filter(|(p, v)| !done.contains(&(p.id.clone(), variants[*v].to_string())))
-        .collect();
+    let work = crate::common::results::missing_searches(&positions, &variants, &done);
     crate::common::results::write_variant_configs(
         &args.run.out,
         "oracle",

@@ -2,12 +2,13 @@
 //! from the rows already there, and the configuration of each variant written beside them.
 
 use std::{
+    collections::HashSet,
     fs::{File, OpenOptions},
     path::{Path, PathBuf},
 };
 
 use cutlab_search::SearchConfig;
-use cutlab_suites::Suite;
+use cutlab_suites::{Suite, SuitePosition};
 use serde::{Serialize, de::DeserializeOwned};
 
 /// Whether `path` holds anything (a header at least).
@@ -88,6 +89,21 @@ fn drop_torn_row(out: &Path) -> Result<(), String> {
     );
     let file = OpenOptions::new().write(true).open(out).map_err(error)?;
     file.set_len(keep as u64).map_err(error)
+}
+
+/// The searches, (position, index of its variant), of `positions` × `variants` that a resumed
+/// output's rows `done` (position id, variant) lack, in suite order.
+#[must_use]
+pub fn missing_searches<'a>(
+    positions: &[&'a SuitePosition],
+    variants: &[&str],
+    done: &HashSet<(String, String)>,
+) -> Vec<(&'a SuitePosition, usize)> {
+    positions
+        .iter()
+        .flat_map(|&p| (0..variants.len()).map(move |v| (p, v)))
+        .filter(|(p, v)| !done.contains(&(p.id.clone(), variants[*v].to_string())))
+        .collect()
 }
 
 /// A writer that appends rows of type `T` to `path`; a new file gets `T`'s header at once,

@@ -151,9 +151,33 @@ pub fn parse_kv(text: &str, what: &str, keys: &[&str]) -> Result<Vec<f64>, Strin
 /// # Errors
 /// A missing or unknown key, a value that is not a number, or bounds Wald's test refuses.
 pub fn sprt_spec(text: &str) -> Result<String, String> {
-    let v = parse_kv(text, "sprt", &["elo0", "elo1", "alpha", "beta"])?;
-    Sprt::new(v[0], v[1], v[2], v[3])?;
+    parse_sprt(text)?;
     Ok(text.to_string())
+}
+
+/// Wald's test of `--sprt`'s text.
+fn parse_sprt(text: &str) -> Result<Sprt, String> {
+    let v = parse_kv(text, "sprt", &["elo0", "elo1", "alpha", "beta"])?;
+    Sprt::new(v[0], v[1], v[2], v[3])
+}
+
+/// The stopping rules of a match: Wald's test of `--sprt`, the looks of `--looks` with their
+/// `--stop-within` bound.
+///
+/// # Errors
+/// An SPRT or looks that cannot be.
+pub fn stopping_rules(
+    sprt: Option<&str>,
+    looks: &[u64],
+    stop_within: f64,
+) -> Result<(Option<Sprt>, Option<Looks>), String> {
+    let sprt = sprt.map(parse_sprt).transpose()?;
+    let looks = if looks.is_empty() {
+        None
+    } else {
+        Some(Looks::new(looks.to_vec(), stop_within)?)
+    };
+    Ok((sprt, looks))
 }
 
 /// What every game pair of a match shares.
@@ -245,18 +269,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     for spec in &specs {
         check_control(spec, control)?;
     }
-    let sprt = match &args.sprt {
-        Some(text) => {
-            let v = parse_kv(text, "sprt", &["elo0", "elo1", "alpha", "beta"])?;
-            Some(Sprt::new(v[0], v[1], v[2], v[3])?)
-        }
-        None => None,
-    };
-    let looks = if args.looks.is_empty() {
-        None
-    } else {
-        Some(Looks::new(args.looks.clone(), args.stop_within)?)
-    };
+    let (sprt, looks) = stopping_rules(args.sprt.as_deref(), &args.looks, args.stop_within)?;
     let adjudication = Adjudication {
         draw: match &args.draw {
             Some(t) => {
