@@ -1,4 +1,7 @@
-//! Least-squares fit of a line y = a·x + b, as Jiang and Buro fitted v = a·v' + b + e.
+//! Least-squares fit of a line y = a·x + b, as Jiang and Buro fitted v = a·v' + b + e, and
+//! the intervals of its parameters under normal errors.
+
+use statrs::distribution::{ChiSquared, ContinuousCDF, Normal, StudentsT};
 
 /// A fitted line with its residual spread and the correlation of x and y.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -13,6 +16,57 @@ pub struct LineFit {
     pub r: f64,
     /// Number of points.
     pub n: usize,
+    /// Mean of x.
+    pub mean_x: f64,
+    /// Sum of squared deviations of x from its mean.
+    pub sxx: f64,
+}
+
+/// Two-sided intervals of a fit's parameters, each `(low, high)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LineIntervals {
+    /// Slope: a ± t · σ / √Sxx.
+    pub a: (f64, f64),
+    /// Intercept: b ± t · σ · √(1/n + x̄² / Sxx).
+    pub b: (f64, f64),
+    /// Residual spread: √((n − 2) σ² / χ²) at the two tail quantiles of χ² with n − 2 degrees
+    /// of freedom.
+    pub sigma: (f64, f64),
+    /// Correlation: tanh(atanh r ± z / √(n − 3)) (Fisher's z).
+    pub r: (f64, f64),
+}
+
+impl LineFit {
+    /// The intervals at `level` (e.g. 0.95) under independent normal errors (the textbook
+    /// formulas of ordinary least squares); `None` with fewer than 4 points.
+    #[must_use]
+    pub fn intervals(&self, level: f64) -> Option<LineIntervals> {
+        if self.n < 4 {
+            return None;
+        }
+        #[expect(clippy::cast_precision_loss, reason = "point counts far below 2^53")]
+        let n = self.n as f64;
+        let tail = (1.0 - level) / 2.0;
+        let t = StudentsT::new(0.0, 1.0, n - 2.0)
+            .ok()?
+            .inverse_cdf(1.0 - tail);
+        let chi = ChiSquared::new(n - 2.0).ok()?;
+        let z = Normal::standard().inverse_cdf(1.0 - tail);
+        let se_a = self.sigma / self.sxx.sqrt();
+        let se_b = self.sigma * (1.0 / n + self.mean_x * self.mean_x / self.sxx).sqrt();
+        let ss = (n - 2.0) * self.sigma * self.sigma;
+        let fisher = self.r.clamp(-0.999_999, 0.999_999).atanh();
+        let dz = z / (n - 3.0).sqrt();
+        Some(LineIntervals {
+            a: (self.a - t * se_a, self.a + t * se_a),
+            b: (self.b - t * se_b, self.b + t * se_b),
+            sigma: (
+                (ss / chi.inverse_cdf(1.0 - tail)).sqrt(),
+                (ss / chi.inverse_cdf(tail)).sqrt(),
+            ),
+            r: ((fisher - dz).tanh(), (fisher + dz).tanh()),
+        })
+    }
 }
 
 /// Ordinary least squares of `ys` on `xs`; `None` with fewer than 3 points or constant x.
@@ -53,6 +107,8 @@ pub fn fit_line(xs: &[f64], ys: &[f64]) -> Option<LineFit> {
         sigma: (residual / (nf - 2.0)).sqrt(),
         r,
         n,
+        mean_x: mx,
+        sxx,
     })
 }
 
@@ -86,5 +142,36 @@ mod tests {
         let expected_r = 190.5 / (190.5_f64.powi(2) + 1600.0).sqrt();
         assert!((fit.r - expected_r).abs() < 0.01, "{fit:?}");
         assert!(fit_line(&[1.0, 1.0, 1.0], &[1.0, 2.0, 3.0]).is_none());
+    }
+
+    /// The intervals of a five-point fit worked by hand: x̄ = 2, Sxx = 10, a = 0.8, b = 1.4,
+    /// SSE = 3.6, σ² = 1.2; t(0.975, 3) = 3.182446, χ²(0.975, 3) = 9.348404,
+    /// χ²(0.025, 3) = 0.215795, z(0.975) = 1.959964.
+    #[test]
+    fn intervals_follow_the_textbook_formulas() {
+        let fit = fit_line(&[0.0, 1.0, 2.0, 3.0, 4.0], &[1.0, 3.0, 2.0, 5.0, 4.0]).unwrap();
+        let iv = fit.intervals(0.95).unwrap();
+        let close = |got: (f64, f64), want: (f64, f64)| {
+            assert!(
+                (got.0 - want.0).abs() < 1e-4 && (got.1 - want.1).abs() < 1e-4,
+                "{got:?} != {want:?}"
+            );
+        };
+        let (t, se_a, se_b) = (3.182_446, (1.2_f64 / 10.0).sqrt(), (1.2_f64 * 0.6).sqrt());
+        close(iv.a, (0.8 - t * se_a, 0.8 + t * se_a));
+        close(iv.b, (1.4 - t * se_b, 1.4 + t * se_b));
+        close(
+            iv.sigma,
+            ((3.6 / 9.348_404_f64).sqrt(), (3.6 / 0.215_795_f64).sqrt()),
+        );
+        // r = Sxy / √(Sxx Syy) = 8 / √(10 · 10); n − 3 = 2.
+        let (z, dz) = (0.8_f64.atanh(), 1.959_964 / 2.0_f64.sqrt());
+        close(iv.r, ((z - dz).tanh(), (z + dz).tanh()));
+        assert!(
+            fit_line(&[0.0, 1.0, 2.0], &[0.0, 1.0, 3.0])
+                .unwrap()
+                .intervals(0.95)
+                .is_none()
+        );
     }
 }

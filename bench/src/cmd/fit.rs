@@ -41,7 +41,63 @@ pub struct FitArgs {
     force: bool,
 }
 
-fn parse_pairs(text: &str) -> Result<Vec<(i32, i32)>, String> {
+/// Each position's stage and values by depth, keyed by (file, position): a position of one
+/// file is never mixed with a same-named one of another.
+pub type SampleValues = HashMap<(usize, String), (Stage, HashMap<i32, i32>)>;
+
+/// Reads `regress` samples (plain or gzipped).
+///
+/// # Errors
+/// An unreadable file, a row that does not parse, or an unknown stage.
+pub fn sample_values(samples: &[PathBuf]) -> Result<SampleValues, String> {
+    let mut values = SampleValues::new();
+    for (file, path) in samples.iter().enumerate() {
+        let rows: Vec<SampleRow> = cutlab_analysis::rows::read(path)?;
+        for (i, row) in rows.into_iter().enumerate() {
+            let stage = match row.stage.as_str() {
+                "endgame" => Stage::Endgame,
+                "middlegame" => Stage::Middlegame,
+                other => {
+                    return Err(format!(
+                        "{}:{}: unknown stage '{other}'",
+                        path.display(),
+                        i + 2
+                    ));
+                }
+            };
+            values
+                .entry((file, row.position))
+                .or_insert_with(|| (stage, HashMap::new()))
+                .1
+                .insert(row.depth, row.value_cp);
+        }
+    }
+    Ok(values)
+}
+
+/// The (v', v) points of a depth pair and stage: positions with values at both depths, the
+/// shallow one within ±`range`, neither a mate score.
+#[must_use]
+pub fn pair_points(
+    values: &SampleValues,
+    (shallow, deep): (i32, i32),
+    stage: Stage,
+    range: i32,
+) -> Vec<(f64, f64)> {
+    values
+        .values()
+        .filter(|(s, _)| *s == stage)
+        .filter_map(|(_, by_depth)| Some((*by_depth.get(&shallow)?, *by_depth.get(&deep)?)))
+        .filter(|&(vs, vd)| vs.abs() <= range && vs.abs() < MATE_BOUND && vd.abs() < MATE_BOUND)
+        .map(|(vs, vd)| (f64::from(vs), f64::from(vd)))
+        .collect()
+}
+
+/// Parses `--pairs`: `shallow:deep`, comma-separated.
+///
+/// # Errors
+/// A pair that is not two depths with the shallow one first.
+pub fn parse_pairs(text: &str) -> Result<Vec<(i32, i32)>, String> {
     text.split(',')
         .map(|pair| {
             let bad = || format!("--pairs: expected 'shallow:deep', got '{pair}'");
@@ -69,31 +125,7 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
         crate::common::results::new_output(path, option, args.force, &inputs)?;
     }
     let pairs = parse_pairs(&args.pairs)?;
-    // (file, position) -> (stage, depth -> value)
-    let mut values: HashMap<(usize, String), (Stage, HashMap<i32, i32>)> = HashMap::new();
-    for (file, path) in args.samples.iter().enumerate() {
-        let mut reader =
-            csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        for (i, row) in reader.deserialize::<SampleRow>().enumerate() {
-            let row = row.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2))?;
-            let stage = match row.stage.as_str() {
-                "endgame" => Stage::Endgame,
-                "middlegame" => Stage::Middlegame,
-                other => {
-                    return Err(format!(
-                        "{}:{}: unknown stage '{other}'",
-                        path.display(),
-                        i + 2
-                    ));
-                }
-            };
-            values
-                .entry((file, row.position))
-                .or_insert_with(|| (stage, HashMap::new()))
-                .1
-                .insert(row.depth, row.value_cp);
-        }
-    }
+    let values = sample_values(&args.samples)?;
     let mut fits = FitParams {
         source: format!(
             "cutlab fit {} --pairs {} --range {}",
@@ -110,15 +142,7 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
     let mut panel_points = Vec::new();
     for &(shallow, deep) in &pairs {
         for stage in [Stage::Middlegame, Stage::Endgame] {
-            let points: Vec<(f64, f64)> = values
-                .values()
-                .filter(|(s, _)| *s == stage)
-                .filter_map(|(_, by_depth)| Some((*by_depth.get(&shallow)?, *by_depth.get(&deep)?)))
-                .filter(|&(vs, vd)| {
-                    vs.abs() <= args.range && vs.abs() < MATE_BOUND && vd.abs() < MATE_BOUND
-                })
-                .map(|(vs, vd)| (f64::from(vs), f64::from(vd)))
-                .collect();
+            let points = pair_points(&values, (shallow, deep), stage, args.range);
             let (xs, ys): (Vec<f64>, Vec<f64>) = points.iter().copied().unzip();
             let fit = fit_line(&xs, &ys);
             match fit {
