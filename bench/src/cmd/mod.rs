@@ -66,8 +66,8 @@ pub enum Command {
     /// What each forward-pruning method of a stack buys and costs: leave one out of the stack
     /// and add one in to a baseline; depth, tree size, false cuts, regret and Elo per method.
     Ablate(ablate::AblateArgs),
-    /// Write a study's report.md again from its data alone (an `ablate` run, or a set of
-    /// matches); `--check` fails when the committed report differs.
+    /// Write a study's report.md again from its data alone (an `ablate` run, a set of
+    /// matches, or regression fits); `--check` fails when the committed report differs.
     Report(report::ReportArgs),
     /// Run one step of a run's plan (DIR/plan.toml): whole, one shard, or merging its shards;
     /// what each Slurm job of `reproduce --slurm` and `cutlab slurm` runs.

@@ -1,9 +1,12 @@
 //! `cutlab report DIR`: a study's `report.md` written again from its data alone, so that a
-//! published number is what the data says. Two kinds of study: an `ablate` run (its
+//! published number is what the data says. Three kinds of study: an `ablate` run (its
 //! `manifest.toml` lists the comparisons; the games, traces and depth files beside it, plain
-//! or gzipped) and a set of matches (`kind = "matches"`: sections of text, each with a table
-//! of matches read from their games CSVs). `--check` writes nothing and fails when the
+//! or gzipped), a set of matches (`kind = "matches"`: sections of text, each with a table of
+//! matches read from their games CSVs) and ProbCut's regression under several searches
+//! (`kind = "fits"`, [`fits`]). `--check` writes nothing and fails when the
 //! committed report differs from the one the data gives.
+
+mod fits;
 
 use std::path::{Path, PathBuf};
 
@@ -151,16 +154,22 @@ fn write(dir: &Path) -> Result<(), String> {
             };
             super::ablate::write_report(&layout, &manifest)?;
         }
-        Some("matches") => {
-            let study: MatchStudy =
-                toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-            let md = matches_report(dir, &study)?;
+        Some(kind @ ("matches" | "fits")) => {
+            let md = if kind == "matches" {
+                let study: MatchStudy =
+                    toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+                matches_report(dir, &study)?
+            } else {
+                let study: fits::FitStudy =
+                    toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+                fits::report(dir, &study)?
+            };
             let out = dir.join("report.md");
             std::fs::write(&out, md).map_err(|e| format!("{}: {e}", out.display()))?;
         }
         Some(other) => {
             return Err(format!(
-                "{}: unknown kind '{other}' (ablate or matches)",
+                "{}: unknown kind '{other}' (ablate, matches or fits)",
                 path.display()
             ));
         }

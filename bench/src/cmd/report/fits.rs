@@ -1,0 +1,153 @@
+//! A study of ProbCut's regression (`kind = "fits"`): v = a·v' + b + e fitted per depth pair
+//! and stage, as `cutlab fit` fits it, on one set of positions searched by each of several
+//! configurations (`cutlab regress` samples, e.g. one per evaluation), with 95% intervals of
+//! a, b, σ and r, one table per pair.
+
+use std::{fmt::Write as _, path::Path};
+
+use cutlab_analysis::regression::fit_line;
+use cutlab_instrument::Stage;
+use serde::Deserialize;
+
+use crate::cmd::fit::{SampleValues, pair_points, parse_pairs, sample_values};
+
+/// The study's manifest.
+#[derive(Debug, Deserialize)]
+pub struct FitStudy {
+    /// The report's title.
+    title: String,
+    /// The text under the title.
+    text: String,
+    /// Depth pairs, as `cutlab fit --pairs`.
+    #[serde(default = "default_pairs")]
+    pairs: String,
+    /// The shallow values' range, as `cutlab fit --range`.
+    #[serde(default = "default_range")]
+    range: i32,
+    /// The configurations compared, in the tables' order.
+    searches: Vec<Samples>,
+    /// Text after the tables.
+    #[serde(default)]
+    after: String,
+}
+
+/// One configuration's samples: its label and its `regress` files (beside the manifest).
+#[derive(Debug, Deserialize)]
+struct Samples {
+    label: String,
+    samples: Vec<String>,
+}
+
+fn default_pairs() -> String {
+    "3:5,4:8,2:6,3:7,3:9,4:10".into()
+}
+
+fn default_range() -> i32 {
+    300
+}
+
+/// `value [low, high]` with `decimals`.
+fn with_interval(value: f64, (low, high): (f64, f64), decimals: usize) -> String {
+    format!("{value:.decimals$} [{low:.decimals$}, {high:.decimals$}]")
+}
+
+/// The report of a fits study.
+///
+/// # Errors
+/// Unreadable samples or bad pairs.
+pub fn report(dir: &Path, study: &FitStudy) -> Result<String, String> {
+    let pairs = parse_pairs(&study.pairs)?;
+    let values: Vec<(&str, SampleValues)> = study
+        .searches
+        .iter()
+        .map(|s| {
+            let paths: Vec<_> = s.samples.iter().map(|f| dir.join(f)).collect();
+            Ok((s.label.as_str(), sample_values(&paths)?))
+        })
+        .collect::<Result<_, String>>()?;
+    let mut md = format!("# {}\n\n{}\n", study.title, study.text.trim_end());
+    let _ = write!(
+        md,
+        "\nEach row: v (deep) = a · v' (shallow) + b + e by least squares over the positions \
+         whose shallow value is within ±{} cp (no mate scores), as `cutlab fit`; σ is the \
+         residual spread (n − 2 degrees of freedom), r the correlation of v' and v. Intervals \
+         are 95% under independent normal errors: t for a and b, χ² for σ, Fisher's z for r.\n",
+        study.range
+    );
+    for &(shallow, deep) in &pairs {
+        let _ = write!(
+            md,
+            "\n## Pair ({shallow}, {deep})\n\n| stage | search | n | a [95%] | b cp [95%] | σ cp \
+             [95%] | r [95%] |\n| --- | --- | ---: | --- | --- | --- | --- |\n"
+        );
+        for stage in [Stage::Middlegame, Stage::Endgame] {
+            for (label, values) in &values {
+                let points = pair_points(values, (shallow, deep), stage, study.range);
+                let (xs, ys): (Vec<f64>, Vec<f64>) = points.into_iter().unzip();
+                let row = match fit_line(&xs, &ys).and_then(|f| Some((f, f.intervals(0.95)?))) {
+                    Some((f, iv)) => format!(
+                        "{} | {} | {} | {} | {} |",
+                        f.n,
+                        with_interval(f.a, iv.a, 3),
+                        with_interval(f.b, iv.b, 1),
+                        with_interval(f.sigma, iv.sigma, 1),
+                        with_interval(f.r, iv.r, 3)
+                    ),
+                    None => format!("{} | too few points | | | |", xs.len()),
+                };
+                let _ = writeln!(md, "| {} | {label} | {row}", stage.name());
+            }
+        }
+    }
+    if !study.after.is_empty() {
+        let _ = write!(md, "\n{}\n", study.after.trim_end());
+    }
+    Ok(md)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A study of one search: the row of its pair and stage is the five-point fit worked by
+    /// hand (x = 0..40 cp by 10, y = 10, 30, 20, 50, 40 cp: a = 0.8, b = 14, σ = √120, r = 0.8);
+    /// the endgame, with no points, says so.
+    #[test]
+    fn a_fit_row_is_the_least_squares_line_of_its_points() {
+        let dir = std::env::temp_dir().join(format!("cutlab-fits-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut csv = String::from("position,stage,depth,value_cp,nodes,time_ms,best_move,fen\n");
+        for (i, (x, y)) in [(0, 10), (10, 30), (20, 20), (30, 50), (40, 40)]
+            .into_iter()
+            .enumerate()
+        {
+            for (depth, v) in [(3, x), (5, y)] {
+                csv.push_str(&format!(
+                    "p{i},middlegame,{depth},{v},1,1,e2e4,8/8/8/8/8/8/8/8 w - -\n"
+                ));
+            }
+        }
+        std::fs::write(dir.join("s.csv"), csv).unwrap();
+        let study: FitStudy = toml::from_str(
+            "title = \"t\"\ntext = \"x\"\npairs = \"3:5\"\n[[searches]]\nlabel = \"one\"\nsamples = [\"s.csv\"]\n",
+        )
+        .unwrap();
+        let md = report(&dir, &study).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        let row = md
+            .lines()
+            .find(|l| l.starts_with("| middlegame | one |"))
+            .unwrap();
+        assert!(row.contains("| 5 | 0.800 ["), "{row}");
+        assert!(row.contains("| 14.0 ["), "{row}");
+        assert!(
+            row.contains(&format!("| {:.1} [", 120.0_f64.sqrt())),
+            "{row}"
+        );
+        assert!(row.contains("| 0.800 [") && row.ends_with("] |"), "{row}");
+        assert!(
+            md.contains("| endgame | one | 0 | too few points |"),
+            "{md}"
+        );
+    }
+}
