@@ -42,9 +42,15 @@ r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - id \"a\";
 4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - id \"c\";
 ";
 
-pub fn depth_run(dir: &std::path::Path, out: &str, extra: &[&str]) -> std::process::Output {
+/// Writes [`SMALL_SUITE`] as `dir/suite.epd` and returns its path.
+pub fn small_suite(dir: &std::path::Path) -> std::path::PathBuf {
     let suite = dir.join("suite.epd");
     std::fs::write(&suite, SMALL_SUITE).expect("suite written");
+    suite
+}
+
+pub fn depth_run(dir: &std::path::Path, out: &str, extra: &[&str]) -> std::process::Output {
+    let suite = small_suite(dir);
     let mut args = vec![
         "depth",
         "--suite",

@@ -153,8 +153,7 @@ fn nonsense_limits_are_refused_naming_the_option() {
 #[test]
 fn progress_is_written_as_plain_lines_into_a_log() {
     let dir = temp_dir("progress");
-    let suite = dir.join("suite.epd");
-    std::fs::write(&suite, SMALL_SUITE).unwrap();
+    let suite = small_suite(&dir);
     let out = Command::new(EXE)
         .args([
             "depth",
@@ -190,8 +189,7 @@ fn progress_is_written_as_plain_lines_into_a_log() {
 #[test]
 fn existing_outputs_are_replaced_only_with_force() {
     let dir = temp_dir("overwrite");
-    let suite = dir.join("suite.epd");
-    std::fs::write(&suite, SMALL_SUITE).unwrap();
+    let suite = small_suite(&dir);
     let old = dir.join("old.txt");
     let s = suite.to_str().unwrap();
     let o = old.to_str().unwrap();
@@ -255,8 +253,7 @@ fn existing_outputs_are_replaced_only_with_force() {
 #[test]
 fn an_interrupted_command_says_how_to_continue() {
     let dir = temp_dir("sigint");
-    let suite = dir.join("suite.epd");
-    std::fs::write(&suite, SMALL_SUITE).unwrap();
+    let suite = small_suite(&dir);
     let child = Command::new(EXE)
         .args([
             "depth",

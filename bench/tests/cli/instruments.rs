@@ -72,8 +72,7 @@ fn sorted_lines(path: &std::path::Path) -> Vec<String> {
 #[test]
 fn depth_counts_the_tests_of_every_method_tried() {
     let dir = temp_dir("cut-counts");
-    let suite = dir.join("suite.epd");
-    std::fs::write(&suite, SMALL_SUITE).unwrap();
+    let suite = small_suite(&dir);
     let out = Command::new(EXE)
         .args([
             "depth",
@@ -143,8 +142,7 @@ fn an_output_without_rows_names_its_columns() {
 #[test]
 fn regress_continues_an_output_only_with_resume() {
     let dir = temp_dir("regress");
-    let suite = dir.join("suite.epd");
-    std::fs::write(&suite, SMALL_SUITE).unwrap();
+    let suite = small_suite(&dir);
     let out = dir.join("samples.csv");
     let regress = |extra: &[&str]| {
         Command::new(EXE)
@@ -191,8 +189,7 @@ fn regress_continues_an_output_only_with_resume() {
 #[test]
 fn regret_is_zero_when_the_variant_is_the_oracle() {
     let dir = temp_dir("oracle");
-    let suite = dir.join("suite.epd");
-    std::fs::write(&suite, SMALL_SUITE).unwrap();
+    let suite = small_suite(&dir);
     let variant = dir.join("exact.toml");
     std::fs::write(&variant, "name = \"exact\"\ntt_cutoffs = false\n").unwrap();
     let out = dir.join("regret.csv");
