@@ -143,7 +143,7 @@ impl NnueStack {
 }
 
 /// The network embedded in the engine (`search/nets/README.md` says how it was made).
-const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/pilot.nnue"));
+const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/embedded.nnue"));
 
 /// The network of a file (`None`: the embedded one), read once per process and shared.
 ///
@@ -183,11 +183,11 @@ mod tests {
 
     use super::*;
 
+    /// The embedded network's evaluation of the start position, centipawns.
+    const START_EVAL: i32 = 25;
+
     /// Castling both ways for both sides, en passant (white's b5xa6 and black's f4xe3, one
     /// pinned), promotions and under-promotions with and without capture, checks.
-    /// The embedded network's evaluation of the start position, centipawns.
-    const START_EVAL: i32 = 24;
-
     const POSITIONS: [&str; 5] = [
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         "rnbqkbnr/1ppppppp/8/pP6/8/8/P1PPPPPP/RNBQKBNR w KQkq a6 0 3",
