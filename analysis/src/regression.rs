@@ -1,7 +1,7 @@
 //! Least-squares fit of a line y = a·x + b, as Jiang and Buro fitted v = a·v' + b + e, and
 //! the intervals of its parameters under normal errors.
 
-use statrs::distribution::{ChiSquared, ContinuousCDF, Normal, StudentsT};
+use statrs::distribution::{ChiSquared, ContinuousCDF, FisherSnedecor, Normal, StudentsT};
 
 /// A fitted line with its residual spread and the correlation of x and y.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -67,6 +67,29 @@ impl LineFit {
             r: ((fisher - dz).tanh(), (fisher + dz).tanh()),
         })
     }
+}
+
+/// The ratio σ₁ / σ₂ of two fits' residual spreads with its interval at `level`: the F
+/// interval √(R² / F(1 − α/2; n₁ − 2, n₂ − 2)) to √(R² / F(α/2; …)), exact for independent
+/// samples with normal errors, and conservative (too wide) for two searches of the same
+/// positions, whose residuals go together. `None` with fewer than 3 points in either.
+#[must_use]
+pub fn sigma_ratio(first: &LineFit, second: &LineFit, level: f64) -> Option<(f64, (f64, f64))> {
+    if first.n < 3 || second.n < 3 || second.sigma <= 0.0 {
+        return None;
+    }
+    #[expect(clippy::cast_precision_loss, reason = "point counts far below 2^53")]
+    let f = FisherSnedecor::new(first.n as f64 - 2.0, second.n as f64 - 2.0).ok()?;
+    let tail = (1.0 - level) / 2.0;
+    let ratio = first.sigma / second.sigma;
+    let squared = ratio * ratio;
+    Some((
+        ratio,
+        (
+            (squared / f.inverse_cdf(1.0 - tail)).sqrt(),
+            (squared / f.inverse_cdf(tail)).sqrt(),
+        ),
+    ))
 }
 
 /// Ordinary least squares of `ys` on `xs`; `None` with fewer than 3 points or constant x.

@@ -5,7 +5,7 @@
 
 use std::{fmt::Write as _, path::Path};
 
-use cutlab_analysis::regression::fit_line;
+use cutlab_analysis::regression::{LineFit, fit_line, sigma_ratio};
 use cutlab_instrument::Stage;
 use serde::Deserialize;
 
@@ -71,7 +71,8 @@ pub fn report(dir: &Path, study: &FitStudy) -> Result<String, String> {
         "\nEach row: v (deep) = a · v' (shallow) + b + e by least squares over the positions \
          whose shallow value is within ±{} cp (no mate scores), as `cutlab fit`; σ is the \
          residual spread (n − 2 degrees of freedom), r the correlation of v' and v. Intervals \
-         are 95% under independent normal errors: t for a and b, χ² for σ, Fisher's z for r.\n",
+         are 95% under independent normal errors: t for a and b, χ² for σ, Fisher's z for r; \
+         a σ ratio's is the F interval, conservative for two searches of the same positions.\n",
         study.range
     );
     for &(shallow, deep) in &pairs {
@@ -81,10 +82,15 @@ pub fn report(dir: &Path, study: &FitStudy) -> Result<String, String> {
              [95%] | r [95%] |\n| --- | --- | ---: | --- | --- | --- | --- |\n"
         );
         for stage in [Stage::Middlegame, Stage::Endgame] {
-            for (label, values) in &values {
+            let mut first: Option<(&str, LineFit)> = None;
+            for (k, (label, values)) in values.iter().enumerate() {
                 let points = pair_points(values, (shallow, deep), stage, study.range);
                 let (xs, ys): (Vec<f64>, Vec<f64>) = points.into_iter().unzip();
-                let row = match fit_line(&xs, &ys).and_then(|f| Some((f, f.intervals(0.95)?))) {
+                let fit = fit_line(&xs, &ys);
+                if k == 0 {
+                    first = fit.map(|f| (*label, f));
+                }
+                let row = match fit.and_then(|f| Some((f, f.intervals(0.95)?))) {
                     Some((f, iv)) => format!(
                         "{} | {} | {} | {} | {} |",
                         f.n,
@@ -96,6 +102,17 @@ pub fn report(dir: &Path, study: &FitStudy) -> Result<String, String> {
                     None => format!("{} | too few points | | | |", xs.len()),
                 };
                 let _ = writeln!(md, "| {} | {label} | {row}", stage.name());
+                // The spread against the first search's: σ here / σ there.
+                if let (Some((base, base_fit)), Some(f)) = (first, fit.filter(|_| k > 0))
+                    && let Some((ratio, iv)) = sigma_ratio(&f, &base_fit, 0.95)
+                {
+                    let _ = writeln!(
+                        md,
+                        "| {} | σ {label} / σ {base} | | | | {} | |",
+                        stage.name(),
+                        with_interval(ratio, iv, 2)
+                    );
+                }
             }
         }
     }
@@ -111,7 +128,7 @@ mod tests {
 
     /// A study of one search: the row of its pair and stage is the five-point fit worked by
     /// hand (x = 0..40 cp by 10, y = 10, 30, 20, 50, 40 cp: a = 0.8, b = 14, σ = √120, r = 0.8);
-    /// the endgame, with no points, says so.
+    /// the endgame, with no points, says so; a second search has its σ ratio to the first.
     #[test]
     fn a_fit_row_is_the_least_squares_line_of_its_points() {
         let dir = std::env::temp_dir().join(format!("cutlab-fits-{}", std::process::id()));
@@ -129,7 +146,7 @@ mod tests {
         }
         std::fs::write(dir.join("s.csv"), csv).unwrap();
         let study: FitStudy = toml::from_str(
-            "title = \"t\"\ntext = \"x\"\npairs = \"3:5\"\n[[searches]]\nlabel = \"one\"\nsamples = [\"s.csv\"]\n",
+            "title = \"t\"\ntext = \"x\"\npairs = \"3:5\"\n[[searches]]\nlabel = \"one\"\nsamples = [\"s.csv\"]\n[[searches]]\nlabel = \"two\"\nsamples = [\"s.csv\"]\n",
         )
         .unwrap();
         let md = report(&dir, &study).unwrap();
