@@ -17,6 +17,11 @@ use cutlab_search::{
 
 use cutlab_analysis::rows::SampleRow;
 
+/// The paper's six depth pairs (Table 1), `shallow:deep`.
+pub const PAPER_PAIRS: &str = "3:5,4:8,2:6,3:7,3:9,4:10";
+/// The paper's range of the shallow values fitted, ±centipawns.
+pub const PAPER_RANGE: i32 = 300;
+
 /// Options of `cutlab fit`.
 #[derive(Args, Debug)]
 pub struct FitArgs {
@@ -25,10 +30,10 @@ pub struct FitArgs {
     #[arg(required = true)]
     samples: Vec<PathBuf>,
     /// Depth pairs `shallow:deep`, comma-separated.
-    #[arg(long, default_value = "3:5,4:8,2:6,3:7,3:9,4:10")]
+    #[arg(long, default_value = PAPER_PAIRS)]
     pairs: String,
     /// Fit only points whose shallow value is within ±RANGE centipawns (the paper: 300).
-    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(i32).range(1..=30_000))]
+    #[arg(long, default_value_t = PAPER_RANGE, value_parser = clap::value_parser!(i32).range(1..=30_000))]
     range: i32,
     /// Parameter file to write (TOML).
     #[arg(long)]

@@ -9,7 +9,9 @@ use cutlab_analysis::regression::{LineFit, fit_line, sigma_ratio};
 use cutlab_instrument::Stage;
 use serde::Deserialize;
 
-use crate::cmd::fit::{SampleValues, pair_points, parse_pairs, sample_values};
+use crate::cmd::fit::{
+    PAPER_PAIRS, PAPER_RANGE, SampleValues, pair_points, parse_pairs, sample_values,
+};
 
 /// The study's manifest.
 #[derive(Debug, Deserialize)]
@@ -39,11 +41,11 @@ struct Samples {
 }
 
 fn default_pairs() -> String {
-    "3:5,4:8,2:6,3:7,3:9,4:10".into()
+    PAPER_PAIRS.into()
 }
 
 fn default_range() -> i32 {
-    300
+    PAPER_RANGE
 }
 
 /// `value [low, high]` with `decimals`.
@@ -126,9 +128,10 @@ pub fn report(dir: &Path, study: &FitStudy) -> Result<String, String> {
 mod tests {
     use super::*;
 
-    /// A study of one search: the row of its pair and stage is the five-point fit worked by
-    /// hand (x = 0..40 cp by 10, y = 10, 30, 20, 50, 40 cp: a = 0.8, b = 14, σ = √120, r = 0.8);
-    /// the endgame, with no points, says so; a second search has its σ ratio to the first.
+    /// A study of two searches of the same samples: the first's row of its pair and stage is
+    /// the five-point fit worked by hand (x = 0..40 cp by 10, y = 10, 30, 20, 50, 40 cp:
+    /// a = 0.8, b = 14, σ = √120, r = 0.8); the endgame, with no points, says so; a second
+    /// search has its σ ratio to the first.
     #[test]
     fn a_fit_row_is_the_least_squares_line_of_its_points() {
         let dir = std::env::temp_dir().join(format!("cutlab-fits-{}", std::process::id()));
