@@ -52,6 +52,11 @@ pub struct AblateArgs {
     /// none).
     #[arg(long, value_delimiter = ',', default_value = SEED_METHODS)]
     extras: Vec<String>,
+    /// The kinds of comparison, comma-separated: `without` (each method left out of the
+    /// stack), `with` (added to the baseline), `added` (each extra added to the stack).
+    #[arg(long, value_delimiter = ',', default_value = "without,with,added",
+          value_parser = ["without", "with", "added"])]
+    directions: Vec<String>,
     /// The baseline each method is added to.
     #[arg(long, default_value = "null-move+lmr")]
     baseline: String,
@@ -321,9 +326,13 @@ fn comparisons(args: &AblateArgs) -> Result<Plan, String> {
         method_names(&args.methods, "--methods")?
     };
     let extras = method_names(&args.extras, "--extras")?;
+    crate::common::options::no_repeats("--directions", &args.directions)?;
     let mut out = Vec::new();
     let mut push = |direction: &str, method: &str, variant: String| -> Result<(), String> {
         SearchConfig::preset(&variant).map_err(|e| format!("method '{method}': {e}"))?;
+        if !args.directions.iter().any(|d| d == direction) {
+            return Ok(());
+        }
         out.push(Comparison {
             direction: direction.to_string(),
             method: method.to_string(),
@@ -353,7 +362,9 @@ fn comparisons(args: &AblateArgs) -> Result<Plan, String> {
         }
     }
     if out.is_empty() {
-        return Err("no methods to measure (--methods and --extras are empty)".into());
+        return Err(
+            "no comparisons to make (--methods, --extras and --directions leave none)".into(),
+        );
     }
     Ok((stack, baseline, out))
 }
@@ -703,5 +714,31 @@ mod tests {
             "{comparisons:?}"
         );
         std::fs::remove_file(&path).ok();
+    }
+
+    /// `--directions without` makes the leave-one-out comparisons alone.
+    #[test]
+    fn directions_choose_the_comparisons() {
+        let parse = |extra: &[&str]| {
+            let mut argv = vec!["ablate", "--stack", "null-move+lmr+rfp"];
+            argv.extend_from_slice(extra);
+            Cli::try_parse_from(argv)
+        };
+        let cli = parse(&["--directions", "without", "--extras", "probcut"]).unwrap();
+        let (_, _, made) = comparisons(&cli.args).unwrap();
+        let measured: Vec<String> = made.iter().map(Comparison::name).collect();
+        assert_eq!(
+            measured,
+            ["without-null-move", "without-lmr", "without-rfp"]
+        );
+        let cli = parse(&["--directions", "added,with", "--extras", "probcut"]).unwrap();
+        let (_, _, made) = comparisons(&cli.args).unwrap();
+        let measured: Vec<String> = made.iter().map(Comparison::name).collect();
+        assert_eq!(measured, ["with-rfp", "added-probcut", "with-probcut"]);
+        assert!(parse(&["--directions", "sideways"]).is_err());
+        let cli = parse(&["--directions", "added", "--extras", "none"]).unwrap();
+        assert!(comparisons(&cli.args).is_err());
+        let cli = parse(&["--directions", "with,with"]).unwrap();
+        assert!(comparisons(&cli.args).is_err());
     }
 }
