@@ -1,11 +1,13 @@
 //! `cutlab report DIR`: a study's `report.md` written again from its data alone, so that a
-//! published number is what the data says. Three kinds of study: an `ablate` run (its
+//! published number is what the data says. Four kinds of study: an `ablate` run (its
 //! `manifest.toml` lists the comparisons; the games, traces and depth files beside it, plain
 //! or gzipped), a set of matches (`kind = "matches"`: sections of text, each with a table of
-//! matches read from their games CSVs) and ProbCut's regression under several searches
-//! (`kind = "fits"`, [`fits`]). `--check` writes nothing and fails when the
-//! committed report differs from the one the data gives.
+//! matches read from their games CSVs), ProbCut's regression under several searches
+//! (`kind = "fits"`, [`fits`]) and two ablations contrasted (`kind = "ablations"`,
+//! [`ablations`]). `--check` writes nothing and fails when the committed report differs from
+//! the one the data gives.
 
+mod ablations;
 mod fits;
 
 use std::path::{Path, PathBuf};
@@ -140,40 +142,41 @@ fn matches_report(dir: &Path, study: &MatchStudy) -> Result<String, String> {
     Ok(md)
 }
 
-/// Writes the study's report into `dir` (every file the report is made of).
-fn write(dir: &Path) -> Result<(), String> {
+/// The report of a study whose report is its only output (every kind but `ablate`, which
+/// also writes its CSV and figures): `None` for an `ablate` run.
+fn text_report(dir: &Path) -> Result<Option<String>, String> {
     let path = dir.join("manifest.toml");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let kind: Kind = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    match kind.kind.as_deref() {
-        None | Some("ablate") => {
-            let manifest: super::ablate::Manifest =
-                toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-            let layout = Layout {
-                dir: dir.to_path_buf(),
-            };
-            super::ablate::write_report(&layout, &manifest)?;
-        }
-        Some(kind @ ("matches" | "fits")) => {
-            let md = if kind == "matches" {
-                let study: MatchStudy =
-                    toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-                matches_report(dir, &study)?
-            } else {
-                let study: fits::FitStudy =
-                    toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-                fits::report(dir, &study)?
-            };
-            let out = dir.join("report.md");
-            std::fs::write(&out, md).map_err(|e| format!("{}: {e}", out.display()))?;
-        }
+    let parse_error = |e: toml::de::Error| format!("{}: {e}", path.display());
+    let kind: Kind = toml::from_str(&text).map_err(parse_error)?;
+    Ok(Some(match kind.kind.as_deref() {
+        None | Some("ablate") => return Ok(None),
+        Some("matches") => matches_report(dir, &toml::from_str(&text).map_err(parse_error)?)?,
+        Some("fits") => fits::report(dir, &toml::from_str(&text).map_err(parse_error)?)?,
+        Some("ablations") => ablations::report(dir, &toml::from_str(&text).map_err(parse_error)?)?,
         Some(other) => {
             return Err(format!(
-                "{}: unknown kind '{other}' (ablate, matches or fits)",
+                "{}: unknown kind '{other}' (ablate, matches, fits or ablations)",
                 path.display()
             ));
         }
+    }))
+}
+
+/// Writes the study's report into `dir` (every file the report is made of).
+fn write(dir: &Path) -> Result<(), String> {
+    if let Some(md) = text_report(dir)? {
+        let out = dir.join("report.md");
+        return std::fs::write(&out, md).map_err(|e| format!("{}: {e}", out.display()));
     }
+    let path = dir.join("manifest.toml");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let manifest: super::ablate::Manifest =
+        toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let layout = Layout {
+        dir: dir.to_path_buf(),
+    };
+    super::ablate::write_report(&layout, &manifest)?;
     Ok(())
 }
 
@@ -204,34 +207,36 @@ pub fn run(args: &ReportArgs) -> Result<(), String> {
         println!("wrote {}", args.dir.join("report.md").display());
         return Ok(());
     }
-    // The check writes into a copy, so the study is never touched.
-    let copy = std::env::temp_dir().join(format!("cutlab-report-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&copy);
-    copy_dir(&args.dir, &copy)?;
-    let result = write(&copy).and_then(|()| {
-        let read =
-            |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
-        let (committed, fresh) = (
-            read(&args.dir.join("report.md"))?,
-            read(&copy.join("report.md"))?,
-        );
-        match committed
-            .lines()
-            .zip(fresh.lines())
-            .position(|(a, b)| a != b)
-        {
-            None if committed.lines().count() == fresh.lines().count() => Ok(()),
-            line => Err(format!(
+    let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
+    let committed = read(&args.dir.join("report.md"))?;
+    let fresh = if let Some(md) = text_report(&args.dir)? {
+        md
+    } else {
+        // An ablate run writes files beside its report: into a copy, never the study.
+        let copy = std::env::temp_dir().join(format!("cutlab-report-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&copy);
+        let written = copy_dir(&args.dir, &copy)
+            .and_then(|()| write(&copy))
+            .and_then(|()| read(&copy.join("report.md")));
+        let _ = std::fs::remove_dir_all(&copy);
+        written?
+    };
+    match committed
+        .lines()
+        .zip(fresh.lines())
+        .position(|(a, b)| a != b)
+    {
+        None if committed.lines().count() == fresh.lines().count() => {}
+        line => {
+            return Err(format!(
                 "{}: differs from the report its data gives (first at line {}); run `cutlab \
-                 report {}` and commit the result",
+             report {}` and commit the result",
                 args.dir.join("report.md").display(),
                 line.unwrap_or_else(|| committed.lines().count().min(fresh.lines().count())) + 1,
                 args.dir.display()
-            )),
+            ));
         }
-    });
-    let _ = std::fs::remove_dir_all(&copy);
-    result?;
+    }
     println!("{}: the report is what its data says", args.dir.display());
     Ok(())
 }

@@ -1,0 +1,359 @@
+//! A contrast of two ablations (`kind = "ablations"`): the same comparisons (e.g. each method
+//! left out of `modern`) at one effort in two `ablate` runs that differ in one factor (e.g. the
+//! evaluation), and by how much each method's Elo changed from the first run to the second.
+
+use std::{fmt::Write as _, path::Path};
+
+use cutlab_analysis::{
+    elo::MIN_PAIRS,
+    markdown::Table,
+    rows::{GameRow, read, stored},
+    tables::MatchSummary,
+};
+use serde::Deserialize;
+
+use crate::cmd::ablate::{Comparison, Manifest, games_file};
+
+/// The study's manifest.
+#[derive(Debug, Deserialize)]
+pub struct AblationStudy {
+    /// The report's title.
+    title: String,
+    /// The text under the title.
+    text: String,
+    /// The comparisons contrasted: `without`, `with` or `added`.
+    direction: String,
+    /// The effort of the matches contrasted, nodes per move.
+    effort_nodes: u64,
+    /// The two runs, the reference first.
+    runs: [Run; 2],
+    /// Text after the table.
+    #[serde(default)]
+    after: String,
+}
+
+/// One `ablate` run: its label and its directory (relative to the study's).
+#[derive(Debug, Deserialize)]
+struct Run {
+    label: String,
+    dir: String,
+}
+
+/// A match's Elo and the half-width of its 95% pentanomial interval (none below
+/// [`MIN_PAIRS`] game pairs), and its games.
+#[derive(Clone, Copy, Debug)]
+struct Measured {
+    elo: f64,
+    half_width: Option<f64>,
+    games: usize,
+}
+
+/// The match of comparison `c` at `nodes` in run `dir` (none before its first game).
+fn measured(dir: &Path, c: &Comparison, nodes: u64) -> Result<Option<Measured>, String> {
+    let path = dir.join(games_file(c, nodes));
+    if stored(&path).is_none() {
+        return Ok(None);
+    }
+    let games: Vec<GameRow> = read(&path)?;
+    Ok(MatchSummary::of(&games).map(|m| Measured {
+        elo: m.stats.elo,
+        half_width: (m.pentanomial.pairs() >= MIN_PAIRS && m.stats.elo_error.is_finite())
+            .then_some(m.stats.elo_error),
+        games: m.games,
+    }))
+}
+
+fn cell(m: Option<Measured>) -> String {
+    match m {
+        None => "not played".into(),
+        Some(Measured {
+            elo,
+            half_width: Some(h),
+            ..
+        }) => format!("{:+.1} ± {h:.1}", elo + 0.0),
+        Some(m) => format!("{:+.1} (too few games)", m.elo + 0.0),
+    }
+}
+
+/// The second run's Elo minus the first's with the 95% interval of independent matches
+/// (half-widths combined in quadrature), and whether it excludes 0.
+fn difference(a: Option<Measured>, b: Option<Measured>) -> (String, &'static str) {
+    match (a, b) {
+        (
+            Some(Measured {
+                elo: ea,
+                half_width: Some(ha),
+                ..
+            }),
+            Some(Measured {
+                elo: eb,
+                half_width: Some(hb),
+                ..
+            }),
+        ) => {
+            let (d, h) = (eb - ea, ha.hypot(hb));
+            let verdict = if (d - h) * (d + h) > 0.0 {
+                "differs"
+            } else {
+                "not shown to differ"
+            };
+            (
+                format!("{:+.1} [{:+.1}, {:+.1}]", d + 0.0, d - h + 0.0, d + h + 0.0),
+                verdict,
+            )
+        }
+        _ => ("-".into(), "too few games"),
+    }
+}
+
+/// The report of an ablations contrast.
+///
+/// # Errors
+/// A run's missing or malformed manifest, unreadable games.
+pub fn report(dir: &Path, study: &AblationStudy) -> Result<String, String> {
+    let runs: Vec<(&str, std::path::PathBuf, Manifest)> = study
+        .runs
+        .iter()
+        .map(|r| {
+            let run = dir.join(&r.dir);
+            let path = run.join("manifest.toml");
+            let text =
+                std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let manifest: Manifest =
+                toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            if !manifest.nodes.contains(&study.effort_nodes) {
+                return Err(format!(
+                    "{}: no matches at {} nodes per move",
+                    path.display(),
+                    study.effort_nodes
+                ));
+            }
+            Ok((r.label.as_str(), run, manifest))
+        })
+        .collect::<Result<_, String>>()?;
+    let (a, b) = (&runs[0], &runs[1]);
+    let mut md = format!("# {}\n\n{}\n", study.title, study.text.trim_end());
+    let _ = write!(
+        md,
+        "\nEach row: one comparison (`{}`) at {} nodes per move in each run: the Elo of the \
+         variant against its reference with its 95% pentanomial interval (a fixed-sample \
+         interval; each match stopped by its run's rule), and the {} run's Elo minus the {} \
+         run's with the 95% interval of two independent matches. *differs*: that interval \
+         excludes 0.\n\n- {}: `{}` ({})\n- {}: `{}` ({})\n\n",
+        study.direction,
+        study.effort_nodes,
+        b.0,
+        a.0,
+        a.0,
+        a.2.stack,
+        study.runs[0].dir,
+        b.0,
+        b.2.stack,
+        study.runs[1].dir
+    );
+    let (games_a, games_b) = (format!(">{} games", a.0), format!(">{} games", b.0));
+    let (elo_a, elo_b) = (format!(">{} Elo", a.0), format!(">{} Elo", b.0));
+    let change = format!("{} − {} [95%]", b.0, a.0);
+    let mut table = Table::new(&[
+        "method", &games_a, &elo_a, &games_b, &elo_b, &change, "verdict",
+    ]);
+    for c in
+        a.2.comparisons
+            .iter()
+            .filter(|c| c.direction == study.direction)
+    {
+        let Some(other) =
+            b.2.comparisons
+                .iter()
+                .find(|o| o.direction == c.direction && o.method == c.method)
+        else {
+            continue;
+        };
+        let ma = measured(&a.1, c, study.effort_nodes)?;
+        let mb = measured(&b.1, other, study.effort_nodes)?;
+        let (diff, verdict) = difference(ma, mb);
+        let games = |m: Option<Measured>| m.map_or(0, |m| m.games).to_string();
+        table.row(vec![
+            format!("`{}`", c.method),
+            games(ma),
+            cell(ma),
+            games(mb),
+            cell(mb),
+            diff,
+            verdict.to_string(),
+        ]);
+    }
+    if table.is_empty() {
+        return Err(format!(
+            "{}: the runs share no `{}` comparison",
+            dir.display(),
+            study.direction
+        ));
+    }
+    md.push_str(&table.render());
+    if !study.after.is_empty() {
+        let _ = write!(md, "\n{}\n", study.after.trim_end());
+    }
+    Ok(md)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The change is the second Elo minus the first, its half-width the two half-widths in
+    /// quadrature (30 and 40 give 50).
+    #[test]
+    fn the_change_is_the_difference_with_intervals_in_quadrature() {
+        let m = |elo, h| {
+            Some(Measured {
+                elo,
+                half_width: Some(h),
+                games: 400,
+            })
+        };
+        let (text, verdict) = difference(m(-50.0, 30.0), m(10.0, 40.0));
+        assert_eq!(text, "+60.0 [+10.0, +110.0]");
+        assert_eq!(verdict, "differs");
+        let (text, verdict) = difference(m(-50.0, 30.0), m(-20.0, 40.0));
+        assert_eq!(text, "+30.0 [-20.0, +80.0]");
+        assert_eq!(verdict, "not shown to differ");
+        let few = Some(Measured {
+            elo: 0.0,
+            half_width: None,
+            games: 8,
+        });
+        assert_eq!(difference(m(0.0, 1.0), few).1, "too few games");
+        assert_eq!(difference(None, m(0.0, 1.0)).1, "too few games");
+    }
+
+    /// A games file of `variant` against `reference`, one game pair per entry of `pairs`:
+    /// the variant's points with White, then with Black.
+    fn games(variant: &str, reference: &str, pairs: &[(f64, f64)]) -> String {
+        let mut csv = String::from(
+            "game,pair,opening,white,black,result,termination,plies,first_engine_score,restarts\n",
+        );
+        for (p, &(first, second)) in pairs.iter().enumerate() {
+            for (k, score) in [first, second].into_iter().enumerate() {
+                let (white, black) = if k == 0 {
+                    (variant, reference)
+                } else {
+                    (reference, variant)
+                };
+                let white_score = if k == 0 { score } else { 1.0 - score };
+                let result = match white_score {
+                    1.0 => "1-0",
+                    0.0 => "0-1",
+                    _ => "1/2-1/2",
+                };
+                csv.push_str(&format!(
+                    "{},{},o{p},{white},{black},{result},adjudication,80,{score},0\n",
+                    2 * p + 1 + k,
+                    p + 1
+                ));
+            }
+        }
+        csv
+    }
+
+    /// A run of `comparisons` with their games at 1000 nodes.
+    fn run(dir: &Path, stack: &str, comparisons: &[(&str, &str, Option<String>)]) {
+        std::fs::create_dir_all(dir.join("matches/1000")).unwrap();
+        let manifest = Manifest {
+            scale: "decisive".into(),
+            stack: stack.into(),
+            baseline: "null-move+lmr".into(),
+            comparisons: comparisons
+                .iter()
+                .map(|(direction, method, _)| Comparison {
+                    direction: (*direction).into(),
+                    method: (*method).into(),
+                    variant: format!("{stack}-{method}"),
+                })
+                .collect(),
+            nodes: vec![1000],
+            looks: vec![20],
+            stop_within: 15.0,
+            time_factor: 1.0,
+            ..Manifest::default()
+        };
+        std::fs::write(
+            dir.join("manifest.toml"),
+            toml::to_string(&manifest).unwrap(),
+        )
+        .unwrap();
+        for (c, (_, _, csv)) in manifest.comparisons.iter().zip(comparisons) {
+            if let Some(csv) = csv {
+                std::fs::write(dir.join(games_file(c, 1000)), csv).unwrap();
+            }
+        }
+    }
+
+    /// Rows pair the runs' comparisons by direction and method: one the second run lacks is
+    /// left out, one without games says so; a variant that loses every pair in the first run
+    /// and scores evenly in the second has changed by a positive amount.
+    #[test]
+    fn rows_pair_the_runs_comparisons() {
+        let dir = std::env::temp_dir().join(format!("cutlab-ablations-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut pairs = vec![(0.0, 0.5); 10];
+        pairs.extend([(0.5, 0.5); 2]);
+        let losing = games("a", "s", &pairs);
+        let mut pairs = vec![(1.0, 0.5); 4];
+        pairs.extend([(0.5, 0.0); 4]);
+        pairs.extend([(0.5, 0.5); 4]);
+        let even = games("b", "s", &pairs);
+        run(
+            &dir.join("one"),
+            "modern",
+            &[
+                ("without", "rfp", Some(losing)),
+                ("without", "lmp", None),
+                ("without", "iir", Some(games("a", "s", &[(0.5, 0.5); 12]))),
+                ("added", "rfp", None),
+            ],
+        );
+        run(
+            &dir.join("two"),
+            "modern+nnue",
+            &[("without", "rfp", Some(even)), ("without", "lmp", None)],
+        );
+        let study: AblationStudy = toml::from_str(
+            "title = \"t\"\ntext = \"x\"\ndirection = \"without\"\neffort_nodes = 1000\n\
+             [[runs]]\nlabel = \"one\"\ndir = \"one\"\n[[runs]]\nlabel = \"two\"\ndir = \"two\"\n",
+        )
+        .unwrap();
+        let md = report(&dir, &study).unwrap();
+        let rows: Vec<Vec<&str>> = md
+            .lines()
+            .filter(|l| l.starts_with("| `"))
+            .map(|l| {
+                l.split('|')
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty())
+                    .collect()
+            })
+            .collect();
+        assert_eq!(rows.len(), 2, "{md}");
+        let (rfp, lmp) = (&rows[0], &rows[1]);
+        assert_eq!(rfp[..2], ["`rfp`", "24"], "{rfp:?}");
+        assert!(
+            rfp[2].starts_with('-') && rfp[4].starts_with("+0.0 ± "),
+            "{rfp:?}"
+        );
+        assert!(rfp[5].starts_with('+') && rfp[6] == "differs", "{rfp:?}");
+        assert_eq!(lmp[2], "not played", "{lmp:?}");
+        assert_eq!(lmp[6], "too few games", "{lmp:?}");
+        let bad: AblationStudy = toml::from_str(
+            "title = \"t\"\ntext = \"x\"\ndirection = \"without\"\neffort_nodes = 5\n\
+             [[runs]]\nlabel = \"one\"\ndir = \"one\"\n[[runs]]\nlabel = \"two\"\ndir = \"two\"\n",
+        )
+        .unwrap();
+        assert!(
+            report(&dir, &bad)
+                .unwrap_err()
+                .contains("no matches at 5 nodes")
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
