@@ -370,6 +370,8 @@ impl SearchConfig {
                 })
             })?;
         }
+        // ProbCut and MPC cut with the models fitted under the variant's evaluation.
+        config.use_built_in_models()?;
         Ok(config)
     }
 

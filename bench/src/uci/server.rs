@@ -198,18 +198,27 @@ impl Engine {
                 }
                 Err(e) => error(&e.to_string()),
             },
-            ("eval", Some(v)) => match v.to_ascii_lowercase().as_str() {
-                "classical" => search.config.eval = Eval::Classical,
-                // The embedded network (a file is `Variant NAME+nnue@FILE`).
-                "nnue" => match cutlab_search::nnue::network(None) {
-                    Ok(_) => {
-                        search.config.eval = Eval::Nnue;
+            ("eval", Some(v)) => {
+                match v.to_ascii_lowercase().as_str() {
+                    "classical" => {
+                        search.config.eval = Eval::Classical;
                         search.config.network = None;
                     }
-                    Err(e) => error(&format!("{e}; the evaluation stays as it was")),
-                },
-                _ => error(&format!("Eval is classical or nnue, got '{v}'")),
-            },
+                    // The embedded network (a file is `Variant NAME+nnue@FILE`).
+                    "nnue" => match cutlab_search::nnue::network(None) {
+                        Ok(_) => {
+                            search.config.eval = Eval::Nnue;
+                            search.config.network = None;
+                        }
+                        Err(e) => return error(&format!("{e}; the evaluation stays as it was")),
+                    },
+                    _ => return error(&format!("Eval is classical or nnue, got '{v}'")),
+                }
+                // ProbCut and MPC take the models fitted under the evaluation.
+                if let Err(e) = search.config.use_built_in_models() {
+                    error(&e.to_string());
+                }
+            }
             ("confidence", Some(v)) => match v.parse::<f64>() {
                 Ok(p) if p > 0.0 && p < 1.0 => {
                     if let Some(params) = search.config.prob_ab.as_mut() {
