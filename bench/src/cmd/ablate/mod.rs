@@ -72,9 +72,10 @@ pub struct AblateArgs {
     #[arg(long, default_value = "auto")]
     engine: String,
     /// About 20 minutes on 2 cores, wide intervals. Without it, the decisive scale: 64 matches
-    /// at 10,000 and 40,000 nodes per move, each 200 to 3,200 games by its stopping rule, 3
-    /// to 45 hours on 2 cores (bench 3.2 M nps) plus about 3 hours of depth, regret and trace
-    /// searches; the run prints its estimate first and resumes where it stopped.
+    /// at 5,000 and 20,000 nodes per move, each 200 to 3,200 games by its stopping rule, 1.5
+    /// to 23 hours on 2 cores (bench 3.2 M nps; twice that at 1.7 M) plus about 3 hours of
+    /// depth, regret and trace searches; the run prints its estimate first and resumes where
+    /// it stopped.
     #[arg(long)]
     quick: bool,
     /// Positions sampled from the suite (default: the scale's).
@@ -159,11 +160,11 @@ impl Scale {
         oracle_depth: 5,
         engine_oracle_depth: 12,
     };
-    /// Sized for decisions: matches at 10,000 and 40,000 nodes per move (depth 8 and 10 in a
-    /// middlegame), looked at after 200, 400, 800, 1600 and 3200 games (99% intervals): a
-    /// difference of 100 Elo stops at 200 games, and at 3,200 games the interval is within
-    /// ±15 Elo (±13.4 at the first leave-one-out match, draw ratio 27%; at 2,400 it was
-    /// ±15.5).
+    /// Sized for decisions: matches at 5,000 and 20,000 nodes per move (depth about 7 and 9
+    /// in a middlegame; 5,000 is also the effort of the network's studies), looked at after
+    /// 200, 400, 800, 1600 and 3200 games (99% intervals): a difference of 100 Elo stops at
+    /// 200 games, and at 3,200 games the interval is within ±15 Elo (±13.4 at a leave-one-out
+    /// match at 10,000 nodes, draw ratio 27%; at 2,400 it was ±15.5).
     const DECISIVE: Scale = Scale {
         name: "decisive",
         positions: 400,
@@ -171,7 +172,7 @@ impl Scale {
         trace_positions: 20,
         time_ms: 1000,
         depth: 9,
-        nodes: &[10_000, 40_000],
+        nodes: &[5_000, 20_000],
         looks: &[200, 400, 800, 1600, 3200],
         stop_within: 15.0,
         verify_rate: 0.05,
