@@ -72,10 +72,10 @@ pub struct AblateArgs {
     #[arg(long, default_value = "auto")]
     engine: String,
     /// About 20 minutes on 2 cores, wide intervals. Without it, the decisive scale: 64 matches
-    /// at 5,000 and 20,000 nodes per move, each 200 to 3,200 games by its stopping rule, 1.5
-    /// to 23 hours on 2 cores (bench 3.2 M nps; twice that at 1.7 M) plus about 3 hours of
-    /// depth, regret and trace searches; the run prints its estimate first and resumes where
-    /// it stopped.
+    /// at 5,000 and 20,000 nodes per move, each 200 to 3,200 games by its stopping rule, 3 to
+    /// 44 hours on 2 cores at the reference speed (1.65 M nps) plus about 3 hours of depth,
+    /// regret and trace searches; the run prints its estimate first and resumes where it
+    /// stopped.
     #[arg(long)]
     quick: bool,
     /// Positions sampled from the suite (default: the scale's).
@@ -530,10 +530,10 @@ fn plan(
 
 /// The matches' cost: games and hours from every match stopping at its first look to every
 /// match running to its last, at this machine's bench speed. A game costs about 250 moves'
-/// worth of nodes at bench speed: the decisive matches at 10,000 nodes took 0.55 s (baseline
-/// pairs) to 0.92 s (stack pairs) a game per thread at 3.19 M nps; games average about 130
-/// plies, and a game's searches run slower than `bench` (a cold table at every game, the
-/// match's own work).
+/// worth of nodes at bench speed: games average about 130 plies, and a game's searches run
+/// slower than `bench` (a cold table at every game, the match's own work). Measured: 0.66 s
+/// a game per thread at 5,000 nodes and 1.86 M nps (`modern` without its null move against
+/// `modern`), as estimated.
 #[expect(clippy::cast_precision_loss, reason = "estimates")]
 fn cost(settings: &Settings, comparisons: &[Comparison], threads: usize, nps: u64) -> String {
     let (first, last) = (
