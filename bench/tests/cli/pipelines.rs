@@ -345,6 +345,41 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
         log.contains("done earlier") && !log.contains("cutlab match"),
         "{log}"
     );
+    // A run in progress is reported too, its unstopped matches listed and kept out of the CSV:
+    // one match cut to 10 of its 20 games (no look yet), one not started.
+    let games = |name: &str| dir.join(format!("matches/300/{name}.csv"));
+    let text = std::fs::read_to_string(games("with-rfp")).unwrap();
+    let half: Vec<&str> = text.lines().take(11).collect();
+    std::fs::write(games("with-rfp"), half.join("\n") + "\n").unwrap();
+    std::fs::remove_file(games("added-mpc")).unwrap();
+    let out = Command::new(EXE)
+        .args(["report", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(
+        report.contains("In progress: 2 of 4 matches have stopped")
+            && report.contains("playing: rfp (10 games)")
+            && report.contains("to play: mpc"),
+        "{report}"
+    );
+    let mut reader = csv::Reader::from_path(dir.join("ablate.csv")).unwrap();
+    let kinds: Vec<(String, String)> = reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            (r[0].to_string(), r[1].to_string())
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("without".to_string(), "rfp".to_string()),
+            ("with".to_string(), "mpc".to_string())
+        ]
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A published number is what the data says: every study in `results/` has its report

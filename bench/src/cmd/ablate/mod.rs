@@ -655,6 +655,10 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
         }
         eprintln!("[{k}/{total}] {}", step.command_line());
         run_and_record(&layout, step, true)?;
+        // The manifest lists every finished step at all times: a copy of the directory taken
+        // between steps (`cutlab report` of a run in progress) is described by it.
+        manifest.steps = finished_steps(&layout, &steps);
+        save_manifest(&layout, &manifest)?;
     }
     let mut done = manifest;
     done.steps = finished_steps(&layout, &steps);

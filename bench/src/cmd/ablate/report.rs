@@ -69,7 +69,7 @@ pub struct AblationRow {
     /// Games played.
     pub games: usize,
     /// The stopping rule's verdict: `decided`, `bounded`, `undecided` (the last look came
-    /// first), or `running`.
+    /// first), `running` (no look has stopped the match yet) or `to play` (no game yet).
     pub verdict: &'static str,
     /// Stockfish 15.1's "(~N Elo)" note for the step the method follows (leave-one-out rows).
     pub stockfish_note: Option<&'static str>,
@@ -224,7 +224,7 @@ fn row(
                 looks.stop(&s.pentanomial).map_or("running", Stop::name),
             )
         }
-        None => (None, "running"),
+        None => (None, "to play"),
     };
     #[expect(clippy::cast_precision_loss, reason = "counts")]
     Ok(AblationRow {
@@ -246,6 +246,37 @@ fn row(
             .then(|| stockfish_note(&c.method))
             .flatten(),
     })
+}
+
+impl AblationRow {
+    /// Whether the row's match has stopped by its rule: its numbers are final.
+    fn stopped(&self) -> bool {
+        !matches!(self.verdict, "running" | "to play")
+    }
+}
+
+/// The comparisons whose matches have not stopped yet, in a line: those playing with their
+/// games so far, then those not started.
+fn unstopped(rows: &[AblationRow]) -> Option<String> {
+    let playing: Vec<String> = rows
+        .iter()
+        .filter(|r| r.verdict == "running")
+        .map(|r| format!("{} ({} games)", r.method, r.games))
+        .collect();
+    let to_play: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.verdict == "to play")
+        .map(|r| r.method.as_str())
+        .collect();
+    let mut parts = Vec::new();
+    if !playing.is_empty() {
+        parts.push(format!("playing: {}", playing.join(", ")));
+    }
+    if !to_play.is_empty() {
+        parts.push(format!("to play: {}", to_play.join(", ")));
+    }
+    let count = playing.len() + to_play.len();
+    (count > 0).then(|| format!("Not stopped yet ({count}): {}.", parts.join("; ")))
 }
 
 fn interval(e: Option<&Estimate>, digits: usize, unit: &str) -> String {
@@ -333,6 +364,39 @@ const SECTIONS: [(&str, &str); 3] = [
     ),
 ];
 
+/// Writes row `r` into `ablate.csv`, its estimates flattened.
+fn write_csv_row(csv: &mut csv::Writer<std::fs::File>, r: &AblationRow) -> csv::Result<()> {
+    let v = |e: &Option<Estimate>| e.as_ref().map(|e| e.value);
+    let lo = |e: &Option<Estimate>| e.as_ref().map(|e| e.low);
+    let hi = |e: &Option<Estimate>| e.as_ref().map(|e| e.high);
+    csv.serialize(CsvRow {
+        direction: &r.direction,
+        method: &r.method,
+        effort_nodes: r.effort_nodes,
+        positions: r.positions,
+        delta_depth_plies: v(&r.delta_depth),
+        delta_depth_low: lo(&r.delta_depth),
+        delta_depth_high: hi(&r.delta_depth),
+        tree_size_ratio: v(&r.tree_size_ratio),
+        tree_size_ratio_low: lo(&r.tree_size_ratio),
+        tree_size_ratio_high: hi(&r.tree_size_ratio),
+        false_cut_rate: v(&r.false_cut_rate),
+        false_cut_rate_low: lo(&r.false_cut_rate),
+        false_cut_rate_high: hi(&r.false_cut_rate),
+        verified_cuts: r.verified_cuts,
+        share_of_cuts: r.share_of_cuts,
+        delta_regret_cp: v(&r.delta_regret_cp),
+        delta_regret_low: lo(&r.delta_regret_cp),
+        delta_regret_high: hi(&r.delta_regret_cp),
+        delta_elo: v(&r.delta_elo),
+        delta_elo_low: lo(&r.delta_elo),
+        delta_elo_high: hi(&r.delta_elo),
+        games: r.games,
+        verdict: r.verdict,
+        stockfish_elo_note: r.stockfish_note,
+    })
+}
+
 /// Writes `report.md`, `ablate.csv` and the forest plots; returns the summary for the
 /// terminal.
 ///
@@ -371,6 +435,8 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     );
     let path = layout.file("ablate.csv");
     let mut csv = csv::Writer::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (mut stopped, mut matches) = (0, 0);
+    let mut sections = String::new();
     for (k, &nodes) in manifest.nodes.iter().enumerate() {
         for (direction, title) in SECTIONS {
             let rows: Vec<AblationRow> = manifest
@@ -382,57 +448,50 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
             if rows.is_empty() {
                 continue;
             }
-            for r in &rows {
-                let v = |e: &Option<Estimate>| e.as_ref().map(|e| e.value);
-                let lo = |e: &Option<Estimate>| e.as_ref().map(|e| e.low);
-                let hi = |e: &Option<Estimate>| e.as_ref().map(|e| e.high);
-                csv.serialize(CsvRow {
-                    direction: &r.direction,
-                    method: &r.method,
-                    effort_nodes: r.effort_nodes,
-                    positions: r.positions,
-                    delta_depth_plies: v(&r.delta_depth),
-                    delta_depth_low: lo(&r.delta_depth),
-                    delta_depth_high: hi(&r.delta_depth),
-                    tree_size_ratio: v(&r.tree_size_ratio),
-                    tree_size_ratio_low: lo(&r.tree_size_ratio),
-                    tree_size_ratio_high: hi(&r.tree_size_ratio),
-                    false_cut_rate: v(&r.false_cut_rate),
-                    false_cut_rate_low: lo(&r.false_cut_rate),
-                    false_cut_rate_high: hi(&r.false_cut_rate),
-                    verified_cuts: r.verified_cuts,
-                    share_of_cuts: r.share_of_cuts,
-                    delta_regret_cp: v(&r.delta_regret_cp),
-                    delta_regret_low: lo(&r.delta_regret_cp),
-                    delta_regret_high: hi(&r.delta_regret_cp),
-                    delta_elo: v(&r.delta_elo),
-                    delta_elo_low: lo(&r.delta_elo),
-                    delta_elo_high: hi(&r.delta_elo),
-                    games: r.games,
-                    verdict: r.verdict,
-                    stockfish_elo_note: r.stockfish_note,
-                })
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            // Only a stopped match's numbers are final: the table, the CSV and the plot hold
+            // those; the others are listed.
+            let done: Vec<AblationRow> = rows.iter().filter(|r| r.stopped()).cloned().collect();
+            (stopped, matches) = (stopped + done.len(), matches + rows.len());
+            for r in &done {
+                write_csv_row(&mut csv, r).map_err(|e| format!("{}: {e}", path.display()))?;
             }
-            let rendered = table(&rows, &confidence).render();
-            let forest = format!("forest-{nodes}-{direction}.svg");
-            let points: Vec<(String, Estimate)> = rows
-                .iter()
-                .filter_map(|r| r.delta_elo.map(|e| (r.method.clone(), e)))
-                .collect();
             let heading = format!("{title}, {nodes} nodes per move");
-            plot::forest(
-                &layout.file(&forest),
-                &heading,
-                &format!("Elo against the reference ({confidence} intervals)"),
-                &points,
-            )?;
-            md.push_str(&format!(
-                "\n## {heading}\n\n{rendered}\n![Elo with {confidence} intervals]({forest})\n"
-            ));
-            summary.push_str(&format!("{heading}:\n{rendered}\n"));
+            sections.push_str(&format!("\n## {heading}\n\n"));
+            summary.push_str(&format!("{heading}:\n"));
+            if !done.is_empty() {
+                let rendered = table(&done, &confidence).render();
+                let forest = format!("forest-{nodes}-{direction}.svg");
+                let points: Vec<(String, Estimate)> = done
+                    .iter()
+                    .filter_map(|r| r.delta_elo.map(|e| (r.method.clone(), e)))
+                    .collect();
+                plot::forest(
+                    &layout.file(&forest),
+                    &heading,
+                    &format!("Elo against the reference ({confidence} intervals)"),
+                    &points,
+                )?;
+                sections.push_str(&format!(
+                    "{rendered}\n![Elo with {confidence} intervals]({forest})\n"
+                ));
+                summary.push_str(&rendered);
+            }
+            if let Some(line) = unstopped(&rows) {
+                sections.push_str(&format!("\n{line}\n"));
+                summary.push_str(&format!("{line}\n"));
+            }
+            summary.push('\n');
         }
     }
+    if stopped < matches {
+        md.push_str(&format!(
+            "\n**In progress: {stopped} of {matches} matches have stopped by their rule.** \
+             Only those are in the tables, the plots and `ablate.csv`; the comparisons at \
+             fixed depth and time (Δdepth, tree size, false cuts, Δregret) run after the \
+             matches.\n"
+        ));
+    }
+    md.push_str(&sections);
     csv.flush()
         .map_err(|e| format!("{}: {e}", path.display()))?;
     md.push_str("\n## Steps\n\n| step | seconds | command |\n| --- | --: | --- |\n");
