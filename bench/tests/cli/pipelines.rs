@@ -352,11 +352,12 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
     let half: Vec<&str> = text.lines().take(11).collect();
     std::fs::write(games("with-rfp"), half.join("\n") + "\n").unwrap();
     std::fs::remove_file(games("added-mpc")).unwrap();
-    let out = Command::new(EXE)
-        .args(["report", dir.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    stdout_of_success(
+        &Command::new(EXE)
+            .args(["report", dir.to_str().unwrap()])
+            .output()
+            .unwrap(),
+    );
     let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(
         report.contains("In progress: 2 of 4 matches have stopped")
