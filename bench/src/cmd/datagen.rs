@@ -253,6 +253,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         &args.out.join("datagen.csv"),
         "datagen",
         args,
+        &[("variant", &config)],
         !done_rows.is_empty(),
     )?;
     let all: Vec<u32> = (0..args.games).collect();

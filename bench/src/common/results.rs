@@ -193,7 +193,7 @@ const WORK_KEYS: [&str; 11] = [
 ];
 
 /// The settings `new` records that differ from those `old` recorded (`args`, other than
-/// [`WORK_KEYS`], `search` and the suite), as `key: old -> new`.
+/// [`WORK_KEYS`], `search`, the search signatures and the suite), as `key: old -> new`.
 fn changed_settings(old: &toml::Table, new: &toml::Table) -> Vec<String> {
     fn flatten(prefix: &str, value: &toml::Value, out: &mut Vec<(String, String)>) {
         match value {
@@ -207,7 +207,13 @@ fn changed_settings(old: &toml::Table, new: &toml::Table) -> Vec<String> {
     }
     let settings = |table: &toml::Table| {
         let mut flat = Vec::new();
-        for key in ["args", "search", "suite_source", "positions"] {
+        for key in [
+            "args",
+            "search",
+            "search_signature",
+            "suite_source",
+            "positions",
+        ] {
             if let Some(value) = table.get(key) {
                 flatten(key, value, &mut flat);
             }
@@ -216,7 +222,12 @@ fn changed_settings(old: &toml::Table, new: &toml::Table) -> Vec<String> {
         flat.into_iter()
             .collect::<std::collections::BTreeMap<_, _>>()
     };
-    let (old, new) = (settings(old), settings(new));
+    // Files written before signatures were recorded have none: compared where both have one.
+    let signed = old.contains_key("search_signature");
+    let (old, mut new) = (settings(old), settings(new));
+    if !signed {
+        new.retain(|key, _| !key.starts_with("search_signature."));
+    }
     let keys: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
     keys.into_iter()
         .filter(|key| old.get(*key) != new.get(*key))
@@ -244,12 +255,19 @@ pub fn write_config<A: serde::Serialize>(
     suite: &cutlab_suites::Suite,
     resuming: bool,
 ) -> Result<(), String> {
-    write_run_config(out, command, args, Some((config, suite)), resuming)
+    write_run_config(
+        out,
+        command,
+        args,
+        (Some((config, suite)), &[("search", config)]),
+        resuming,
+    )
 }
 
 /// Writes `<out stem>.config.toml` for a command that has no one search configuration (a
-/// match: its engines are in its arguments): command, arguments and version; a resumed run
-/// must record the same settings, as for [`write_config`].
+/// match: its engines are in its arguments): command, arguments, version and the signature of
+/// each of its `searches` (name, configuration); a resumed run must record the same settings,
+/// as for [`write_config`].
 ///
 /// # Errors
 /// As [`write_config`].
@@ -257,18 +275,38 @@ pub fn write_args_config<A: serde::Serialize>(
     out: &std::path::Path,
     command: &str,
     args: &A,
+    searches: &[(&str, &cutlab_search::SearchConfig)],
     resuming: bool,
 ) -> Result<(), String> {
-    write_run_config(out, command, args, None, resuming)
+    write_run_config(out, command, args, (None, searches), resuming)
 }
 
+/// The search signature (`cutlab bench` at [`SIGNATURE_DEPTH`]) of each named search.
+///
+/// [`SIGNATURE_DEPTH`]: crate::cmd::bench::SIGNATURE_DEPTH
+fn signatures(
+    searches: &[(&str, &cutlab_search::SearchConfig)],
+) -> Result<std::collections::BTreeMap<String, u64>, String> {
+    searches
+        .iter()
+        .map(|(name, config)| Ok(((*name).to_string(), crate::cmd::bench::signature(config)?)))
+        .collect()
+}
+
+/// The search configuration and suite of a command that has one, and the searches whose
+/// signatures it records.
+type Searched<'a> = (
+    Option<(&'a cutlab_search::SearchConfig, &'a cutlab_suites::Suite)>,
+    &'a [(&'a str, &'a cutlab_search::SearchConfig)],
+);
+
 /// The configuration file of [`write_config`] and [`write_args_config`]: the suite and search
-/// configuration only where the command has them.
+/// configuration only where the command has them, the signatures of its searches.
 fn write_run_config<A: serde::Serialize>(
     out: &std::path::Path,
     command: &str,
     args: &A,
-    searched: Option<(&cutlab_search::SearchConfig, &cutlab_suites::Suite)>,
+    (searched, searches): Searched,
     resuming: bool,
 ) -> Result<(), String> {
     #[derive(serde::Serialize)]
@@ -282,6 +320,8 @@ fn write_run_config<A: serde::Serialize>(
         args: &'a A,
         #[serde(skip_serializing_if = "Option::is_none")]
         search: Option<&'a cutlab_search::SearchConfig>,
+        #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+        search_signature: std::collections::BTreeMap<String, u64>,
     }
     let text = toml::to_string(&Written {
         cutlab_version: env!("CARGO_PKG_VERSION"),
@@ -290,6 +330,7 @@ fn write_run_config<A: serde::Serialize>(
         positions: searched.map(|(_, suite)| suite.positions.len()),
         args,
         search: searched.map(|(config, _)| config),
+        search_signature: signatures(searches)?,
     })
     .map_err(|e| format!("configuration: {e}"))?;
     write_checked(&out.with_extension("config.toml"), &text, resuming)

@@ -298,9 +298,34 @@ fn a_match_resumes_pair_by_pair_and_its_shards_sum_up_to_the_whole() {
     assert!(!opponent.status.success());
     assert!(String::from_utf8_lossy(&opponent.stderr).contains("args.engine"));
     assert_eq!(std::fs::read(&whole).unwrap(), before, "nothing written");
+    // Games played by a build whose search behaves otherwise, with the same settings, are
+    // told apart by the search signature recorded beside them.
+    let config = whole.with_extension("config.toml");
+    let recorded = std::fs::read_to_string(&config).unwrap();
+    let plain = search_signature(&recorded, "plain");
+    let other_build = recorded.replace(
+        &format!("plain = {plain}"),
+        &format!("plain = {}", plain + 1),
+    );
+    std::fs::write(&config, other_build).unwrap();
+    let changed = play("10", &whole, &["--resume"]);
+    assert!(!changed.status.success());
+    let log = String::from_utf8_lossy(&changed.stderr);
+    assert!(
+        log.contains(&format!("search_signature.plain: {} -> {plain}", plain + 1)),
+        "{log}"
+    );
+    assert_eq!(std::fs::read(&whole).unwrap(), before, "nothing written");
+    std::fs::write(&config, recorded).unwrap();
     assert!(
         play("10", &whole, &["--resume", "--concurrency", "2"])
             .status
             .success()
     );
+}
+
+/// The search signature of `name` in a configuration file's text.
+fn search_signature(config: &str, name: &str) -> u64 {
+    let table: toml::Table = config.parse().unwrap();
+    u64::try_from(table["search_signature"][name].as_integer().unwrap()).unwrap()
 }

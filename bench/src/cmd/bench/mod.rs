@@ -10,11 +10,14 @@ use cutlab_search::{DEFAULT_VARIANT, Limits, Position, Search, SearchConfig};
 
 use positions::BENCH;
 
+/// Depth of the bench signature.
+pub const BENCH_DEPTH: i32 = 9;
+
 /// Options of `cutlab bench`.
 #[derive(Args)]
 pub struct BenchArgs {
     /// Depth of every search (the default takes about 3-4 s on one core).
-    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(i32).range(1..=100))]
+    #[arg(long, default_value_t = BENCH_DEPTH, value_parser = clap::value_parser!(i32).range(1..=100))]
     depth: i32,
     /// Models and confidence.
     #[command(flatten)]
@@ -48,7 +51,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     match args.observer {
         BenchObserver::Noop => bench_with(args, config, NoopObserver, true).map(drop),
         BenchObserver::Counters => {
-            let (counters, _) = bench_with(args, config, Counters::default(), true)?;
+            let (counters, ..) = bench_with(args, config, Counters::default(), true)?;
             eprintln!("{}", counters.summary());
             Ok(())
         }
@@ -56,7 +59,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
             let path =
                 std::env::temp_dir().join(format!("cutlab-bench-{}.csv", std::process::id()));
             let sink = CsvSink::create(&path, NodeFilter::default()).map_err(|e| e.to_string())?;
-            let (sink, _) = bench_with(args, config, sink, true)?;
+            let (sink, ..) = bench_with(args, config, sink, true)?;
             let stats = sink.finish().map_err(|e| e.to_string())?;
             eprintln!("{} node rows written (file deleted)", stats.node_rows);
             let _ = std::fs::remove_file(cutlab_instrument::csv_sink::tests_path(&path));
@@ -80,17 +83,48 @@ pub fn speed(depth: i32) -> Result<u64, String> {
         observer: BenchObserver::Noop,
     };
     let config = args.models.config(&args.variant)?;
-    bench_with(&args, config, NoopObserver, false).map(|(_, nps)| nps)
+    bench_with(&args, config, NoopObserver, false).map(|(_, _, nps)| nps)
+}
+
+/// Depth of [`signature`]: shallow enough to cost well under a second, deep enough that every
+/// method of `modern` is tried in its tree.
+pub const SIGNATURE_DEPTH: i32 = 6;
+
+/// The search signature of `config`: its node count over the bench positions at
+/// [`SIGNATURE_DEPTH`] (a 16 MiB table cleared before each). Recorded beside every result a
+/// search makes, so that a resume with a search that behaves otherwise (a changed method, the
+/// evaluation, a network) is refused instead of mixing two engines' rows.
+///
+/// # Errors
+/// A bench position that does not parse (a bug).
+pub fn signature(config: &SearchConfig) -> Result<u64, String> {
+    nodes(config, SIGNATURE_DEPTH)
+}
+
+/// The node count of `config` over the bench positions at `depth` (the default variant's at
+/// [`BENCH_DEPTH`] is the bench signature).
+///
+/// # Errors
+/// A bench position that does not parse (a bug).
+pub fn nodes(config: &SearchConfig, depth: i32) -> Result<u64, String> {
+    let args = BenchArgs {
+        depth,
+        models: crate::common::options::ModelOptions::default(),
+        variant: String::new(),
+        hash_mb: 16,
+        observer: BenchObserver::Noop,
+    };
+    bench_with(&args, config.clone(), NoopObserver, false).map(|(_, nodes, _)| nodes)
 }
 
 /// Searches every bench position to the bench's depth, printing each node count and the
-/// total (when `print`); returns the observer and the speed, nodes per second.
+/// total (when `print`); returns the observer, the total and the speed, nodes per second.
 fn bench_with<O: Observer>(
     args: &BenchArgs,
     config: SearchConfig,
     observer: O,
     print: bool,
-) -> Result<(O, u64), String> {
+) -> Result<(O, u64, u64), String> {
     let mut search = Search::with_observer(config, args.hash_mb, observer);
     let start = Instant::now();
     let mut total = 0;
@@ -110,5 +144,5 @@ fn bench_with<O: Observer>(
     if print {
         println!("{total} nodes {nps} nps");
     }
-    Ok((search.observer, nps))
+    Ok((search.observer, total, nps))
 }

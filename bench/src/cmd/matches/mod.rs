@@ -360,7 +360,17 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     // The settings beside the games: a resume with others (another opponent, time control,
     // node count, seed or order) is refused before anything is written.
     if let Some(path) = &args.out {
-        crate::common::results::write_args_config(path, "match", args, !rows.is_empty())?;
+        let searches: Vec<(&str, &cutlab_search::SearchConfig)> = specs
+            .iter()
+            .filter_map(|s| s.variant.as_ref().map(|v| (s.name.as_str(), v)))
+            .collect();
+        crate::common::results::write_args_config(
+            path,
+            "match",
+            args,
+            &searches,
+            !rows.is_empty(),
+        )?;
     }
     let mut writer = match &args.out {
         Some(path) => Some((crate::common::results::appender::<GameRow>(path)?, path)),

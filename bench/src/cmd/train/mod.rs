@@ -301,6 +301,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         &args.out.join("train.csv"),
         "train",
         args,
+        &[],
         start_epoch > 0,
     )?;
     let (train, validation) = data::load(&args.data, args.validation, args.seed)?;
