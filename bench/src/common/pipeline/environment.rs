@@ -1,4 +1,4 @@
-//! The versions and machine a run is done with, for its report.
+//! The versions, bench signature and machine a run is done with, for its report.
 
 use std::process::Command;
 
@@ -15,6 +15,19 @@ fn output_of(program: &str, args: &[&str]) -> String {
         })
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| "unknown".to_string())
+}
+
+/// The binary's bench signature (`cutlab bench`: the default variant at its depth).
+fn bench_signature() -> String {
+    use crate::cmd::bench::{BENCH_DEPTH, nodes};
+    let config = cutlab_search::SearchConfig::resolve(cutlab_search::DEFAULT_VARIANT);
+    match config.map_err(|e| e.to_string()).and_then(|c| nodes(&c, BENCH_DEPTH)) {
+        Ok(n) => format!(
+            "{n} nodes ({}, depth {BENCH_DEPTH})",
+            cutlab_search::DEFAULT_VARIANT
+        ),
+        Err(e) => format!("unknown ({e})"),
+    }
 }
 
 /// The versions and machine a run is done with, for its report.
@@ -34,6 +47,7 @@ pub fn environment() -> Vec<(String, String)> {
         ("cutlab".into(), env!("CARGO_PKG_VERSION").into()),
         // The binary's own commit (bench/build.rs), not the working directory's.
         ("git commit".into(), env!("CUTLAB_COMMIT").into()),
+        ("bench".into(), bench_signature()),
         ("rustc".into(), output_of("rustc", &["--version"])),
         (
             "machine".into(),
