@@ -5,6 +5,7 @@ pub(crate) mod bench;
 mod datagen;
 mod depth;
 mod fit;
+mod games;
 mod match_report;
 mod matches;
 pub(crate) mod merge;
@@ -83,6 +84,10 @@ pub enum Command {
     /// Position suites.
     #[command(subcommand)]
     Suite(SuiteCommand),
+    /// A match's PGN packed into a third of its space (a study's games in the repository),
+    /// and back byte for byte.
+    #[command(subcommand)]
+    Games(games::GamesCommand),
     /// List the variant parts that can be joined with `+` into a variant name.
     Variants,
 }
@@ -132,6 +137,7 @@ impl Command {
             Command::Slurm(args) => slurm::run(&args),
             Command::Profile(args) => profile::run(&args),
             Command::Suite(SuiteCommand::Generate(args)) => suite::run(&args),
+            Command::Games(command) => games::run(&command),
             Command::TuneEval(args) => tune_eval::run(&args),
             Command::Train(args) => train::run(&args),
             Command::Variants => variants::run(),

@@ -254,21 +254,11 @@ pub fn play_game(
         let _ = writeln!(pgn, "[EngineRestarts \"{restarts}\"]");
     }
     pgn.push('\n');
-    let mut number = start.chess().fullmoves().get();
-    let mut white_to_move = start.turn() == Color::White;
-    for (i, san) in sans.iter().enumerate() {
-        if white_to_move {
-            let _ = write!(pgn, "{number}. ");
-        } else if i == 0 {
-            let _ = write!(pgn, "{number}... ");
-        }
-        let _ = write!(pgn, "{san} ");
-        if !white_to_move {
-            number += 1;
-        }
-        white_to_move = !white_to_move;
-    }
-    let _ = writeln!(pgn, "{result}\n");
+    let _ = writeln!(
+        pgn,
+        "{}\n",
+        crate::cmd::games::movetext(start.chess(), &sans, result)
+    );
     Ok(GameRow {
         game: game_no,
         pair: pair_no,
