@@ -21,7 +21,10 @@ fn output_of(program: &str, args: &[&str]) -> String {
 fn bench_signature() -> String {
     use crate::cmd::bench::{BENCH_DEPTH, nodes};
     let config = cutlab_search::SearchConfig::resolve(cutlab_search::DEFAULT_VARIANT);
-    match config.map_err(|e| e.to_string()).and_then(|c| nodes(&c, BENCH_DEPTH)) {
+    match config
+        .map_err(|e| e.to_string())
+        .and_then(|c| nodes(&c, BENCH_DEPTH))
+    {
         Ok(n) => format!(
             "{n} nodes ({}, depth {BENCH_DEPTH})",
             cutlab_search::DEFAULT_VARIANT
