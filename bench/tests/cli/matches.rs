@@ -324,6 +324,48 @@ fn a_match_resumes_pair_by_pair_and_its_shards_sum_up_to_the_whole() {
     );
 }
 
+/// An interrupted match leaves its PGN ahead of its CSV (the PGN is written first), perhaps
+/// with half a game: the resume cuts it back, and the PGN ends as the uninterrupted match's.
+#[test]
+fn a_resumed_match_cuts_its_pgn_back_to_its_csv() {
+    let dir = temp_dir("match-pgn-resume");
+    let play = |games: &str, stem: &str, extra: &[&str]| {
+        let out = Command::new(EXE)
+            .args([
+                "match",
+                "--engine",
+                "variant=null-move",
+                "--engine",
+                "variant=plain",
+            ])
+            .args(["--nodes", "300", "--games", games, "--concurrency", "1"])
+            .arg("--out")
+            .arg(dir.join(format!("{stem}.csv")))
+            .arg("--pgn")
+            .arg(dir.join(format!("{stem}.pgn")))
+            .args(extra)
+            .output()
+            .expect("match runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    play("6", "whole", &[]);
+    play("2", "cut", &[]);
+    // The next pair's PGN written, its CSV rows not: a game and a half.
+    let whole = std::fs::read_to_string(dir.join("whole.pgn")).unwrap();
+    let cut = std::fs::read_to_string(dir.join("cut.pgn")).unwrap();
+    let ahead = &whole[..cut.len() + (whole.len() - cut.len()) / 3];
+    std::fs::write(dir.join("cut.pgn"), ahead).unwrap();
+    let log = play("6", "cut", &["--resume"]);
+    assert!(log.contains("games past the CSV's 2 cut off"), "{log}");
+    assert_eq!(std::fs::read_to_string(dir.join("cut.pgn")).unwrap(), whole);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// The search signature of `name` in a configuration file's text.
 fn search_signature(config: &str, name: &str) -> u64 {
     let table: toml::Table = config.parse().unwrap();

@@ -378,7 +378,10 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     };
     // The PGN grows pair by pair as the CSV does: an interrupted match keeps its games.
     let mut pgn = match &args.pgn {
-        Some(path) => Some((open_pgn(path, !rows.is_empty())?, path)),
+        Some(path) => Some((
+            open_pgn(path, (!rows.is_empty()).then_some(rows.len()))?,
+            path,
+        )),
         None => None,
     };
     let bar = crate::common::progress::bar(pair_numbers.len() as u64 * 2, "games");
@@ -415,14 +418,16 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
             |played| {
                 let games = played?;
                 penta.add(games[0].first_engine_score, games[1].first_engine_score);
-                if let Some((w, path)) = writer.as_mut() {
-                    crate::common::results::write_rows(w, path, &games)?;
-                }
+                // The PGN first: an interruption leaves it ahead of the CSV, never behind, and
+                // a resume cuts it back to the CSV's games.
                 if let Some((file, path)) = pgn.as_mut() {
                     for g in &games {
                         file.write_all(g.pgn.as_bytes())
                             .map_err(|e| format!("{}: {e}", path.display()))?;
                     }
+                }
+                if let Some((w, path)) = writer.as_mut() {
+                    crate::common::results::write_rows(w, path, &games)?;
                 }
                 rows.extend(games);
                 bar.inc(2);
@@ -457,19 +462,56 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// The PGN file of a match: appended to when the match resumes earlier games, else started
-/// afresh.
-fn open_pgn(path: &Path, resuming: bool) -> Result<File, String> {
-    let mut options = OpenOptions::new();
-    options.create(true);
-    if resuming {
-        options.append(true);
-    } else {
-        options.write(true).truncate(true);
+/// The PGN file of a match: started afresh, or, when the match resumes `kept` games of its
+/// CSV, cut back to its first `kept` games (an interruption may have left the games of a pair
+/// the CSV does not have, or half a game) and appended to.
+fn open_pgn(path: &Path, kept: Option<usize>) -> Result<File, String> {
+    let err = |e: std::io::Error| format!("{}: {e}", path.display());
+    let Some(kept) = kept else {
+        return File::create(path).map_err(err);
+    };
+    let text = std::fs::read(path).or_else(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        _ => Err(err(e)),
+    })?;
+    let starts = game_starts(&text);
+    match starts.get(kept) {
+        Some(&end) => {
+            eprintln!(
+                "match: {}: {} games past the CSV's {kept} cut off (an interrupted pair)",
+                path.display(),
+                starts.len() - kept
+            );
+            std::fs::write(path, &text[..end]).map_err(err)?;
+        }
+        None if starts.len() < kept => eprintln!(
+            "cutlab: warning: {}: {} games for the CSV's {kept}; the games of {} are not in it",
+            path.display(),
+            starts.len(),
+            kept - starts.len()
+        ),
+        None => {}
     }
-    options
+    OpenOptions::new()
+        .create(true)
+        .append(true)
         .open(path)
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(err)
+}
+
+/// The byte offsets at which the games of a PGN text start: its first tag, and every tag
+/// that follows a blank line.
+fn game_starts(text: &[u8]) -> Vec<usize> {
+    let mut starts: Vec<usize> = text
+        .windows(3)
+        .enumerate()
+        .filter(|(_, w)| *w == b"\n\n[")
+        .map(|(i, _)| i + 2)
+        .collect();
+    if text.first() == Some(&b'[') {
+        starts.insert(0, 0);
+    }
+    starts
 }
 
 #[cfg(test)]
