@@ -647,6 +647,12 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
     );
     let mine = crate::common::shard::shard(&steps, args.shard.as_deref())?;
     let total = steps.len();
+    // The manifest lists every finished step at all times: a copy of the directory taken
+    // between steps (`cutlab report` of a run in progress) is described by it.
+    let record = |manifest: &mut Manifest| {
+        manifest.steps = finished_steps(&layout, &steps);
+        save_manifest(&layout, manifest)
+    };
     for step in mine {
         let k = steps.iter().position(|s| s.name == step.name).unwrap_or(0) + 1;
         if step_record(&layout, &step.name).is_some() {
@@ -655,23 +661,18 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
         }
         eprintln!("[{k}/{total}] {}", step.command_line());
         run_and_record(&layout, step, true)?;
-        // The manifest lists every finished step at all times: a copy of the directory taken
-        // between steps (`cutlab report` of a run in progress) is described by it.
-        manifest.steps = finished_steps(&layout, &steps);
-        save_manifest(&layout, &manifest)?;
+        record(&mut manifest)?;
     }
-    let mut done = manifest;
-    done.steps = finished_steps(&layout, &steps);
-    save_manifest(&layout, &done)?;
-    if done.steps.len() < total {
+    record(&mut manifest)?;
+    if manifest.steps.len() < total {
         eprintln!(
             "{} of {total} steps done; the report is written when all are (run the other shards, \
              or again with --resume)",
-            done.steps.len()
+            manifest.steps.len()
         );
         return Ok(());
     }
-    let summary = write_report(&layout, &done)?;
+    let summary = write_report(&layout, &manifest)?;
     println!("{summary}");
     println!("report: {}", layout.file("report.md").display());
     Ok(())
