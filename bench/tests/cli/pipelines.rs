@@ -257,6 +257,20 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
     let steps = log.lines().filter(|l| l.starts_with('[')).count();
     assert!(steps > 10, "{log}");
     assert_eq!(log.matches("done earlier").count(), steps, "{log}");
+    // Published (every CSV gzipped), the run gives the same report: `cutlab report` reads it.
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let status = Command::new("bash")
+        .arg("-c")
+        .arg("find . -name '*.csv' -exec gzip {} + && rm report.md")
+        .current_dir(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    stdout_of_success(&Command::new(EXE).arg("report").arg(&out).output().unwrap());
+    assert_eq!(
+        std::fs::read_to_string(out.join("report.md")).unwrap(),
+        report
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -1,8 +1,8 @@
 //! `cutlab report DIR`: a study's `report.md` written again from its data alone, so that a
-//! published number is what the data says. Four kinds of study: an `ablate` run (its
-//! `manifest.toml` lists the comparisons; the games, traces and depth files beside it, plain
-//! or gzipped), a set of matches (`kind = "matches"`: sections of text, each with a table of
-//! matches read from their games CSVs), ProbCut's regression under several searches
+//! published number is what the data says. Five kinds of study: an `ablate` or a `reproduce`
+//! run (from its `manifest.toml` and the files beside it, plain or gzipped), a set of matches
+//! (`kind = "matches"`: sections of text, each with a table of matches read from their games
+//! CSVs), ProbCut's regression under several searches
 //! (`kind = "fits"`, [`fits`]) and two ablations contrasted (`kind = "ablations"`,
 //! [`ablations`]). `--check` writes nothing and fails when the committed report differs from
 //! the one the data gives.
@@ -150,13 +150,13 @@ fn text_report(dir: &Path) -> Result<Option<String>, String> {
     let parse_error = |e: toml::de::Error| format!("{}: {e}", path.display());
     let kind: Kind = toml::from_str(&text).map_err(parse_error)?;
     Ok(Some(match kind.kind.as_deref() {
-        None | Some("ablate") => return Ok(None),
+        None | Some("ablate" | "reproduce") => return Ok(None),
         Some("matches") => matches_report(dir, &toml::from_str(&text).map_err(parse_error)?)?,
         Some("fits") => fits::report(dir, &toml::from_str(&text).map_err(parse_error)?)?,
         Some("ablations") => ablations::report(dir, &toml::from_str(&text).map_err(parse_error)?)?,
         Some(other) => {
             return Err(format!(
-                "{}: unknown kind '{other}' (ablate, matches, fits or ablations)",
+                "{}: unknown kind '{other}' (ablate, reproduce, matches, fits or ablations)",
                 path.display()
             ));
         }
@@ -171,12 +171,18 @@ fn write(dir: &Path) -> Result<(), String> {
     }
     let path = dir.join("manifest.toml");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let manifest: super::ablate::Manifest =
-        toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let parse_error = |e: toml::de::Error| format!("{}: {e}", path.display());
     let layout = Layout {
         dir: dir.to_path_buf(),
     };
-    super::ablate::write_report(&layout, &manifest)?;
+    let kind: Kind = toml::from_str(&text).map_err(parse_error)?;
+    if kind.kind.as_deref() == Some("reproduce") {
+        let manifest = toml::from_str(&text).map_err(parse_error)?;
+        super::reproduce::write_report(&layout, &manifest)?;
+    } else {
+        let manifest = toml::from_str(&text).map_err(parse_error)?;
+        super::ablate::write_report(&layout, &manifest)?;
+    }
     Ok(())
 }
 

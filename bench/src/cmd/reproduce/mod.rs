@@ -96,6 +96,9 @@ pub struct ReproduceArgs {
 /// What the run did, step by step: written to `manifest.toml` as it goes, read by the report.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Manifest {
+    /// `reproduce`: what `cutlab report` reads the directory as.
+    #[serde(default)]
+    pub kind: String,
     /// `smoke`, `quick` or `full`.
     pub scale: String,
     /// Suite the positions were sampled from.
@@ -125,6 +128,14 @@ pub struct Manifest {
     pub environment: Vec<(String, String)>,
     /// Finished steps.
     pub steps: Vec<StepRecord>,
+}
+
+/// Writes the report of a run from its files (`cutlab report`); returns the terminal summary.
+///
+/// # Errors
+/// An unreadable result file, or a file that cannot be written.
+pub fn write_report(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
+    report::write(layout, manifest)
 }
 
 /// A time factor of 1 (runs recorded before time factors).
@@ -518,6 +529,7 @@ pub fn run(args: &ReproduceArgs) -> Result<(), String> {
     let (steps, engine_id) = plan(args, (&scale, factor), &layout, engine.as_deref())?;
     manifest.time_factor = factor;
     manifest.speed_nps = speed;
+    manifest.kind = "reproduce".to_string();
     manifest.scale = scale.name.to_string();
     manifest.suite.clone_from(&suite.source);
     manifest.positions = sampled;

@@ -46,25 +46,44 @@ pub(super) const PAPER_TABLE4: [(&str, f64, f64); 3] = [
     ("null-move+mpc@1:1", 57.0, 55.5),
 ];
 
-/// Rows of a CSV, or none when the file is absent (a step not run yet).
+/// Rows of a CSV (or of its gzipped copy, as a published study holds it), or none when the
+/// file is absent (a step not run yet).
 fn optional<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, String> {
-    if path.is_file() {
+    if stored(path) {
         rows::read(path)
     } else {
         Ok(Vec::new())
     }
 }
 
+/// Whether a CSV is there, plain or gzipped.
+fn stored(path: &Path) -> bool {
+    rows::stored(path).is_some()
+}
+
+/// The names in `dir`, a gzipped file's without its `.gz`.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .map(|e| {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    name.strip_suffix(".gz")
+                        .map_or(name.clone(), str::to_string)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names.dedup();
+    names
+}
+
 /// Rows of every file in `dir` whose name ends with `suffix`.
 fn all_in<T: serde::de::DeserializeOwned>(dir: &Path, suffix: &str) -> Result<Vec<T>, String> {
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
-        .unwrap_or_default();
-    paths.retain(|p| p.to_string_lossy().ends_with(suffix));
-    paths.sort();
     let mut out = Vec::new();
-    for p in paths {
-        out.extend(rows::read(&p)?);
+    for name in names_in(dir).iter().filter(|n| n.ends_with(suffix)) {
+        out.extend(rows::read(&dir.join(name))?);
     }
     Ok(out)
 }
@@ -104,19 +123,15 @@ fn sweep(
 
 /// Thresholds of the matches named `<prefix><t>.csv`, in increasing order.
 fn thresholds(layout: &Layout, prefix: &str) -> Vec<f64> {
-    let mut found: Vec<f64> = std::fs::read_dir(layout.file("matches"))
-        .map(|d| {
-            d.filter_map(Result::ok)
-                .filter_map(|e| {
-                    let name = e.file_name().to_string_lossy().into_owned();
-                    name.strip_prefix(prefix)?
-                        .strip_suffix(".csv")?
-                        .parse()
-                        .ok()
-                })
-                .collect()
+    let mut found: Vec<f64> = names_in(&layout.file("matches"))
+        .iter()
+        .filter_map(|name| {
+            name.strip_prefix(prefix)?
+                .strip_suffix(".csv")?
+                .parse()
+                .ok()
         })
-        .unwrap_or_default();
+        .collect();
     found.sort_by(f64::total_cmp);
     found
 }
@@ -205,7 +220,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
              paper did). {params_note}\n\n{}\n{}\n\nThe paper (Crafty): (3,5) a = 0.998 / 1.026, \
              sigma = 55.8 / 51.8, r = 0.90 / 0.94 (middlegame / endgame); (4,8) a = 1.02 / 1.11, \
              sigma = 82 / 75, r = 0.82 / 0.90. (Its b column lost its signs in the text we have.)\n",
-            if layout.file("samples-endgames.csv").is_file() {
+            if stored(&layout.file("samples-endgames.csv")) {
                 " and `samples-endgames.csv`, balanced endgames from self-play"
             } else {
                 ""
@@ -279,7 +294,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
         let _ = writeln!(summary, "Table 2, MPC vs null-move by t_end:\n{table}");
     }
     let mut t_mid = thresholds(layout, "table3-tmid-");
-    let shared = !t_mid.contains(&1.0) && layout.file("matches/table2-tend-1.csv").is_file();
+    let shared = !t_mid.contains(&1.0) && stored(&layout.file("matches/table2-tend-1.csv"));
     if shared {
         t_mid.push(1.0);
         t_mid.sort_by(f64::total_cmp);
