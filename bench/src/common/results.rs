@@ -281,9 +281,9 @@ pub fn write_args_config<A: serde::Serialize>(
     write_run_config(out, command, args, (None, searches), resuming)
 }
 
-/// The search signature (`cutlab bench` at [`SIGNATURE_DEPTH`]) of each named search.
+/// The search signature ([`signature`]) of each named search.
 ///
-/// [`SIGNATURE_DEPTH`]: crate::cmd::bench::SIGNATURE_DEPTH
+/// [`signature`]: crate::cmd::bench::signature
 fn signatures(
     searches: &[(&str, &cutlab_search::SearchConfig)],
 ) -> Result<std::collections::BTreeMap<String, u64>, String> {

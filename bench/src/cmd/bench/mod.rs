@@ -25,6 +25,10 @@ pub struct BenchArgs {
     /// Variant (preset name or TOML file).
     #[arg(long, default_value = DEFAULT_VARIANT, value_parser = crate::common::options::variant)]
     variant: String,
+    /// Search only every N-th bench position, from the first (`--depth 6 --every 4` is the
+    /// search signature recorded beside every result).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    every: u16,
     /// Transposition table size in MiB (cleared before each position).
     #[arg(long, default_value_t = 16, value_parser = crate::common::options::hash_mib)]
     hash_mb: usize,
@@ -77,6 +81,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
 pub fn speed(depth: i32) -> Result<u64, String> {
     let args = BenchArgs {
         depth,
+        every: 1,
         models: crate::common::options::ModelOptions::default(),
         variant: DEFAULT_VARIANT.to_string(),
         hash_mb: 16,
@@ -86,29 +91,33 @@ pub fn speed(depth: i32) -> Result<u64, String> {
     bench_with(&args, config, NoopObserver, false).map(|(_, _, nps)| nps)
 }
 
-/// Depth of [`signature`]: shallow enough to cost well under a second, deep enough that every
-/// method of `modern` is tried in its tree.
+/// Depth of [`signature`]: deep enough that every method of `modern` is tried in its tree.
 pub const SIGNATURE_DEPTH: i32 = 6;
 
-/// The search signature of `config`: its node count over the bench positions at
-/// [`SIGNATURE_DEPTH`] (a 16 MiB table cleared before each). Recorded beside every result a
-/// search makes, so that a resume with a search that behaves otherwise (a changed method, the
-/// evaluation, a network) is refused instead of mixing two engines' rows.
+/// Positions of [`signature`]: every fourth bench position (middlegames to endgames), so that
+/// it costs well under a second (0.2 s for `null-move+lmr`, 0.7 s for `plain`).
+pub const SIGNATURE_EVERY: u16 = 4;
+
+/// The search signature of `config`: its node count over every [`SIGNATURE_EVERY`]-th bench
+/// position at [`SIGNATURE_DEPTH`], `cutlab bench --depth 6 --every 4`. Recorded beside every
+/// result a search makes, so that a resume with a search that behaves otherwise (a changed
+/// method, the evaluation, a network) is refused instead of mixing two engines' rows.
 ///
 /// # Errors
 /// A bench position that does not parse (a bug).
 pub fn signature(config: &SearchConfig) -> Result<u64, String> {
-    nodes(config, SIGNATURE_DEPTH)
+    nodes(config, SIGNATURE_DEPTH, SIGNATURE_EVERY)
 }
 
-/// The node count of `config` over the bench positions at `depth` (the default variant's at
-/// [`BENCH_DEPTH`] is the bench signature).
+/// The node count of `config` over every `every`-th bench position at `depth` (the default
+/// variant's over all of them at [`BENCH_DEPTH`] is the bench signature).
 ///
 /// # Errors
 /// A bench position that does not parse (a bug).
-pub fn nodes(config: &SearchConfig, depth: i32) -> Result<u64, String> {
+pub fn nodes(config: &SearchConfig, depth: i32, every: u16) -> Result<u64, String> {
     let args = BenchArgs {
         depth,
+        every,
         models: crate::common::options::ModelOptions::default(),
         variant: String::new(),
         hash_mb: 16,
@@ -117,7 +126,7 @@ pub fn nodes(config: &SearchConfig, depth: i32) -> Result<u64, String> {
     bench_with(&args, config.clone(), NoopObserver, false).map(|(_, nodes, _)| nodes)
 }
 
-/// Searches every bench position to the bench's depth, printing each node count and the
+/// Searches every `every`-th bench position to the bench's depth, printing each node count and the
 /// total (when `print`); returns the observer, the total and the speed, nodes per second.
 fn bench_with<O: Observer>(
     args: &BenchArgs,
@@ -128,7 +137,7 @@ fn bench_with<O: Observer>(
     let mut search = Search::with_observer(config, args.hash_mb, observer);
     let start = Instant::now();
     let mut total = 0;
-    for (fen, _source) in BENCH {
+    for (fen, _source) in BENCH.iter().step_by(usize::from(args.every)) {
         let pos = Position::from_fen(fen).map_err(|e| format!("bench position {fen}: {e}"))?;
         search.clear();
         let result = search.go(&pos, &[], &Limits::depth(args.depth), &mut |_| {});

@@ -23,7 +23,7 @@ fn bench_signature() -> String {
     let config = cutlab_search::SearchConfig::resolve(cutlab_search::DEFAULT_VARIANT);
     match config
         .map_err(|e| e.to_string())
-        .and_then(|c| nodes(&c, BENCH_DEPTH))
+        .and_then(|c| nodes(&c, BENCH_DEPTH, 1))
     {
         Ok(n) => format!(
             "{n} nodes ({}, depth {BENCH_DEPTH})",
