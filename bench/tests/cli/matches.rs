@@ -346,11 +346,7 @@ fn a_resumed_match_cuts_its_pgn_back_to_its_csv() {
             .args(extra)
             .output()
             .expect("match runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        stdout_of_success(&out);
         String::from_utf8_lossy(&out.stderr).to_string()
     };
     play("6", "whole", &[]);
