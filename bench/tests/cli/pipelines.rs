@@ -308,6 +308,12 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
             && report.contains("Add one in")
             && report.contains("Added to the stack")
     );
+    // The manifest dates every step and records the binary's bench signature.
+    let manifest = std::fs::read_to_string(dir.join("manifest.toml")).unwrap();
+    assert!(
+        manifest.contains("finished_utc = \"20") && manifest.contains("(null-move+lmr, depth 9)"),
+        "{manifest}"
+    );
     // The time factor is measured by a bench (it was read as 0 from the new manifest).
     assert!(
         report.contains("this machine's bench speed is") && !report.contains("by 0.00"),

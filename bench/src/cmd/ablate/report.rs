@@ -494,11 +494,13 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     md.push_str(&sections);
     csv.flush()
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    md.push_str("\n## Steps\n\n| step | seconds | command |\n| --- | --: | --- |\n");
+    md.push_str(
+        "\n## Steps\n\n| step | seconds | finished (UTC) | command |\n| --- | --: | --- | --- |\n",
+    );
     for s in &manifest.steps {
         md.push_str(&format!(
-            "| {} | {:.0} | `{}` |\n",
-            s.name, s.seconds, s.command
+            "| {} | {:.0} | {} | `{}` |\n",
+            s.name, s.seconds, s.finished_utc, s.command
         ));
     }
     md.push_str("\n## Environment\n\n");

@@ -457,11 +457,12 @@ The paper's claim (MPC-Crafty \
             format!("{id} (`{command}`)"),
         ]);
     }
-    let mut steps = Table::new(&["step", ">minutes", "command"]);
+    let mut steps = Table::new(&["step", ">minutes", "finished (UTC)", "command"]);
     for s in &manifest.steps {
         steps.row(vec![
             s.name.clone(),
             format!("{:.2}", s.seconds / 60.0),
+            s.finished_utc.clone(),
             format!("`{}`", s.command),
         ]);
     }

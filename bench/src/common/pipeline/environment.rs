@@ -17,6 +17,12 @@ fn output_of(program: &str, args: &[&str]) -> String {
         .unwrap_or_else(|| "unknown".to_string())
 }
 
+/// The time now, UTC, to the minute (`YYYY-MM-DD HH:MM`).
+#[must_use]
+pub fn now_utc() -> String {
+    output_of("date", &["-u", "+%Y-%m-%d %H:%M"])
+}
+
 /// The binary's bench signature (`cutlab bench`: the default variant at its depth).
 fn bench_signature() -> String {
     use crate::cmd::bench::{BENCH_DEPTH, nodes};
@@ -60,9 +66,6 @@ pub fn environment() -> Vec<(String, String)> {
                 std::env::consts::ARCH
             ),
         ),
-        (
-            "date (UTC)".into(),
-            output_of("date", &["-u", "+%Y-%m-%d %H:%M"]),
-        ),
+        ("date (UTC)".into(), now_utc()),
     ]
 }

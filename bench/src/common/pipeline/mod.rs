@@ -230,6 +230,7 @@ fn finish(layout: &Layout, step: &Step, seconds: f64) -> Result<StepRecord, Stri
         name: step.name.clone(),
         command: step.command_line(),
         seconds,
+        finished_utc: environment::now_utc(),
     };
     record_step(layout, &record)?;
     Ok(record)

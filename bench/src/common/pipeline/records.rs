@@ -14,6 +14,9 @@ pub struct StepRecord {
     pub command: String,
     /// Wall time, seconds.
     pub seconds: f64,
+    /// When it finished, UTC (`YYYY-MM-DD HH:MM`; empty in records from before).
+    #[serde(default)]
+    pub finished_utc: String,
 }
 
 /// The plan file's contents.
