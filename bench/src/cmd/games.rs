@@ -1,4 +1,4 @@
-//! `cutlab games pack|unpack`: a match's PGN in a third of the space, and back byte for byte.
+//! `cutlab games pack|unpack`: a match's PGN in 40% of its gzipped size, and back byte for byte.
 //!
 //! A decisive study plays over a hundred thousand games; as gzipped PGN they would not fit
 //! the repository (about 340 bytes a game). Packed, each game is a row of a gzipped CSV
@@ -31,7 +31,7 @@ use shakmaty::{
 #[derive(Subcommand)]
 pub enum GamesCommand {
     /// Pack a PGN of plain games (tags and moves, as `cutlab match` writes them) into a
-    /// gzipped CSV a third of its gzipped size; refused unless it unpacks to the same bytes.
+    /// gzipped CSV of 40% its gzipped size; refused unless it unpacks to the same bytes.
     Pack(PackArgs),
     /// Write a packed file's games back as PGN, byte for byte as they were packed.
     Unpack(PackArgs),
