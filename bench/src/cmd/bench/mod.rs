@@ -79,16 +79,8 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
 /// # Errors
 /// A bench position that does not parse (a bug).
 pub fn speed(depth: i32) -> Result<u64, String> {
-    let args = BenchArgs {
-        depth,
-        every: 1,
-        models: crate::common::options::ModelOptions::default(),
-        variant: DEFAULT_VARIANT.to_string(),
-        hash_mb: 16,
-        observer: BenchObserver::Noop,
-    };
-    let config = args.models.config(&args.variant)?;
-    bench_with(&args, config, NoopObserver, false).map(|(_, _, nps)| nps)
+    let config = crate::common::options::ModelOptions::default().config(DEFAULT_VARIANT)?;
+    measure(&config, depth, 1).map(|(_, nps)| nps)
 }
 
 /// Depth of [`signature`]: deep enough that every method of `modern` is tried in its tree.
@@ -115,6 +107,12 @@ pub fn signature(config: &SearchConfig) -> Result<u64, String> {
 /// # Errors
 /// A bench position that does not parse (a bug).
 pub fn nodes(config: &SearchConfig, depth: i32, every: u16) -> Result<u64, String> {
+    measure(config, depth, every).map(|(nodes, _)| nodes)
+}
+
+/// The node count and speed of `config` over every `every`-th bench position at `depth`,
+/// quietly, with a 16 MiB table and no observer.
+fn measure(config: &SearchConfig, depth: i32, every: u16) -> Result<(u64, u64), String> {
     let args = BenchArgs {
         depth,
         every,
@@ -123,11 +121,12 @@ pub fn nodes(config: &SearchConfig, depth: i32, every: u16) -> Result<u64, Strin
         hash_mb: 16,
         observer: BenchObserver::Noop,
     };
-    bench_with(&args, config.clone(), NoopObserver, false).map(|(_, nodes, _)| nodes)
+    bench_with(&args, config.clone(), NoopObserver, false).map(|(_, nodes, nps)| (nodes, nps))
 }
 
-/// Searches every `every`-th bench position to the bench's depth, printing each node count and the
-/// total (when `print`); returns the observer, the total and the speed, nodes per second.
+/// Searches every `every`-th bench position to the bench's depth, printing each node count
+/// and the total (when `print`); returns the observer, the total and the speed, nodes per
+/// second.
 fn bench_with<O: Observer>(
     args: &BenchArgs,
     config: SearchConfig,
