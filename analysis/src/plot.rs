@@ -2,13 +2,11 @@
 
 use std::path::Path;
 
-use cutlab_instrument::CutOutcome;
-
 use plotters::{coord::types::RangedCoordf64, prelude::*};
 
 use crate::{
     regression::LineFit,
-    rows::{CutTestRow, DepthRow, RegretRow},
+    rows::{DepthRow, RegretRow, TallyRow},
     stats::Estimate,
 };
 
@@ -256,25 +254,27 @@ pub fn regret_cdf(path: &Path, rows: &[RegretRow], variants: &[&str]) -> Result<
 ///
 /// # Errors
 /// The file cannot be written.
-pub fn cuts_by_depth(path: &Path, rows: &[CutTestRow]) -> Result<(), String> {
+pub fn cuts_by_depth(path: &Path, rows: &[TallyRow]) -> Result<(), String> {
     let mut methods: Vec<&str> = rows.iter().map(|r| r.method.as_str()).collect();
     methods.sort_unstable();
     methods.dedup();
     let series: Vec<Series> = methods
         .iter()
         .map(|&m| {
-            let mut by_depth: std::collections::BTreeMap<i32, (u32, u32)> = Default::default();
+            let mut by_depth: std::collections::BTreeMap<i32, (u64, u64)> = Default::default();
             for r in rows.iter().filter(|r| r.method == m) {
                 let c = by_depth.entry(r.depth).or_default();
-                c.0 += 1;
-                c.1 += u32::from(CutOutcome::name_is_cut(&r.outcome));
+                c.0 += r.tries;
+                c.1 += r.cuts;
             }
+            #[expect(clippy::cast_precision_loss, reason = "counts")]
+            let points = by_depth
+                .into_iter()
+                .map(|(d, (n, k))| (f64::from(d), k as f64 / n as f64))
+                .collect();
             Series {
                 name: m.to_string(),
-                points: by_depth
-                    .into_iter()
-                    .map(|(d, (n, k))| (f64::from(d), f64::from(k) / f64::from(n)))
-                    .collect(),
+                points,
             }
         })
         .collect();

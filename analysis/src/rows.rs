@@ -162,29 +162,27 @@ pub struct GameRow {
     pub pgn: String,
 }
 
-/// One row of `<stem>.tests.csv` of `cutlab trace`: a forward-pruning test (the sink in
-/// `cutlab-instrument` writes these columns).
-#[derive(Clone, Debug, Deserialize)]
-pub struct CutTestRow {
+/// One row of `<stem>.tallies.csv` of `cutlab trace`: the forward-pruning tests of one
+/// method at one remaining depth and expected node type in one position's search, counted
+/// (all of them, whatever `--sample` or `--min-depth` keep of the rows of `<stem>.tests.csv`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TallyRow {
     /// Position id.
     pub position: String,
-    /// Node the test ran at.
-    pub node_id: u64,
-    /// Expected node type: `pv`, `cut`, `all`.
-    pub node_type: String,
     /// Method name.
     pub method: String,
-    /// Remaining depth of the node.
+    /// Expected node type: `pv`, `cut`, `all`.
+    pub node_type: String,
+    /// Remaining depth of the nodes, plies (tests deeper than 63 share 63).
     pub depth: i32,
-    /// Depth of the shallow search.
-    pub shallow_depth: i32,
-    /// `cut-high`, `cut-low` or `no-cut`.
-    pub outcome: String,
-    /// Nodes the test searched.
+    /// Nodes where the method was tried (one or more tests).
+    pub nodes_tried: u64,
+    /// Tests tried.
+    pub tries: u64,
+    /// Tests that cut (`cut-high`, `cut-low`, `prune-move`).
+    pub cuts: u64,
+    /// Nodes the tests themselves searched.
     pub test_nodes: u64,
-    /// Index of the test among its method's tests at the node (0: the node's first).
-    #[serde(default)]
-    pub test_index: u32,
 }
 
 /// One row of `<stem>.verify.csv` of `cutlab trace --verify-cuts`: a sampled cut re-searched

@@ -5,13 +5,13 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use cutlab_instrument::{CutOutcome, Method};
+use cutlab_instrument::Method;
 use cutlab_search::fit_params::FitParams;
 
 use crate::{
     elo::{MatchStats, Pentanomial},
     markdown::{Table, ci, percent},
-    rows::{CutTestRow, DepthRow, GameRow, RegretRow, VerifyRow},
+    rows::{DepthRow, GameRow, RegretRow, TallyRow, VerifyRow},
     stats::{mean_ci, paired_difference, wilson},
 };
 
@@ -296,23 +296,16 @@ pub fn false_cuts(rows: &[VerifyRow]) -> Table {
 /// across methods; the rate per test does not, as methods run different numbers of tests per
 /// node); a move-level method's is pruned moves per move considered (one test per move).
 fn cut_counts<K: Ord + ToString>(
-    rows: &[CutTestRow],
+    rows: &[TallyRow],
     key_name: &str,
-    key: impl Fn(&CutTestRow) -> K,
+    key: impl Fn(&TallyRow) -> K,
 ) -> Table {
-    #[derive(Default)]
-    struct Cell {
-        nodes_tried: u64,
-        tests: u64,
-        cuts: u64,
-        test_nodes: u64,
-    }
-    let mut cells: BTreeMap<(&str, K), Cell> = BTreeMap::new();
+    let mut cells: BTreeMap<(&str, K), TallyRow> = BTreeMap::new();
     for r in rows {
         let c = cells.entry((r.method.as_str(), key(r))).or_default();
-        c.nodes_tried += u64::from(r.test_index == 0);
-        c.tests += 1;
-        c.cuts += u64::from(CutOutcome::name_is_cut(&r.outcome));
+        c.nodes_tried += r.nodes_tried;
+        c.tries += r.tries;
+        c.cuts += r.cuts;
         c.test_nodes += r.test_nodes;
     }
     let mut t = Table::new(&[
@@ -327,10 +320,10 @@ fn cut_counts<K: Ord + ToString>(
     ]);
     for ((method, k), c) in cells {
         #[expect(clippy::cast_precision_loss, reason = "counts")]
-        let mean_nodes = c.test_nodes as f64 / c.tests as f64;
+        let mean_nodes = c.test_nodes as f64 / c.tries as f64;
         let kind = Method::from_name(method);
         let rate = if kind.is_some_and(Method::prunes_moves) {
-            wilson(c.cuts, c.tests, 0.95)
+            wilson(c.cuts, c.tries, 0.95)
         } else {
             wilson(c.cuts, c.nodes_tried.max(c.cuts), 0.95)
         };
@@ -338,7 +331,7 @@ fn cut_counts<K: Ord + ToString>(
             method.to_string(),
             k.to_string(),
             c.nodes_tried.to_string(),
-            c.tests.to_string(),
+            c.tries.to_string(),
             c.cuts.to_string(),
             percent(rate),
             kind.map_or("", Method::rate_unit).to_string(),
@@ -350,13 +343,13 @@ fn cut_counts<K: Ord + ToString>(
 
 /// Cut tests by method and remaining depth.
 #[must_use]
-pub fn cuts_by_depth(rows: &[CutTestRow]) -> Table {
+pub fn cuts_by_depth(rows: &[TallyRow]) -> Table {
     cut_counts(rows, ">depth", |r| r.depth)
 }
 
 /// Cut tests by method and expected node type.
 #[must_use]
-pub fn cuts_by_node_type(rows: &[CutTestRow]) -> Table {
+pub fn cuts_by_node_type(rows: &[TallyRow]) -> Table {
     cut_counts(rows, "node type", |r| r.node_type.clone())
 }
 

@@ -299,12 +299,6 @@ impl CutOutcome {
     pub const fn is_cut(self) -> bool {
         !matches!(self, CutOutcome::NoCut | CutOutcome::Reduce)
     }
-
-    /// Whether an outcome as written in CSV files (its [`CutOutcome::name`]) is a cut.
-    #[must_use]
-    pub fn name_is_cut(name: &str) -> bool {
-        matches!(name, "cut-high" | "cut-low" | "prune-move")
-    }
 }
 
 /// A node is entered (main search or quiescence).

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use cutlab_analysis::rows::VerifyRow;
+use cutlab_analysis::rows::{TallyRow, VerifyRow};
 use cutlab_instrument::{
     Counters, CsvSink, CutSampler, Histograms, NodeFilter, Tee, csv_sink::tests_path,
 };
@@ -36,7 +36,8 @@ pub struct TraceArgs {
     /// Fixed time per position, milliseconds.
     #[arg(long, value_parser = crate::common::options::milliseconds)]
     time_ms: Option<u64>,
-    /// Node CSV to write; cut tests go to `<stem>.tests.csv`, the configuration to
+    /// Node CSV to write; cut tests go to `<stem>.tests.csv`, their counts per position,
+    /// method, node type and depth to `<stem>.tallies.csv`, the configuration to
     /// `<stem>.config.toml`, verified cuts to `<stem>.verify.csv`.
     #[arg(long)]
     out: PathBuf,
@@ -117,25 +118,38 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
     let positions = crate::common::shard::shard(&suite.positions, args.shard.as_deref())?;
     let bar = crate::common::progress::bar(positions.len() as u64, "positions");
     let mut total_nodes = 0;
+    let mut counters = Counters::default();
+    let mut counted: Vec<TallyRow> = Vec::new();
     for p in positions.iter().copied() {
         let pos = p.position();
         search.observer.1.1.0.set_position(&p.id);
         search.observer.1.1.1.set_position(&p.id);
         search.clear();
         total_nodes += search.go(&pos, &[], &limits, &mut |_| {}).nodes;
+        let of_position = std::mem::take(&mut search.observer.0);
+        counted.extend(count_rows(&p.id, &of_position));
+        counters.merge(&of_position);
         bar.inc(1);
     }
     bar.finish_and_clear();
 
-    let Tee(counters, Tee(histograms, Tee(csv, sampler))) = search.observer;
+    let Tee(_, Tee(histograms, Tee(csv, sampler))) = search.observer;
     let written = csv.finish().map_err(|e| e.to_string())?;
+    let tallies_path = sibling(&args.out, "tallies.csv");
+    let file = std::fs::File::create(&tallies_path)
+        .map_err(|e| format!("{}: {e}", tallies_path.display()))?;
+    let mut writer = cutlab_instrument::csv_header::writer::<TallyRow, _>(file)
+        .map_err(|e| format!("{}: {e}", tallies_path.display()))?;
+    crate::common::results::write_rows(&mut writer, &tallies_path, &counted)?;
     println!(
-        "traced {} positions, {total_nodes} nodes; wrote {} node rows to {} and {} test rows to {}",
+        "traced {} positions, {total_nodes} nodes; wrote {} node rows to {}, {} test rows to {} \
+         and the tests counted to {}",
         positions.len(),
         written.node_rows,
         args.out.display(),
         written.test_rows,
-        tests_path(&args.out).display()
+        tests_path(&args.out).display(),
+        tallies_path.display()
     );
     println!("\n{}", counters.summary());
     println!("{}", histograms.summary());
@@ -143,6 +157,23 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
         verify(args, &sampler)?;
     }
     Ok(())
+}
+
+/// One position's counters as rows of `<stem>.tallies.csv`.
+fn count_rows(position: &str, counters: &Counters) -> Vec<TallyRow> {
+    counters
+        .cells()
+        .map(|(method, depth, node_type, tally)| TallyRow {
+            position: position.to_string(),
+            method: method.name().to_string(),
+            node_type: node_type.name().to_string(),
+            depth,
+            nodes_tried: tally.nodes_tried,
+            tries: tally.tries,
+            cuts: tally.cuts,
+            test_nodes: tally.nodes,
+        })
+        .collect()
 }
 
 fn verify(args: &TraceArgs, sampler: &CutSampler) -> Result<(), String> {

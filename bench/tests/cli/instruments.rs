@@ -117,6 +117,123 @@ fn depth_counts_the_tests_of_every_method_tried() {
     }
 }
 
+/// `<stem>.tallies.csv` counts every test of the trace: summed per (position, method, node
+/// type, depth), the rows of an unsampled `<stem>.tests.csv` give exactly its rows, and a
+/// sampled trace (fewer test rows) keeps the same tallies. The reports read the tallies, so
+/// that a deep trace's test rows (gigabytes) need not be kept.
+#[test]
+fn trace_tallies_count_every_test() {
+    use std::collections::BTreeMap;
+    let dir = temp_dir("tallies");
+    let suite = small_suite(&dir);
+    let trace = |out: &str, extra: &[&str]| {
+        let run = Command::new(EXE)
+            .args(["trace", "--variant", "modern", "--depth", "5", "--suite"])
+            .arg(&suite)
+            .args(extra)
+            .arg("--out")
+            .arg(dir.join(out))
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+    };
+    trace("all.csv", &[]);
+    trace("some.csv", &["--sample", "0.2", "--seed", "3"]);
+
+    type Key = (String, String, String, i32);
+    let mut summed: BTreeMap<Key, [u64; 4]> = BTreeMap::new();
+    let mut tests = csv::Reader::from_path(dir.join("all.tests.csv")).unwrap();
+    let column = |name: &str, reader: &mut csv::Reader<std::fs::File>| {
+        reader
+            .headers()
+            .unwrap()
+            .iter()
+            .position(|h| h == name)
+            .unwrap()
+    };
+    let [
+        position,
+        method,
+        node_type,
+        depth,
+        outcome,
+        test_nodes,
+        test_index,
+    ] = [
+        "position",
+        "method",
+        "node_type",
+        "depth",
+        "outcome",
+        "test_nodes",
+        "test_index",
+    ]
+    .map(|name| column(name, &mut tests));
+    let mut test_rows = 0;
+    for record in tests.records() {
+        let r = record.unwrap();
+        test_rows += 1;
+        let key = (
+            r[position].to_string(),
+            r[method].to_string(),
+            r[node_type].to_string(),
+            r[depth].parse().unwrap(),
+        );
+        let cell = summed.entry(key).or_default();
+        cell[0] += u64::from(&r[test_index] == "0");
+        cell[1] += 1;
+        cell[2] += u64::from(matches!(&r[outcome], "cut-high" | "cut-low" | "prune-move"));
+        cell[3] += r[test_nodes].parse::<u64>().unwrap();
+    }
+    let tallies = |stem: &str| -> BTreeMap<Key, [u64; 4]> {
+        let mut reader = csv::Reader::from_path(dir.join(format!("{stem}.tallies.csv"))).unwrap();
+        assert_eq!(
+            reader.headers().unwrap(),
+            vec![
+                "position",
+                "method",
+                "node_type",
+                "depth",
+                "nodes_tried",
+                "tries",
+                "cuts",
+                "test_nodes"
+            ]
+        );
+        reader
+            .records()
+            .map(|record| {
+                let r = record.unwrap();
+                let n = |i: usize| r[i].parse::<u64>().unwrap();
+                (
+                    (
+                        r[0].to_string(),
+                        r[1].to_string(),
+                        r[2].to_string(),
+                        r[3].parse().unwrap(),
+                    ),
+                    [n(4), n(5), n(6), n(7)],
+                )
+            })
+            .collect()
+    };
+    assert!(summed.len() > 10, "{summed:?}");
+    assert_eq!(tallies("all"), summed);
+    assert_eq!(tallies("some"), summed, "sampling drops rows, not tallies");
+    let sampled_rows = csv::Reader::from_path(dir.join("some.tests.csv"))
+        .unwrap()
+        .records()
+        .count();
+    assert!(
+        sampled_rows < test_rows / 2,
+        "{sampled_rows} of {test_rows}"
+    );
+}
+
 /// A run with nothing to write (here an empty shard) once left files of zero bytes, which
 /// pandas and polars refuse; they name their columns.
 #[test]

@@ -257,20 +257,39 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
     let steps = log.lines().filter(|l| l.starts_with('[')).count();
     assert!(steps > 10, "{log}");
     assert_eq!(log.matches("done earlier").count(), steps, "{log}");
-    // Published (every CSV gzipped), the run gives the same report: `cutlab report` reads it.
+    // Published by `scripts/publish-run` (CSVs gzipped, PGNs packed, the traces' node and test
+    // rows left out), the run gives the same report: `cutlab report` reads the study.
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
-    let status = Command::new("bash")
-        .arg("-c")
-        .arg("find . -name '*.csv' -exec gzip {} + && rm report.md")
-        .current_dir(&out)
-        .status()
-        .unwrap();
-    assert!(status.success());
-    stdout_of_success(&Command::new(EXE).arg("report").arg(&out).output().unwrap());
+    let study = dir.join("study");
+    let published = Command::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../scripts/publish-run"
+    ))
+    .arg(&out)
+    .arg(&study)
+    .env("CUTLAB", EXE)
+    .output()
+    .unwrap();
+    stdout_of_success(&published);
     assert_eq!(
-        std::fs::read_to_string(out.join("report.md")).unwrap(),
+        std::fs::read_to_string(study.join("report.md")).unwrap(),
         report
     );
+    let traces: Vec<String> = std::fs::read_dir(study.join("traces"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        traces.iter().any(|f| f.ends_with(".tallies.csv.gz")),
+        "{traces:?}"
+    );
+    assert!(
+        traces.iter().all(|f| f.ends_with(".tallies.csv.gz")
+            || f.ends_with(".verify.csv.gz")
+            || f.ends_with(".config.toml")),
+        "{traces:?}"
+    );
+    assert!(study.join("matches/headline.moves.csv.gz").is_file());
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -10,11 +10,10 @@ use cutlab_analysis::{
     elo::{Looks, Stop},
     markdown::Table,
     plot,
-    rows::{CutTestRow, DepthRow, GameRow, RegretRow, VerifyRow, read},
+    rows::{DepthRow, GameRow, RegretRow, TallyRow, VerifyRow, read},
     stats::{Estimate, mean_ci, paired_difference, wilson},
     tables::MatchSummary,
 };
-use cutlab_instrument::CutOutcome;
 use serde::Serialize;
 
 use super::{Comparison, Layout, Manifest, games_file};
@@ -203,10 +202,12 @@ fn row(
     let verified: Vec<VerifyRow> = rows_of(&layout.file(&format!("{trace}.verify.csv")))?;
     let mine: Vec<&VerifyRow> = verified.iter().filter(|v| v.method == method).collect();
     let wrong = mine.iter().filter(|v| !v.correct).count();
-    let tests: Vec<CutTestRow> = rows_of(&layout.file(&format!("{trace}.tests.csv")))?;
-    let cuts = tests.iter().filter(|t| CutOutcome::name_is_cut(&t.outcome));
-    let (all, of_method) = cuts.fold((0_u64, 0_u64), |(all, m), t| {
-        (all + 1, m + u64::from(t.method == method))
+    let counted: Vec<TallyRow> = rows_of(&layout.file(&format!("{trace}.tallies.csv")))?;
+    let (all, of_method) = counted.iter().fold((0_u64, 0_u64), |(all, m), c| {
+        (
+            all + c.cuts,
+            m + if c.method == method { c.cuts } else { 0 },
+        )
     });
     let games: Vec<GameRow> = rows_of(&layout.file(&games_file(c, nodes)))?;
     let summary = MatchSummary::of(&games);

@@ -8,7 +8,7 @@ use cutlab_analysis::{
     elo::Sprt,
     markdown::Table,
     plot,
-    rows::{self, CutTestRow, DepthRow, GameRow, RegretRow, VerifyRow},
+    rows::{self, DepthRow, GameRow, RegretRow, TallyRow, VerifyRow},
     tables::{self, MatchSummary},
 };
 use cutlab_search::fit_params::FitParams;
@@ -422,8 +422,8 @@ The paper's claim (MPC-Crafty \
     // Cut decisions.
     let traces = layout.file("traces");
     let verify_rows: Vec<VerifyRow> = all_in(&traces, ".verify.csv")?;
-    let test_rows: Vec<CutTestRow> = all_in(&traces, ".tests.csv")?;
-    if !test_rows.is_empty() {
+    let counted: Vec<TallyRow> = all_in(&traces, ".tallies.csv")?;
+    if !counted.is_empty() {
         let false_cuts = tables::false_cuts(&verify_rows).render();
         let _ = writeln!(
             out,
@@ -433,10 +433,10 @@ The paper's claim (MPC-Crafty \
              quiescence search); a cut is false when that value is on the other side of the \
              bound it claimed.\n\n{false_cuts}\n## Ours: cut tests by node type\n\n{}\n\
              ## Ours: cut tests by remaining depth\n\n{}",
-            tables::cuts_by_node_type(&test_rows).render(),
-            tables::cuts_by_depth(&test_rows).render()
+            tables::cuts_by_node_type(&counted).render(),
+            tables::cuts_by_depth(&counted).render()
         );
-        plot::cuts_by_depth(&layout.file("cuts-by-depth.svg"), &test_rows)?;
+        plot::cuts_by_depth(&layout.file("cuts-by-depth.svg"), &counted)?;
         figure(
             &mut out,
             layout,
