@@ -45,7 +45,26 @@ pub fn new_output(out: &Path, option: &str, force: bool, inputs: &[&Path]) -> Re
             out.display()
         ));
     }
-    Ok(())
+    create_parent(out)
+}
+
+/// Creates the folder `path` goes in, if it is not there (a command from a manifest runs as
+/// it stands in a fresh directory).
+///
+/// # Errors
+/// A folder that cannot be created, named.
+pub fn create_parent(path: &Path) -> Result<(), String> {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => std::fs::create_dir_all(dir)
+            .map_err(|e| {
+                format!(
+                    "{}: cannot create the folder of {}: {e}",
+                    dir.display(),
+                    path.display()
+                )
+            }),
+        _ => Ok(()),
+    }
 }
 
 /// The rows an earlier run left in `out`: none for a new file; an error for a file with rows
@@ -54,6 +73,7 @@ pub fn new_output(out: &Path, option: &str, force: bool, inputs: &[&Path]) -> Re
 /// # Errors
 /// An existing output without `resume`, or as [`cutlab_analysis::rows::read`].
 pub fn resume_rows<T: DeserializeOwned>(out: &Path, resume: bool) -> Result<Vec<T>, String> {
+    create_parent(out)?;
     if !has_rows(out) {
         return Ok(Vec::new());
     }
@@ -396,5 +416,6 @@ fn write_checked(path: &Path, text: &str, resuming: bool) -> Result<(), String> 
             ));
         }
     }
+    create_parent(path)?;
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }

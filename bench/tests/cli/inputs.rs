@@ -248,6 +248,58 @@ fn existing_outputs_are_replaced_only_with_force() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A command copied from a manifest (`--out modern/matches/5000/x.csv`) once failed in a
+/// fresh directory with "x.config.toml: No such file or directory": outputs make their folders.
+#[test]
+fn outputs_make_their_folders() {
+    let dir = temp_dir("folders");
+    let suite = small_suite(&dir);
+    let s = suite.to_str().unwrap();
+    let at = |path: &str| dir.join(path).to_str().unwrap().to_string();
+    let (m, p, d, t) = (
+        at("m/a/x.csv"),
+        at("p/b/x.pgn"),
+        at("d/c/x.csv"),
+        at("t/d/x.csv"),
+    );
+    let cases: Vec<Vec<&str>> = vec![
+        vec![
+            "match",
+            "--engine",
+            "variant=plain",
+            "--engine",
+            "variant=plain",
+            "--nodes",
+            "50",
+            "--games",
+            "2",
+            "--out",
+            &m,
+            "--pgn",
+            &p,
+        ],
+        vec![
+            "depth",
+            "--suite",
+            s,
+            "--variants",
+            "plain",
+            "--depth",
+            "2",
+            "--out",
+            &d,
+        ],
+        vec!["trace", "--suite", s, "--depth", "2", "--out", &t],
+    ];
+    for args in cases {
+        stdout_of_success(&Command::new(EXE).args(&args).output().unwrap());
+    }
+    for path in [&m, &p, &d, &t] {
+        assert!(std::path::Path::new(path).is_file(), "{path}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// Ctrl-C ended a resumable command with 130 and no word on how to continue.
 #[cfg(unix)]
 #[test]
