@@ -84,7 +84,7 @@ pub enum Command {
     /// Position suites.
     #[command(subcommand)]
     Suite(SuiteCommand),
-    /// A match's PGN packed into 40% of its gzipped size (a study's games in the repository),
+    /// A match's PGN packed into a third of its gzipped size (a study's games in the repository),
     /// and back byte for byte.
     #[command(subcommand)]
     Games(games::GamesCommand),
