@@ -11,7 +11,11 @@ use shakmaty::{
     Bitboard, Chess, Color, File, Move, MoveList, Position as _, Role, Square, attacks,
 };
 
-use crate::movepick::is_tactical;
+/// Whether a move changes material: a capture or a promotion.
+#[must_use]
+pub fn is_tactical(m: Move) -> bool {
+    m.is_capture() || m.is_promotion()
+}
 
 /// Fills `moves` with the legal captures and promotions of `chess` (written in place: a move
 /// list is 1.5 KiB, and quiescence nodes are most nodes), en passant first, then pawns

@@ -11,17 +11,11 @@ use shakmaty::{Move, MoveList, Position as _, Role};
 
 use crate::{
     history::{Histories, PieceTo},
-    movegen,
+    movegen::{self, is_tactical},
     position::Position,
     see,
     tt::PackedMove,
 };
-
-/// Whether a move changes material: a capture or a promotion.
-#[must_use]
-pub fn is_tactical(m: Move) -> bool {
-    m.is_capture() || m.is_promotion()
-}
 
 /// Whether a capture or promotion loses material: an under-promotion, or a capture of a
 /// cheaper piece whose exchange (SEE) is negative. Quiescence skips these.

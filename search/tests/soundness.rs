@@ -4,7 +4,8 @@
 use cutlab_search::{
     Limits, Position, Search, SearchConfig,
     eval::evaluate,
-    movepick::{is_losing, is_tactical},
+    movegen::is_tactical,
+    movepick::is_losing,
     score::{DRAW, MATE},
 };
 use shakmaty::Position as _;

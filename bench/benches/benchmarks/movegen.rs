@@ -7,8 +7,8 @@ use criterion::{Criterion, Throughput, criterion_group};
 use cutlab_search::{
     Position,
     history::Histories,
-    movegen::tactical_moves,
-    movepick::{MovePicker, PickerKind, is_tactical},
+    movegen::{is_tactical, tactical_moves},
+    movepick::{MovePicker, PickerKind},
     tt::PackedMove,
 };
 use shakmaty::{MoveList, Position as _};

@@ -23,7 +23,7 @@ use std::{
 
 use bulletformat::{BulletFormat, ChessBoard};
 use clap::Args;
-use cutlab_search::{Limits, Position, Search, movepick::is_tactical, score::MATE_BOUND};
+use cutlab_search::{Limits, Position, Search, movegen::is_tactical, score::MATE_BOUND};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Board, Color, Position as _, Role};
 

@@ -34,7 +34,8 @@ use super::{Exit, MAX_PLY, Node, Search};
 use crate::pruning::{lmp::MoveCount, singular::Singular};
 use crate::{
     history::{PieceTo, TriedMoves},
-    movepick::{MovePicker, PickerKind, is_tactical},
+    movegen::is_tactical,
+    movepick::{MovePicker, PickerKind},
     position::Position,
     score::{DRAW, INFINITE, MATE, MATE_BOUND},
     tt::{PackedMove, bound_of},
