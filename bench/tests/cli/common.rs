@@ -117,3 +117,20 @@ pub fn processes_mentioning(needle: &str) -> Vec<u32> {
         })
         .collect()
 }
+
+/// `cutlab match` of `plain` against itself, two games at 50 nodes a move, then `rest`.
+pub fn plain_match<'a>(rest: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "match",
+        "--engine",
+        "variant=plain",
+        "--engine",
+        "variant=plain",
+        "--nodes",
+        "50",
+        "--games",
+        "2",
+    ];
+    args.extend_from_slice(rest);
+    args
+}

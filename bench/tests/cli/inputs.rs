@@ -199,19 +199,7 @@ fn existing_outputs_are_replaced_only_with_force() {
         vec!["profile", "--suite", s, "--time-ms", "1", "--flamegraph", o],
         vec!["suite", "generate", "--games", "1", "--out", o],
         vec!["tune-eval", s, "--out", dir.to_str().unwrap()],
-        vec![
-            "match",
-            "--engine",
-            "variant=plain",
-            "--engine",
-            "variant=plain",
-            "--nodes",
-            "50",
-            "--games",
-            "2",
-            "--pgn",
-            o,
-        ],
+        plain_match(&["--pgn", o]),
     ];
     for args in cases {
         std::fs::write(&old, "keep me").unwrap();
@@ -263,21 +251,7 @@ fn outputs_make_their_folders() {
         at("t/d/x.csv"),
     );
     let cases: Vec<Vec<&str>> = vec![
-        vec![
-            "match",
-            "--engine",
-            "variant=plain",
-            "--engine",
-            "variant=plain",
-            "--nodes",
-            "50",
-            "--games",
-            "2",
-            "--out",
-            &m,
-            "--pgn",
-            &p,
-        ],
+        plain_match(&["--out", &m, "--pgn", &p]),
         vec![
             "depth",
             "--suite",
