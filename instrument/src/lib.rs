@@ -30,4 +30,4 @@ pub use events::{
 };
 pub use histograms::Histograms;
 pub use observer::{NoopObserver, Observer, Tee};
-pub use sampler::{CutSample, CutSampler};
+pub use sampler::{CutSample, CutSampler, VerifyRates};

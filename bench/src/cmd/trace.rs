@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use cutlab_analysis::rows::{TallyRow, VerifyRow};
 use cutlab_instrument::{
-    Counters, CsvSink, CutSampler, Histograms, NodeFilter, Tee, csv_sink::tests_path,
+    Counters, CsvSink, CutSampler, Histograms, NodeFilter, Tee, VerifyRates, csv_sink::tests_path,
 };
 use cutlab_search::{Limits, Search, verify::verify_cuts};
 use cutlab_suites::Suite;
@@ -56,9 +56,11 @@ pub struct TraceArgs {
     /// Seed for node sampling and cut sampling.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Fraction of cut decisions to verify by a full-width re-search.
-    #[arg(long, default_value_t = 0.0)]
-    verify_cuts: f64,
+    /// Share of the cut decisions to verify by a full-width re-search: `R` for every method,
+    /// or `R,METHOD=R,...` for other shares of the methods named (`0.002,probcut=1`: every
+    /// ProbCut cut, one in 500 of the others').
+    #[arg(long, default_value = "0", value_parser = clap::value_parser!(VerifyRates))]
+    verify_cuts: VerifyRates,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 16, value_parser = crate::common::options::hash_mib)]
     hash_mb: usize,
@@ -86,7 +88,6 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
     let inputs: Vec<&Path> = args.suite.suite.iter().map(PathBuf::as_path).collect();
     crate::common::results::new_output(&args.out, "--out", args.force, &inputs)?;
     check_fraction("--sample", args.sample)?;
-    check_fraction("--verify-cuts", args.verify_cuts)?;
     let config = args.models.config(&args.variant)?;
     // clap requires one of --fen and --suite.
     let suite: Suite = match &args.fen {
@@ -109,7 +110,7 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
         Counters::default(),
         Tee(
             Histograms::default(),
-            Tee(csv, CutSampler::new(args.verify_cuts, args.seed)),
+            Tee(csv, CutSampler::new(args.verify_cuts.clone(), args.seed)),
         ),
     );
     crate::common::results::write_config(&args.out, "trace", args, &config, &suite, false)?;
@@ -153,7 +154,7 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
     );
     println!("\n{}", counters.summary());
     println!("{}", histograms.summary());
-    if args.verify_cuts > 0.0 {
+    if args.verify_cuts.any() {
         verify(args, &sampler)?;
     }
     Ok(())

@@ -351,7 +351,7 @@ fn plan(
                 &scale.trace_depth.to_string(),
                 "--only-cut-tests",
                 "--verify-cuts",
-                &verify.to_string(),
+                &format!("{},{method}={verify}", scale::VERIFY_OTHERS),
                 "--seed",
                 &seed,
                 "--out",
