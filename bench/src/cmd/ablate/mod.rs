@@ -21,6 +21,7 @@ mod report;
 use std::path::PathBuf;
 
 use clap::Args;
+use cutlab_instrument::Method;
 use cutlab_search::SearchConfig;
 use serde::{Deserialize, Serialize};
 
@@ -194,6 +195,17 @@ pub struct Comparison {
 }
 
 impl Comparison {
+    /// The method whose cut events the comparison reads (every null-move form cuts as
+    /// `null-move`).
+    #[must_use]
+    pub fn traced_method(&self) -> &str {
+        if self.method.starts_with("null-move") {
+            "null-move"
+        } else {
+            &self.method
+        }
+    }
+
     /// `stack` or `baseline`: what the variant is measured against.
     #[must_use]
     pub fn reference(&self) -> &'static str {
@@ -484,20 +496,34 @@ fn plan(
                 .arg(layout.path(&format!("size-{name}.csv"))),
         );
     }
-    // False cuts and shares of cuts: the stack, and every variant that adds a method.
-    let traced = std::iter::once(("stack".to_string(), stack.to_string())).chain(
+    // False cuts and shares of cuts: the stack (every method of it verified at the scale's
+    // share, quiescence futility at the trace's share of others), and every variant that adds
+    // a method (that method at the scale's share, the baseline's at the share of others).
+    let rate = scale.verify_rate;
+    let others = crate::cmd::trace::VERIFY_OTHERS;
+    let traced = std::iter::once((
+        "stack".to_string(),
+        stack.to_string(),
+        format!("{rate},qsearch-futility={others}"),
+    ))
+    .chain(
         comparisons
             .iter()
             .filter(|c| c.direction != "without")
-            .map(|c| (c.name(), c.variant.clone())),
+            .map(|c| {
+                let rates = match Method::from_name(c.traced_method()) {
+                    Some(m) => format!("{others},{}={rate}", m.name()),
+                    None => rate.to_string(),
+                };
+                (c.name(), c.variant.clone(), rates)
+            }),
     );
-    for (name, variant) in traced {
+    for (name, variant, rates) in traced {
         steps.push(
             Step::new(format!("trace-{name}"), &["trace"])
                 .args(&["--suite", &layout.path("trace-positions.epd")])
                 .args(&["--variant", &variant, "--depth", &settings.depth])
-                .args(&["--only-cut-tests", "--verify-cuts"])
-                .arg(scale.verify_rate.to_string())
+                .args(&["--only-cut-tests", "--verify-cuts", &rates])
                 .args(&["--seed", &args.seed.to_string(), "--out"])
                 .arg(layout.path(&format!("traces/{name}.csv"))),
         );

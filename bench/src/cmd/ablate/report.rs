@@ -138,15 +138,6 @@ fn node_ratio(reference: &[f64], variant: &[f64]) -> Option<Estimate> {
     })
 }
 
-/// The CSV `method` name of a preset part (null-move rules share one).
-fn method_name(part: &str) -> &str {
-    if part.starts_with("null-move") {
-        "null-move"
-    } else {
-        part
-    }
-}
-
 /// Reads a result file that a run may not have (a step not done): no rows then; a file that
 /// is there but does not parse is an error, never an empty measurement.
 fn rows_of<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> Result<Vec<T>, String> {
@@ -198,7 +189,7 @@ fn row(
     } else {
         format!("traces/{}", c.name())
     };
-    let method = method_name(&c.method);
+    let method = c.traced_method();
     let verified: Vec<VerifyRow> = rows_of(&layout.file(&format!("{trace}.verify.csv")))?;
     let mine: Vec<&VerifyRow> = verified.iter().filter(|v| v.method == method).collect();
     let wrong = mine.iter().filter(|v| !v.correct).count();

@@ -351,7 +351,7 @@ fn plan(
                 &scale.trace_depth.to_string(),
                 "--only-cut-tests",
                 "--verify-cuts",
-                &format!("{},{method}={verify}", scale::VERIFY_OTHERS),
+                &format!("{},{method}={verify}", crate::cmd::trace::VERIFY_OTHERS),
                 "--seed",
                 &seed,
                 "--out",

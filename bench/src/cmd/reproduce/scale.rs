@@ -34,7 +34,7 @@ pub const ORACLE_VARIANTS: [&str; 8] = [
 /// Each method alone, traced with the share of its cuts verified by a full-width re-search
 /// (rare methods get a larger share so that their false-cut rates have some cuts behind them).
 /// The other methods of its trace (the quiescence futility of every preset) get
-/// [`VERIFY_OTHERS`].
+/// [`VERIFY_OTHERS`](crate::cmd::trace::VERIFY_OTHERS).
 pub const TRACED: [(&str, f64); 7] = [
     ("null-move", 0.02),
     ("probcut", 1.0),
@@ -44,12 +44,6 @@ pub const TRACED: [(&str, f64); 7] = [
     ("multicut-all", 0.02),
     ("multicut-tt", 0.02),
 ];
-
-/// The share verified of the cuts of the methods a trace is not about: quiescence futility
-/// prunes about a hundred times as often as ProbCut cuts (97,000 against 69 in one
-/// position at depth 10), and at ProbCut's share of 1 its rows, not ProbCut's, would fill the
-/// trace's verified cuts.
-pub const VERIFY_OTHERS: f64 = 0.002;
 
 /// Assumed standard deviation of a game pair's score (mean of its two games) when a match is
 /// sized: 0.25 is between the 0.20 of cutlab's one-sided matches and the 0.30 of a wide-open
