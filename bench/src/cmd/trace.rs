@@ -143,11 +143,7 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
     let Tee(_, Tee(histograms, Tee(csv, sampler))) = search.observer;
     let written = csv.finish().map_err(|e| e.to_string())?;
     let tallies_path = sibling(&args.out, "tallies.csv");
-    let file = std::fs::File::create(&tallies_path)
-        .map_err(|e| format!("{}: {e}", tallies_path.display()))?;
-    let mut writer = cutlab_instrument::csv_header::writer::<TallyRow, _>(file)
-        .map_err(|e| format!("{}: {e}", tallies_path.display()))?;
-    crate::common::results::write_rows(&mut writer, &tallies_path, &counted)?;
+    crate::common::results::write_csv(&tallies_path, &counted)?;
     println!(
         "traced {} positions, {total_nodes} nodes; wrote {} node rows to {}, {} test rows to {} \
          and the tests counted to {}",
@@ -186,9 +182,6 @@ fn count_rows(position: &str, counters: &Counters) -> Vec<TallyRow> {
 fn verify(args: &TraceArgs, sampler: &CutSampler) -> Result<(), String> {
     let checked = verify_cuts(&sampler.samples, args.hash_mb)?;
     let path = sibling(&args.out, "verify.csv");
-    let file = std::fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut writer = cutlab_instrument::csv_header::writer::<VerifyRow, _>(file)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
     let rows: Vec<VerifyRow> = checked
         .iter()
         .map(|v| {
@@ -211,7 +204,7 @@ fn verify(args: &TraceArgs, sampler: &CutSampler) -> Result<(), String> {
             }
         })
         .collect();
-    crate::common::results::write_rows(&mut writer, &path, &rows)?;
+    crate::common::results::write_csv(&path, &rows)?;
     println!(
         "cut verification ({} sampled cuts, rows in {}):\n{}",
         rows.len(),

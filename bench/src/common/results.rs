@@ -170,6 +170,17 @@ pub fn write_rows<T: Serialize, W: std::io::Write>(
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// Writes `path` anew: the header of `T`'s columns (also with no rows), then `rows`.
+///
+/// # Errors
+/// The file cannot be created, or a row written; the error names `path`.
+pub fn write_csv<T: Serialize + Default>(path: &Path, rows: &[T]) -> Result<(), String> {
+    let file = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut writer = cutlab_instrument::csv_header::writer::<T, _>(file)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    write_rows(&mut writer, path, rows)
+}
+
 /// Writes `<out stem>.<variant>.config.toml` for every variant.
 ///
 /// # Errors
