@@ -127,18 +127,15 @@ fn trace_tallies_count_every_test() {
     let dir = temp_dir("tallies");
     let suite = small_suite(&dir);
     let trace = |out: &str, extra: &[&str]| {
-        let run = Command::new(EXE)
-            .args(["trace", "--variant", "modern", "--depth", "5", "--suite"])
-            .arg(&suite)
-            .args(extra)
-            .arg("--out")
-            .arg(dir.join(out))
-            .output()
-            .unwrap();
-        assert!(
-            run.status.success(),
-            "{}",
-            String::from_utf8_lossy(&run.stderr)
+        stdout_of_success(
+            &Command::new(EXE)
+                .args(["trace", "--variant", "modern", "--depth", "5", "--suite"])
+                .arg(&suite)
+                .args(extra)
+                .arg("--out")
+                .arg(dir.join(out))
+                .output()
+                .unwrap(),
         );
     };
     trace("all.csv", &[]);
