@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use cutlab_instrument::Tally;
 use plotters::{coord::types::RangedCoordf64, prelude::*};
 
 use crate::{
@@ -261,16 +262,14 @@ pub fn cuts_by_depth(path: &Path, rows: &[TallyRow]) -> Result<(), String> {
     let series: Vec<Series> = methods
         .iter()
         .map(|&m| {
-            let mut by_depth: std::collections::BTreeMap<i32, (u64, u64)> = Default::default();
+            let mut by_depth: std::collections::BTreeMap<i32, Tally> = Default::default();
             for r in rows.iter().filter(|r| r.method == m) {
-                let c = by_depth.entry(r.depth).or_default();
-                c.0 += r.tries;
-                c.1 += r.cuts;
+                *by_depth.entry(r.depth).or_default() += r.tally();
             }
             #[expect(clippy::cast_precision_loss, reason = "counts")]
             let points = by_depth
                 .into_iter()
-                .map(|(d, (n, k))| (f64::from(d), k as f64 / n as f64))
+                .map(|(d, t)| (f64::from(d), t.cuts as f64 / t.tries as f64))
                 .collect();
             Series {
                 name: m.to_string(),

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use cutlab_instrument::Tally;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 /// `path`, or `path.gz` where only the compressed file is there (the data of `results/`).
@@ -183,6 +184,19 @@ pub struct TallyRow {
     pub cuts: u64,
     /// Nodes the tests themselves searched.
     pub test_nodes: u64,
+}
+
+impl TallyRow {
+    /// The row's four counts (`test_nodes` as [`Tally::nodes`]).
+    #[must_use]
+    pub fn tally(&self) -> Tally {
+        Tally {
+            tries: self.tries,
+            nodes_tried: self.nodes_tried,
+            cuts: self.cuts,
+            nodes: self.test_nodes,
+        }
+    }
 }
 
 /// One row of `<stem>.verify.csv` of `cutlab trace --verify-cuts`: a sampled cut re-searched

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use cutlab_instrument::Method;
+use cutlab_instrument::{Method, Tally};
 use cutlab_search::fit_params::FitParams;
 
 use crate::{
@@ -300,13 +300,9 @@ fn cut_counts<K: Ord + ToString>(
     key_name: &str,
     key: impl Fn(&TallyRow) -> K,
 ) -> Table {
-    let mut cells: BTreeMap<(&str, K), TallyRow> = BTreeMap::new();
+    let mut cells: BTreeMap<(&str, K), Tally> = BTreeMap::new();
     for r in rows {
-        let c = cells.entry((r.method.as_str(), key(r))).or_default();
-        c.nodes_tried += r.nodes_tried;
-        c.tries += r.tries;
-        c.cuts += r.cuts;
-        c.test_nodes += r.test_nodes;
+        *cells.entry((r.method.as_str(), key(r))).or_default() += r.tally();
     }
     let mut t = Table::new(&[
         "method",
@@ -320,7 +316,7 @@ fn cut_counts<K: Ord + ToString>(
     ]);
     for ((method, k), c) in cells {
         #[expect(clippy::cast_precision_loss, reason = "counts")]
-        let mean_nodes = c.test_nodes as f64 / c.tries as f64;
+        let mean_nodes = c.nodes as f64 / c.tries as f64;
         let kind = Method::from_name(method);
         let rate = if kind.is_some_and(Method::prunes_moves) {
             wilson(c.cuts, c.tries, 0.95)

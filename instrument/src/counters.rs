@@ -2,7 +2,7 @@
 //! cuts and the nodes the tests themselves searched. Reads cut-test events only, so the
 //! search builds no node events for it.
 
-use std::{collections::BTreeMap, fmt::Write as _};
+use std::{collections::BTreeMap, fmt::Write as _, ops::AddAssign};
 
 use serde::Serialize;
 
@@ -19,6 +19,15 @@ pub struct Tally {
     pub cuts: u64,
     /// Nodes searched by the tests.
     pub nodes: u64,
+}
+
+impl AddAssign for Tally {
+    fn add_assign(&mut self, other: Tally) {
+        self.tries += other.tries;
+        self.nodes_tried += other.nodes_tried;
+        self.cuts += other.cuts;
+        self.nodes += other.nodes;
+    }
 }
 
 /// Depths counted in their own cell; deeper tests share the last one.
@@ -85,22 +94,15 @@ impl Counters {
     pub fn by_method(&self) -> BTreeMap<Method, Tally> {
         let mut totals: BTreeMap<Method, Tally> = BTreeMap::new();
         for (m, _, _, t) in self.cells() {
-            let total = totals.entry(m).or_default();
-            total.tries += t.tries;
-            total.nodes_tried += t.nodes_tried;
-            total.cuts += t.cuts;
-            total.nodes += t.nodes;
+            *totals.entry(m).or_default() += t;
         }
         totals
     }
 
     /// Adds another set of counters into this one.
     pub fn merge(&mut self, other: &Counters) {
-        for (cell, t) in self.cells.iter_mut().zip(&other.cells) {
-            cell.tries += t.tries;
-            cell.nodes_tried += t.nodes_tried;
-            cell.cuts += t.cuts;
-            cell.nodes += t.nodes;
+        for (cell, &t) in self.cells.iter_mut().zip(&other.cells) {
+            *cell += t;
         }
     }
 
