@@ -56,6 +56,8 @@ start() {
 
   host=$(hostname -s)
   node=$(slurmd -C | head -1 | sed -E 's/ (Boards|SocketsPerBoard|CoresPerSocket|ThreadsPerCore)=[0-9]+//g')
+  # batch_sched_delay=0: a job whose dependency has just ended starts at once, not at the
+  # next 3-second tick (a chain of 7 jobs: 21 s by default, 7 s with it).
   cat >"$dir/slurm.conf" <<EOF
 ClusterName=cutlab-local
 SlurmctldHost=$host(127.0.0.1)
@@ -68,6 +70,7 @@ TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 SchedulerType=sched/backfill
+SchedulerParameters=batch_sched_delay=0
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 MpiDefault=none
