@@ -194,13 +194,30 @@ impl Dist {
     /// The distribution of max(A, B) for independent A and B: F = F_A · F_B (Equation 1).
     #[must_use]
     pub fn max(&self, other: &Dist) -> Dist {
-        let mut xs: Vec<i32> = self.xs.iter().chain(&other.xs).copied().collect();
-        xs.sort_unstable();
-        xs.dedup();
-        let cdf = xs
-            .iter()
-            .map(|&x| self.cdf_at(x) * other.cdf_at(x))
-            .collect();
+        // One merge of the two sorted supports: at each point of the union, each CDF is its
+        // value at its last support point not above it.
+        let capacity = self.xs.len() + other.xs.len();
+        let (mut xs, mut cdf) = (Vec::with_capacity(capacity), Vec::with_capacity(capacity));
+        let (mut i, mut j) = (0, 0);
+        let (mut fa, mut fb) = (0.0, 0.0);
+        loop {
+            let (a, b) = (self.xs.get(i).copied(), other.xs.get(j).copied());
+            let x = match (a, b) {
+                (Some(a), Some(b)) => a.min(b),
+                (Some(v), None) | (None, Some(v)) => v,
+                (None, None) => break,
+            };
+            if a == Some(x) {
+                fa = self.cdf[i];
+                i += 1;
+            }
+            if b == Some(x) {
+                fb = other.cdf[j];
+                j += 1;
+            }
+            xs.push(x);
+            cdf.push(fa * fb);
+        }
         Dist { xs, cdf }
     }
 
@@ -259,6 +276,31 @@ mod tests {
         let node = child.max(&child).max(&child);
         let p_above = 1.0 - node.cdf_at(0);
         assert!((p_above - 0.875).abs() < 1e-12, "{p_above}");
+    }
+
+    /// Equation 1 at every point of the union of the supports, F(x) = F_A(x) · F_B(x),
+    /// exactly, for overlapping, disjoint, interleaved and point distributions.
+    #[test]
+    fn the_max_is_the_product_of_the_cdfs_on_the_union_of_the_supports() {
+        let cases = [
+            (Dist::normal(0, 50.0, 16), Dist::normal(20, 30.0, 16)),
+            (Dist::normal(-500, 10.0, 8), Dist::normal(500, 10.0, 8)),
+            (Dist::normal(0, 50.0, 16), Dist::normal(0, 50.0, 16)),
+            (Dist::point(7), Dist::normal(7, 40.0, 5)),
+            (Dist::point(-3), Dist::point(4)),
+        ];
+        for (a, b) in cases {
+            for (left, right) in [(&a, &b), (&b, &a)] {
+                let m = left.max(right);
+                let mut union: Vec<i32> = a.xs.iter().chain(&b.xs).copied().collect();
+                union.sort_unstable();
+                union.dedup();
+                assert_eq!(m.xs, union);
+                for (&x, &f) in m.xs.iter().zip(&m.cdf) {
+                    assert_eq!(f.to_bits(), (left.cdf_at(x) * right.cdf_at(x)).to_bits());
+                }
+            }
+        }
     }
 
     #[test]
