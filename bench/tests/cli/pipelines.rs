@@ -375,6 +375,16 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
         "~25 (step 8)",
         "Stockfish's note beside leaving reverse futility out"
     );
+    // The report states the family's error next to the rule's: 5% of the stopped matches.
+    let decided = rows
+        .iter()
+        .filter(|r| &r[column("verdict")] == "decided")
+        .count();
+    let family = format!(
+        "Of the 4 matches stopped, {decided} are decided; if no method had any effect, about \
+         0.2 of them"
+    );
+    assert!(report.contains(&family), "{family}\n{report}");
     // An existing run is not mixed into; --resume reruns nothing.
     assert!(!run(&[]).status.success());
     let again = run(&["--resume"]);

@@ -247,6 +247,22 @@ impl AblationRow {
     }
 }
 
+/// What the rule does not hold: the error of the family of matches. Each match reads
+/// *decided* for a method of no effect with probability at most 5%, so among many matches a
+/// few such verdicts are expected by chance alone.
+fn family_error(stopped: usize, decided: usize) -> String {
+    #[expect(clippy::cast_precision_loss, reason = "a count of matches")]
+    let by_chance = stopped as f64 * 0.05;
+    format!(
+        "
+**Error over the family**: the rule holds each match's error at 5%, not the \
+         family's. Of the {stopped} matches stopped, {decided} are decided; if no method had \
+         any effect, about {by_chance:.1} of them would read decided by chance alone. A \
+         decided row whose interval ends near 0 is the one to play again with another \
+         `--seed` before building on it.\n"
+    )
+}
+
 /// The comparisons whose matches have not stopped yet, in a line: those playing with their
 /// games so far, then those not started.
 fn unstopped(rows: &[AblationRow]) -> Option<String> {
@@ -430,7 +446,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     );
     let path = layout.file("ablate.csv");
     let mut csv = csv::Writer::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let (mut stopped, mut matches) = (0, 0);
+    let (mut stopped, mut matches, mut decided) = (0, 0, 0);
     let mut sections = String::new();
     for (k, &nodes) in manifest.nodes.iter().enumerate() {
         for (direction, title) in SECTIONS {
@@ -447,6 +463,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
             // those; the others are listed.
             let done: Vec<AblationRow> = rows.iter().filter(|r| r.stopped()).cloned().collect();
             (stopped, matches) = (stopped + done.len(), matches + rows.len());
+            decided += done.iter().filter(|r| r.verdict == "decided").count();
             for r in &done {
                 write_csv_row(&mut csv, r).map_err(|e| format!("{}: {e}", path.display()))?;
             }
@@ -486,6 +503,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
              matches.\n"
         ));
     }
+    md.push_str(&family_error(stopped, decided));
     md.push_str(&sections);
     csv.flush()
         .map_err(|e| format!("{}: {e}", path.display()))?;
