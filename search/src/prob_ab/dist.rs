@@ -240,13 +240,15 @@ impl Dist {
         if self.xs.len() <= n || n < 2 {
             return self;
         }
+        // The levels rise, so one sweep finds each level's first point whose CDF reaches it.
+        let last = self.xs.len() - 1;
+        let mut i = 0;
         #[expect(clippy::cast_precision_loss, reason = "small counts")]
         let pairs = (0..n).map(|k| {
             let level = (k as f64 + 0.5) / n as f64;
-            let i = self
-                .cdf
-                .partition_point(|&c| c < level)
-                .min(self.xs.len() - 1);
+            while i < last && self.cdf[i] < level {
+                i += 1;
+            }
             (self.xs[i], 1.0 / n as f64)
         });
         Dist::from_masses(pairs)
@@ -300,6 +302,27 @@ mod tests {
                     assert_eq!(f.to_bits(), (left.cdf_at(x) * right.cdf_at(x)).to_bits());
                 }
             }
+        }
+    }
+
+    /// Compressing to n points keeps, for each equal-probability level (k + 1/2) / n, the
+    /// first support point whose CDF reaches it.
+    #[test]
+    fn compression_keeps_the_quantile_points() {
+        let wide = Dist::normal(0, 80.0, 16).max(&Dist::normal(35, 60.0, 16));
+        for n in [2, 5, 16, 31] {
+            let small = wide.clone().compress(n);
+            let mut expected: Vec<i32> = (0..n)
+                .map(|k| {
+                    #[expect(clippy::cast_precision_loss, reason = "small counts")]
+                    let level = (k as f64 + 0.5) / n as f64;
+                    let i = wide.cdf.iter().position(|&c| c >= level);
+                    wide.xs[i.unwrap_or(wide.xs.len() - 1)]
+                })
+                .collect();
+            expected.dedup();
+            assert_eq!(small.xs, expected, "{n} points");
+            assert!((small.cdf[small.len() - 1] - 1.0).abs() < 1e-12);
         }
     }
 
