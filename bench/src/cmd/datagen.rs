@@ -13,6 +13,12 @@
 //! resumed run truncates `data.bin` to the last game recorded and plays the rest. Games are
 //! seeded by their number, so `--shard K/N` (games K, K+N, ...) into separate directories
 //! gives the same positions as one run.
+//!
+//! `--from-games` labels games already played instead (a study's packed `matches/*.moves.csv.gz`,
+//! which the repository keeps while generated data does not outlive its machine): every
+//! position of each game is searched with `--nodes` for its score and kept by the same rule,
+//! with the game's result; games are numbered across the files in order, and unfinished ones
+//! (`*`) are dropped.
 
 use std::{
     collections::HashSet,
@@ -27,18 +33,27 @@ use cutlab_search::{Limits, Position, Search, movegen::is_tactical, score::MATE_
 use serde::{Deserialize, Serialize};
 use shakmaty::{Board, Color, Position as _, Role};
 
-use crate::common::{
-    parallel, progress, results,
-    self_play::{Adjudication, GameRng},
+use crate::{
+    cmd::games::GameMoves,
+    common::{
+        parallel, progress, results,
+        self_play::{Adjudication, GameRng},
+    },
 };
 
 /// Options of `cutlab datagen`.
 #[derive(Args, Debug, Serialize)]
 pub struct DatagenArgs {
     /// Self-play games (numbered from 0; a shard plays its share).
-    #[arg(long, value_parser = crate::common::options::count_up_to::<u32>(1_000_000_000))]
-    games: u32,
-    /// Nodes per move.
+    #[arg(long, required_unless_present = "from_games", conflicts_with = "from_games",
+          value_parser = crate::common::options::count_up_to::<u32>(1_000_000_000))]
+    games: Option<u32>,
+    /// Label the positions of games already played instead: packed games files (`cutlab
+    /// games pack`, e.g. `results/STUDY/matches/*/*.moves.csv.gz`), comma-separated or
+    /// repeated; every position is searched with `--nodes` for its score.
+    #[arg(long, value_delimiter = ',', num_args = 1..)]
+    from_games: Vec<PathBuf>,
+    /// Nodes per move (per position with `--from-games`).
     #[arg(long, default_value_t = 5000, value_parser = crate::common::options::count_up_to::<u64>(1 << 32))]
     nodes: u64,
     /// The variant that plays (its evaluation labels the data).
@@ -89,6 +104,22 @@ struct Kept {
     board: Board,
     turn: Color,
     white_score: i16,
+}
+
+impl Kept {
+    /// `pos` with `score`, the side to move's.
+    fn new(pos: &Position, score: i32) -> Kept {
+        let white = if pos.turn() == Color::White {
+            score
+        } else {
+            -score
+        };
+        Kept {
+            board: pos.chess().board().clone(),
+            turn: pos.turn(),
+            white_score: i16::try_from(white.clamp(-32_000, 32_000)).unwrap_or(0),
+        }
+    }
 }
 
 /// A played game: its kept positions and result (white's score: 1, 0.5, 0), or `None` when
@@ -171,16 +202,7 @@ fn play(args: &DatagenArgs, plies: (u32, u32), search: &mut Search, index: u32) 
                 return (index, None);
             };
             if !pos.in_check() && !is_tactical(m) && result.score.abs() < MATE_BOUND {
-                let white = if pos.turn() == Color::White {
-                    result.score
-                } else {
-                    -result.score
-                };
-                kept.push(Kept {
-                    board: pos.chess().board().clone(),
-                    turn: pos.turn(),
-                    white_score: i16::try_from(white.clamp(-32_000, 32_000)).unwrap_or(0),
-                });
+                kept.push(Kept::new(&pos, result.score));
             }
             if let Some(side) = adjudication.after_search(pos.turn(), result.score) {
                 return (index, Some((kept, white_win(side))));
@@ -194,6 +216,36 @@ fn play(args: &DatagenArgs, plies: (u32, u32), search: &mut Search, index: u32) 
         }
     }
     (index, None)
+}
+
+/// Labels game `index`, played before: each position it passed through, searched with
+/// `--nodes` for its score and kept by [`play`]'s rule, with the game's result (`None` for an
+/// unfinished game).
+fn label(args: &DatagenArgs, search: &mut Search, index: u32, game: &GameMoves) -> Played {
+    let result = match game.result.as_str() {
+        "1-0" => 1.0,
+        "0-1" => 0.0,
+        "1/2-1/2" => 0.5,
+        _ => return (index, None),
+    };
+    search.clear();
+    let mut pos = Position::from_chess(game.start.clone());
+    let mut keys: Vec<u64> = Vec::new();
+    let mut kept = Vec::new();
+    for &m in &game.moves {
+        if !pos.in_check() {
+            let found = search.go(&pos, &keys, &Limits::nodes(args.nodes), &mut |_| {});
+            if let Some(best) = found.best_move
+                && !is_tactical(best)
+                && found.score.abs() < MATE_BOUND
+            {
+                kept.push(Kept::new(&pos, found.score));
+            }
+        }
+        keys.push(pos.key());
+        pos = pos.play(m);
+    }
+    (index, Some((kept, result)))
 }
 
 /// The games already in `dir` (and `data.bin` cut back to the last of them).
@@ -230,13 +282,25 @@ fn resume(dir: &Path, resume: bool) -> Result<Vec<GameRow>, String> {
     Ok(rows)
 }
 
-/// Plays the games and writes the data.
+/// Plays the games (or labels the given ones) and writes the data.
 ///
 /// # Errors
 /// Bad options, an existing run without `--resume`, or files that cannot be written.
 pub fn run(args: &DatagenArgs) -> Result<(), String> {
     let plies = parse_range(&args.random_plies)?;
     let config = cutlab_search::SearchConfig::resolve(&args.variant).map_err(|e| e.to_string())?;
+    let played: Vec<GameMoves> = args
+        .from_games
+        .iter()
+        .map(|path| crate::cmd::games::read_games(path))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .flatten()
+        .collect();
+    let count = match args.games {
+        Some(games) => games,
+        None => u32::try_from(played.len()).map_err(|_| "--from-games: too many games")?,
+    };
     std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let _lock = crate::common::process::lock_dir(&args.out, None)?;
     let done_rows = resume(&args.out, args.resume)?;
@@ -256,7 +320,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         &[("variant", &config)],
         !done_rows.is_empty(),
     )?;
-    let all: Vec<u32> = (0..args.games).collect();
+    let all: Vec<u32> = (0..count).collect();
     let mine = crate::common::shard::shard(&all, args.shard.as_deref())?;
     let done: HashSet<u32> = done_rows.iter().map(|r| r.game).collect();
     let todo: Vec<u32> = mine
@@ -264,13 +328,19 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         .copied()
         .filter(|g| !done.contains(g))
         .collect();
+    // Searches to run: 150 a self-play game, a played game's moves.
+    let searches: usize = if played.is_empty() {
+        todo.len() * 150
+    } else {
+        todo.iter().map(|&g| played[g as usize].moves.len()).sum()
+    };
     #[expect(clippy::cast_precision_loss, reason = "an estimate")]
-    let hours =
-        todo.len() as f64 * 150.0 * args.nodes as f64 / 2.5e6 / args.threads as f64 / 3600.0;
+    let hours = searches as f64 * args.nodes as f64 / 2.5e6 / args.threads as f64 / 3600.0;
     eprintln!(
-        "datagen: {} games to play ({} done), {} nodes a move: about {hours:.1} h on {} threads \
-         (150 plies a game at 2.5 M nps a thread)",
+        "datagen: {} games to {} ({} done), {} nodes a search: about {hours:.1} h on {} \
+         threads ({searches} searches at 2.5 M nps a thread)",
         todo.len(),
+        if played.is_empty() { "play" } else { "label" },
         done.len(),
         args.nodes,
         args.threads
@@ -289,7 +359,10 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         &todo,
         args.threads,
         || Search::new(config.clone(), 16),
-        |search, &g| play(args, plies, search, g),
+        |search, &g| match played.get(g as usize) {
+            Some(game) => label(args, search, g, game),
+            None => play(args, plies, search, g),
+        },
         |(game, played)| {
             bar.inc(1);
             let Some((kept, result)) = played else {
@@ -321,9 +394,19 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
     )?;
     bar.finish_and_clear();
     println!(
-        "datagen: {} games played ({dropped} dropped past {MAX_GAME_PLIES} plies), {positions} \
-         positions written; {} in all in {}",
+        "datagen: {} games {} ({dropped} dropped {}), {positions} positions written; {} in \
+         all in {}",
         todo.len(),
+        if played.is_empty() {
+            "played"
+        } else {
+            "labelled"
+        },
+        if played.is_empty() {
+            format!("past {MAX_GAME_PLIES} plies")
+        } else {
+            "as unfinished".to_string()
+        },
         end_byte / RECORD_BYTES,
         data_path.display()
     );

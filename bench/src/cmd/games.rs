@@ -190,30 +190,76 @@ fn pack_game(tags: String, text: &str) -> Result<Packed, String> {
     })
 }
 
+/// A game of a packed file, decoded: the position it starts from, its moves (each legal
+/// where it was played) and its result token.
+pub struct GameMoves {
+    /// The position before the first move.
+    pub start: Chess,
+    /// The moves, in order.
+    pub moves: Vec<Move>,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
+}
+
+impl Packed {
+    /// The game's start and moves, each decoded from its index among the legal moves.
+    fn decode(&self) -> Result<GameMoves, String> {
+        let start = start_position(&self.tags)?;
+        let mut pos = start.clone();
+        let mut moves = Vec::with_capacity(self.moves.len());
+        for c in self.moves.chars() {
+            let legal = sorted_moves(&pos);
+            let m = (u32::from(c).checked_sub(FIRST_MOVE))
+                .and_then(|i| legal.get(usize::try_from(i).ok()?))
+                .map(|(_, m)| *m)
+                .ok_or_else(|| {
+                    format!(
+                        "move '{c}' is not one of the {} legal moves ('0' to '{}')",
+                        legal.len(),
+                        move_char(legal.len().saturating_sub(1))
+                    )
+                })?;
+            pos.play_unchecked(m);
+            moves.push(m);
+        }
+        Ok(GameMoves {
+            start,
+            moves,
+            result: self.result.clone(),
+        })
+    }
+}
+
 /// The PGN text of one packed game.
 fn unpack_game(game: &Packed) -> Result<String, String> {
-    let start = start_position(&game.tags)?;
-    let mut pos = start.clone();
-    let mut sans = Vec::new();
-    for c in game.moves.chars() {
-        let moves = sorted_moves(&pos);
-        let m = (u32::from(c).checked_sub(FIRST_MOVE))
-            .and_then(|i| moves.get(usize::try_from(i).ok()?))
-            .map(|(_, m)| *m)
-            .ok_or_else(|| {
-                format!(
-                    "move '{c}' is not one of the {} legal moves ('0' to '{}')",
-                    moves.len(),
-                    move_char(moves.len().saturating_sub(1))
-                )
-            })?;
-        sans.push(SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string());
-    }
+    let decoded = game.decode()?;
+    let mut pos = decoded.start.clone();
+    let sans: Vec<String> = decoded
+        .moves
+        .iter()
+        .map(|&m| SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string())
+        .collect();
     Ok(format!(
         "{}\n\n{}\n\n",
         game.tags,
-        movetext(&start, &sans, &game.result)
+        movetext(&decoded.start, &sans, &game.result)
     ))
+}
+
+/// The games of a packed file (`cutlab games pack`), decoded, in order.
+///
+/// # Errors
+/// An unreadable or malformed file, or a move that is not legal where it was played (the
+/// error names the file and the row).
+pub fn read_games(path: &Path) -> Result<Vec<GameMoves>, String> {
+    read_packed(path)?
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            g.decode()
+                .map_err(|e| format!("{}: row {}: {e}", path.display(), i + 1))
+        })
+        .collect()
 }
 
 /// Packs a PGN text; refused unless the packed games unpack to the same text.

@@ -752,3 +752,84 @@ fn train_writes_a_network_and_resumes_from_its_checkpoint() {
     };
     assert_eq!(weights("part"), weights("whole"));
 }
+
+/// Data from games already played: a match's games, packed, are labelled position by
+/// position with each game's result; the games line up with the match's, every position is
+/// one of the game's, and two shards make the whole.
+#[test]
+fn datagen_labels_the_positions_of_played_games() {
+    let dir = temp_dir("datagen-from-games");
+    let (csv, pgn) = (dir.join("m.csv"), dir.join("m.pgn"));
+    let mut args = plain_match(&["--seed", "3", "--out"]);
+    args.push(csv.to_str().unwrap());
+    args.extend(["--pgn", pgn.to_str().unwrap()]);
+    stdout_of_success(&Command::new(EXE).args(&args).output().unwrap());
+    let packed = dir.join("m.moves.csv.gz");
+    stdout_of_success(
+        &Command::new(EXE)
+            .args(["games", "pack"])
+            .args([&pgn, &packed])
+            .output()
+            .unwrap(),
+    );
+    let run = |out: &str, extra: &[&str]| {
+        stdout_of_success(
+            &Command::new(EXE)
+                .args(["datagen", "--variant", "null-move+lmr", "--nodes", "200"])
+                .arg("--from-games")
+                .arg(&packed)
+                .arg("--out")
+                .arg(dir.join(out))
+                .args(extra)
+                .output()
+                .unwrap(),
+        )
+    };
+    run("whole", &[]);
+    // One line per game, in the match's order, with its result and at most a position a ply.
+    let played: Vec<(String, usize)> = std::fs::read_to_string(&csv)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[5].to_string(), f[7].parse().unwrap())
+        })
+        .collect();
+    let labelled: Vec<(String, usize)> = std::fs::read_to_string(dir.join("whole/games.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[2].to_string(), f[1].parse().unwrap())
+        })
+        .collect();
+    assert_eq!(labelled.len(), played.len());
+    for ((result, positions), (played_result, plies)) in labelled.iter().zip(&played) {
+        assert_eq!(result, played_result);
+        assert!(
+            *positions > 0 && positions <= plies,
+            "{positions} of {plies}"
+        );
+    }
+    let whole = datagen_records(&dir.join("whole"));
+    assert_eq!(whole.len(), labelled.iter().map(|(_, n)| n).sum::<usize>());
+    run("one", &["--shard", "1/2"]);
+    run("two", &["--shard", "2/2"]);
+    let mut shards = datagen_records(&dir.join("one"));
+    shards.extend(datagen_records(&dir.join("two")));
+    shards.sort();
+    assert_eq!(shards, whole);
+    // A file that is not a packed games file is named in the error.
+    let bad = Command::new(EXE)
+        .args(["datagen", "--from-games"])
+        .arg(&pgn)
+        .arg("--out")
+        .arg(dir.join("bad"))
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("m.pgn"));
+    std::fs::remove_dir_all(&dir).ok();
+}
