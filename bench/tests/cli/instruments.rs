@@ -596,6 +596,14 @@ fn datagen_records(dir: &std::path::Path) -> Vec<Vec<u8>> {
     records
 }
 
+/// The records of the runs `dir/one` and `dir/two` (shards 1/2 and 2/2), together, sorted.
+fn shard_records(dir: &std::path::Path) -> Vec<Vec<u8>> {
+    let mut shards = datagen_records(&dir.join("one"));
+    shards.extend(datagen_records(&dir.join("two")));
+    shards.sort();
+    shards
+}
+
 /// Self-play data: every record is a legal position seen from the side to move, not in
 /// check, with the game's result from that side's view; an interrupted run (its last game
 /// cut inside its records) resumes to the same records, and two shards make the whole.
@@ -671,10 +679,7 @@ fn datagen_writes_positions_that_resume_and_shard_to_the_same_data() {
     // Shards: games 1, 3 and games 2, 4.
     run("one", &["--shard", "1/2"]);
     run("two", &["--shard", "2/2"]);
-    let mut shards = datagen_records(&dir.join("one"));
-    shards.extend(datagen_records(&dir.join("two")));
-    shards.sort();
-    assert_eq!(shards, whole);
+    assert_eq!(shard_records(&dir), whole);
 }
 
 /// Training on datagen's positions: the loss table, a network file the engine reads with its
@@ -787,24 +792,20 @@ fn datagen_labels_the_positions_of_played_games() {
     };
     run("whole", &[]);
     // One line per game, in the match's order, with its result and at most a position a ply.
-    let played: Vec<(String, usize)> = std::fs::read_to_string(&csv)
-        .unwrap()
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let f: Vec<&str> = l.split(',').collect();
-            (f[5].to_string(), f[7].parse().unwrap())
-        })
-        .collect();
-    let labelled: Vec<(String, usize)> = std::fs::read_to_string(dir.join("whole/games.csv"))
-        .unwrap()
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let f: Vec<&str> = l.split(',').collect();
-            (f[2].to_string(), f[1].parse().unwrap())
-        })
-        .collect();
+    let columns = |path: &std::path::Path, result: usize, count: usize| -> Vec<(String, usize)> {
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                (f[result].to_string(), f[count].parse().unwrap())
+            })
+            .collect()
+    };
+    // The match's (result, plies) and the labelling's (result, positions).
+    let played = columns(&csv, 5, 7);
+    let labelled = columns(&dir.join("whole/games.csv"), 2, 1);
     assert_eq!(labelled.len(), played.len());
     for ((result, positions), (played_result, plies)) in labelled.iter().zip(&played) {
         assert_eq!(result, played_result);
@@ -817,10 +818,7 @@ fn datagen_labels_the_positions_of_played_games() {
     assert_eq!(whole.len(), labelled.iter().map(|(_, n)| n).sum::<usize>());
     run("one", &["--shard", "1/2"]);
     run("two", &["--shard", "2/2"]);
-    let mut shards = datagen_records(&dir.join("one"));
-    shards.extend(datagen_records(&dir.join("two")));
-    shards.sort();
-    assert_eq!(shards, whole);
+    assert_eq!(shard_records(&dir), whole);
     // A file that is not a packed games file is named in the error.
     let bad = Command::new(EXE)
         .args(["datagen", "--from-games"])
