@@ -49,8 +49,9 @@ pub enum Command {
     /// Regret of each variant's chosen move, judged by a deeper full-width search or an
     /// external UCI engine scoring every root move.
     Oracle(oracle::OracleArgs),
-    /// Training positions for the network from self-play: bulletformat records with search
-    /// scores and game results; resumable, shardable.
+    /// Training positions for the network from self-play, or from games already played
+    /// (`--from-games`): bulletformat records with search scores and game results;
+    /// resumable, shardable.
     Datagen(datagen::DatagenArgs),
     /// Play games between variants and UCI engines: Elo, LOS, pentanomial, SPRT, PGN.
     Match(matches::MatchArgs),
