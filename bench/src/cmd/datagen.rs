@@ -31,7 +31,7 @@ use bulletformat::{BulletFormat, ChessBoard};
 use clap::Args;
 use cutlab_search::{Limits, Position, Search, movegen::is_tactical, score::MATE_BOUND};
 use serde::{Deserialize, Serialize};
-use shakmaty::{Board, Color, Position as _, Role};
+use shakmaty::{Board, Color, Move, Position as _, Role};
 
 use crate::{
     cmd::games::GameMoves,
@@ -107,6 +107,14 @@ struct Kept {
 }
 
 impl Kept {
+    /// `pos` with the score of a search whose best move is `best`, if the rule keeps it: not
+    /// in check, a quiet best move, no mate score (the static value of the others is not
+    /// their value).
+    fn of_search(pos: &Position, best: Move, score: i32) -> Option<Kept> {
+        (!pos.in_check() && !is_tactical(best) && score.abs() < MATE_BOUND)
+            .then(|| Kept::new(pos, score))
+    }
+
     /// `pos` with `score`, the side to move's.
     fn new(pos: &Position, score: i32) -> Kept {
         let white = if pos.turn() == Color::White {
@@ -201,9 +209,7 @@ fn play(args: &DatagenArgs, plies: (u32, u32), search: &mut Search, index: u32) 
             let Some(m) = result.best_move else {
                 return (index, None);
             };
-            if !pos.in_check() && !is_tactical(m) && result.score.abs() < MATE_BOUND {
-                kept.push(Kept::new(&pos, result.score));
-            }
+            kept.extend(Kept::of_search(&pos, m, result.score));
             if let Some(side) = adjudication.after_search(pos.turn(), result.score) {
                 return (index, Some((kept, white_win(side))));
             }
@@ -235,11 +241,8 @@ fn label(args: &DatagenArgs, search: &mut Search, index: u32, game: &GameMoves) 
     for &m in &game.moves {
         if !pos.in_check() {
             let found = search.go(&pos, &keys, &Limits::nodes(args.nodes), &mut |_| {});
-            if let Some(best) = found.best_move
-                && !is_tactical(best)
-                && found.score.abs() < MATE_BOUND
-            {
-                kept.push(Kept::new(&pos, found.score));
+            if let Some(best) = found.best_move {
+                kept.extend(Kept::of_search(&pos, best, found.score));
             }
         }
         keys.push(pos.key());
