@@ -90,6 +90,9 @@ pub struct MatchStats {
     pub elo: f64,
     /// Half-width of its 95% interval.
     pub elo_error: f64,
+    /// Half-width of the score's interval (NaN without one): it decides a match whose Elo
+    /// interval is unbounded (a score interval reaching 0 or 1).
+    pub score_error: f64,
     /// Normalized Elo.
     pub nelo: f64,
     /// Half-width of its 95% interval.
@@ -132,6 +135,7 @@ impl MatchStats {
             score,
             elo: elo_of_score(score),
             elo_error: (elo_of_score(high) - elo_of_score(low)) / 2.0,
+            score_error: z * per_pair.sqrt(),
             nelo: nelo_of(score),
             nelo_error: (nelo_of(high) - nelo_of(low)) / 2.0,
             los: (1.0 - erf(-(score - 0.5) / (2.0 * per_pair).sqrt().max(1e-12))) / 2.0,
@@ -142,11 +146,13 @@ impl MatchStats {
     /// `Some(false)` for a negative one, `None` when undecided or without an interval.
     #[must_use]
     pub fn sign(&self) -> Option<bool> {
-        if !(self.elo.is_finite() && self.elo_error.is_finite()) {
+        // On the score's interval: the Elo transform is monotone, and its interval is
+        // unbounded for a score interval reaching 0 or 1, which can still exclude one half.
+        if !self.score_error.is_finite() {
             None
-        } else if self.elo - self.elo_error > 0.0 {
+        } else if self.score - self.score_error > 0.5 {
             Some(true)
-        } else if self.elo + self.elo_error < 0.0 {
+        } else if self.score + self.score_error < 0.5 {
             Some(false)
         } else {
             None
@@ -467,6 +473,21 @@ mod tests {
         // With a tighter bound the last look stops it undecided.
         let tight = Looks::new(vec![200, 2400], 1.0).unwrap();
         assert_eq!(tight.stop(&even_last), Some(Stop::LastLook));
+        // A rout: 99 pairs of two losses and one pair of a loss and a draw. The score's
+        // interval (0.0025 ± 0.0064 at 99%) reaches below 0, so the Elo interval is
+        // unbounded, yet it excludes a half: decided at the first look, not played on.
+        let rout = Pentanomial {
+            ll: 99,
+            ld: 1,
+            wl_dd: 0,
+            wd: 0,
+            ww: 0,
+        };
+        let s = looks.stats(&rout);
+        assert!(!s.elo_error.is_finite(), "{s:?}");
+        assert!(s.score + s.score_error < 0.5, "{s:?}");
+        assert_eq!(s.sign(), Some(false));
+        assert_eq!(looks.stop(&rout), Some(Stop::Decided));
         assert!(Looks::new(vec![200, 100], 15.0).is_err());
         assert!(Looks::new(vec![201], 15.0).is_err());
         assert!(Looks::new(vec![200], f64::NAN).is_err());
