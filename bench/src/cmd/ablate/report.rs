@@ -333,10 +333,12 @@ fn table(rows: &[AblationRow], confidence: &str) -> Table {
                 )
             },
         );
-        let elo = if r.games > 0 && r.delta_elo.is_none() {
-            "too few games".to_string()
-        } else {
-            interval(r.delta_elo.as_ref(), 0, "")
+        // Without an Elo interval: too few games, or a rout whose score interval reaches 0
+        // or 1 (unbounded in Elo) yet decides the match.
+        let elo = match (&r.delta_elo, r.verdict) {
+            (None, "decided") => "a rout: unbounded".to_string(),
+            (None, _) if r.games > 0 => "too few games".to_string(),
+            _ => interval(r.delta_elo.as_ref(), 0, ""),
         };
         let note = r.stockfish_note.unwrap_or("-");
         t.row(vec![
