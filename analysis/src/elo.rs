@@ -197,6 +197,10 @@ impl Stop {
 }
 
 impl Looks {
+    /// The error the looks of one match hold together: a method of no effect reads decided
+    /// with at most this probability, whichever look stops the match.
+    pub const ERROR: f64 = 0.05;
+
     /// Looks after `games` games (even, increasing), stopping within `bound_elo`.
     ///
     /// # Errors
@@ -233,12 +237,12 @@ impl Looks {
         self.bound_elo
     }
 
-    /// The confidence of each look's interval: 1 - 0.05/k.
+    /// The confidence of each look's interval: 1 - [`Looks::ERROR`]/k.
     #[must_use]
     pub fn confidence(&self) -> f64 {
         #[expect(clippy::cast_precision_loss, reason = "a few looks")]
         let k = self.games.len() as f64;
-        1.0 - 0.05 / k
+        1.0 - Looks::ERROR / k
     }
 
     /// The statistics with the looks' interval.

@@ -248,16 +248,16 @@ impl AblationRow {
 }
 
 /// What the rule does not hold: the error of the family of matches. Each match reads
-/// *decided* for a method of no effect with probability at most 5%, so among many matches a
-/// few such verdicts are expected by chance alone.
+/// *decided* for a method of no effect with probability at most [`Looks::ERROR`], so among
+/// many matches a few such verdicts are expected by chance alone.
 fn family_error(stopped: usize, decided: usize) -> String {
     #[expect(clippy::cast_precision_loss, reason = "a count of matches")]
-    let by_chance = stopped as f64 * 0.05;
+    let by_chance = stopped as f64 * Looks::ERROR;
+    let percent = 100.0 * Looks::ERROR;
     format!(
-        "
-**Error over the family**: the rule holds each match's error at 5%, not the \
-         family's. Of the {stopped} matches stopped, {decided} are decided; if no method had \
-         any effect, about {by_chance:.1} of them would read decided by chance alone. A \
+        "\n**Error over the family**: the rule holds each match's error at {percent:.0}%, not \
+         the family's. Of the {stopped} matches stopped, {decided} are decided; if no method \
+         had any effect, about {by_chance:.1} of them would read decided by chance alone. A \
          decided row whose interval ends near 0 is the one to play again with another \
          `--seed` before building on it.\n"
     )
