@@ -331,11 +331,17 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         .copied()
         .filter(|g| !done.contains(g))
         .collect();
-    // Searches to run: 150 a self-play game, a played game's moves.
-    let searches: usize = if played.is_empty() {
-        todo.len() * 150
+    // Searches to run: 150 a self-play game, a played game's moves. The words of the messages.
+    let (searches, (verb, done_verb, dropped_why)): (usize, _) = if played.is_empty() {
+        (
+            todo.len() * 150,
+            ("play", "played", format!("past {MAX_GAME_PLIES} plies")),
+        )
     } else {
-        todo.iter().map(|&g| played[g as usize].moves.len()).sum()
+        (
+            todo.iter().map(|&g| played[g as usize].moves.len()).sum(),
+            ("label", "labelled", "as unfinished".to_string()),
+        )
     };
     #[expect(clippy::cast_precision_loss, reason = "an estimate")]
     let hours = searches as f64 * args.nodes as f64 / 2.5e6 / args.threads as f64 / 3600.0;
@@ -343,7 +349,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         "datagen: {} games to {} ({} done), {} nodes a search: about {hours:.1} h on {} \
          threads ({searches} searches at 2.5 M nps a thread)",
         todo.len(),
-        if played.is_empty() { "play" } else { "label" },
+        verb,
         done.len(),
         args.nodes,
         args.threads
@@ -397,19 +403,9 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
     )?;
     bar.finish_and_clear();
     println!(
-        "datagen: {} games {} ({dropped} dropped {}), {positions} positions written; {} in \
-         all in {}",
+        "datagen: {} games {done_verb} ({dropped} dropped {dropped_why}), {positions} \
+         positions written; {} in all in {}",
         todo.len(),
-        if played.is_empty() {
-            "played"
-        } else {
-            "labelled"
-        },
-        if played.is_empty() {
-            format!("past {MAX_GAME_PLIES} plies")
-        } else {
-            "as unfinished".to_string()
-        },
         end_byte / RECORD_BYTES,
         data_path.display()
     );
