@@ -21,7 +21,10 @@
 //! Values and windows: a node's value is its combined distribution's p-value (the largest x
 //! with P(V ≥ x) ≥ p). It raises alpha, and reaching beta is the seed's cut-off P(V ≥ β) ≥ p.
 //! The best move is the child whose *own* distribution has the best p-value; a child can
-//! raise the combined value without being best (a wide distribution lifts the maximum).
+//! raise the combined value without being best (a wide distribution lifts the maximum). As in
+//! PVS, a child becomes the best move only when its value beats the alpha it was searched
+//! against: the combined value raises that alpha above every child's own value, and a later
+//! child's null-window search that lands at or below it is a bound (fail low), not its value.
 //! High p ("Karpov") values a move by its pessimistic quantile, low p ("Tal") by its
 //! optimistic one.
 //!
@@ -123,9 +126,9 @@ pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
 struct ProbMoves {
     /// The children's distributions combined by Equation 1 (`None`: no legal move).
     combined: Option<Dist>,
-    /// The best child's own value at the confidence.
-    best_value: i32,
-    /// That child's move, when its value beat alpha.
+    /// The window's alpha for the next child: the node's alpha raised by its value so far.
+    alpha: i32,
+    /// The best move: the last child whose own value beat the alpha it was searched against.
     best_move: Option<Move>,
     /// Moves searched.
     searched: usize,
@@ -135,42 +138,39 @@ struct ProbMoves {
     tried: TriedMoves,
 }
 
-impl Default for ProbMoves {
-    fn default() -> Self {
+impl ProbMoves {
+    /// The move loop of a node whose window starts at `alpha`.
+    fn new(alpha: i32) -> ProbMoves {
         ProbMoves {
             combined: None,
-            best_value: -INFINITE,
+            alpha,
             best_move: None,
             searched: 0,
             cut_index: None,
             tried: TriedMoves::default(),
         }
     }
-}
 
-impl ProbMoves {
-    /// Adds the distribution of a searched child, `mine` (from this node's side). Returns
-    /// whether the child is the new best move (its own value at the confidence is the best so
-    /// far and beats `alpha`) and the node's value: the combined distribution's at the
-    /// confidence. A child can raise the node's value without being the best move.
-    fn add(&mut self, m: Move, mine: Dist, alpha: i32, params: &ProbAbParams) -> (bool, i32) {
+    /// Adds the distribution of a child searched against [`ProbMoves::alpha`], `mine` (from
+    /// this node's side), and raises that alpha to the node's value: the combined
+    /// distribution's at the confidence, which is returned with whether the child is the new
+    /// best move. Only a child whose own value beats the alpha is: at or below it, a
+    /// null-window search leaves a bound (PVS's fail low), whatever it compares with. A child
+    /// can raise the node's value without being the best move.
+    fn add(&mut self, m: Move, mine: Dist, params: &ProbAbParams) -> (bool, i32) {
         let p = params.confidence;
         self.searched += 1;
-        let value = mine.value_at(p);
+        let new_best = mine.value_at(p) > self.alpha;
+        if new_best {
+            self.best_move = Some(m);
+        }
         let combined = match self.combined.take() {
             Some(d) => d.max(&mine).compress(params.max_support),
             None => mine,
         };
         let node_value = combined.value_at(p);
         self.combined = Some(combined);
-        let mut new_best = false;
-        if value > self.best_value {
-            self.best_value = value;
-            if value > alpha {
-                self.best_move = Some(m);
-                new_best = true;
-            }
-        }
+        self.alpha = self.alpha.max(node_value);
         (new_best, node_value)
     }
 }
@@ -312,8 +312,7 @@ impl<O: Observer> Search<O> {
             self.previous_move(node),
             PickerKind::All,
         );
-        let mut alpha = node.alpha;
-        let mut moves = ProbMoves::default();
+        let mut moves = ProbMoves::new(node.alpha);
         while let Some((m, _)) = picker.next(pos, &self.history) {
             let index = moves.searched;
             self.frames[node.ply_index()].moved = Some(PieceTo::new(pos, m));
@@ -325,7 +324,7 @@ impl<O: Observer> Search<O> {
             } = self.child_move(pos, node, m, (&killers, index), None);
             self.keys.push(child.key());
             let mine = if index == 0 {
-                let window = [-node.beta, -alpha];
+                let window = [-node.beta, -moves.alpha];
                 let child_type = node.node_type.child(0);
                 self.prob_search(
                     &child,
@@ -338,13 +337,20 @@ impl<O: Observer> Search<O> {
                 )
                 .negate()
             } else {
-                self.prob_zero_window_child(&child, node, alpha, [new_depth, reduction], index, ctx)
+                self.prob_zero_window_child(
+                    &child,
+                    node,
+                    moves.alpha,
+                    [new_depth, reduction],
+                    index,
+                    ctx,
+                )
             };
             self.keys.pop();
             if self.aborted {
                 return None;
             }
-            let (new_best, node_value) = moves.add(m, mine, node.alpha, &ctx.params);
+            let (new_best, node_value) = moves.add(m, mine, &ctx.params);
             if new_best && node.is_pv() {
                 self.update_pv(node.ply_index(), m);
             }
@@ -353,7 +359,6 @@ impl<O: Observer> Search<O> {
                 moves.cut_index = Some(u32::try_from(index).unwrap_or(u32::MAX));
                 break;
             }
-            alpha = alpha.max(node_value);
             moves.tried.push(m);
         }
         Some(moves)
@@ -431,25 +436,56 @@ mod tests {
 
     use super::*;
 
-    #[test]
-    fn the_best_move_is_the_child_best_at_the_confidence() {
+    /// Four moves of the start position, to name children by.
+    fn four_moves() -> [Move; 4] {
         let pos = Position::startpos();
         let legal = pos.chess().legal_moves();
-        let by_target = |to: Square| *legal.iter().find(|m| m.to() == to).unwrap();
-        let (a, b) = (by_target(Square::E4), by_target(Square::D4));
+        [Square::E4, Square::D4, Square::C4, Square::F4]
+            .map(|to| *legal.iter().find(|m| m.to() == to).unwrap())
+    }
+
+    #[test]
+    fn the_best_move_is_the_child_best_at_the_confidence() {
+        let [a, b, ..] = four_moves();
         let params = ProbAbParams::default();
-        let mut moves = ProbMoves::default();
+        let mut moves = ProbMoves::new(-50);
         // A: narrow around +100. B: its own median is +60, but its wide spread lifts the
         // median of the maximum of the two above A's.
-        let (new_best, first) = moves.add(a, Dist::normal(100, 5.0, 16), -50, &params);
+        let (new_best, first) = moves.add(a, Dist::normal(100, 5.0, 16), &params);
         assert!(new_best);
-        let (new_best, second) = moves.add(b, Dist::normal(60, 300.0, 16), -50, &params);
+        let (new_best, second) = moves.add(b, Dist::normal(60, 300.0, 16), &params);
         assert!(
             second > first,
             "B raises the combined value ({first} -> {second})"
         );
         assert!(!new_best);
         assert_eq!(moves.best_move, Some(a), "A is still the best move");
-        assert_eq!(moves.best_value, 100);
+        assert_eq!(moves.alpha, second, "the node's value raises alpha");
+    }
+
+    #[test]
+    fn a_child_at_or_below_the_raised_alpha_is_not_the_best_move() {
+        let [a, b, c, d] = four_moves();
+        let params = ProbAbParams::default();
+        let mut moves = ProbMoves::new(-50);
+        let (_, a_value) = moves.add(a, Dist::normal(100, 50.0, 16), &params);
+        moves.add(b, Dist::normal(100, 50.0, 16), &params);
+        // The combined value of two equal children lies above either child's own value; the
+        // next child is searched in a null window there, and PVS reads a value at or below
+        // that alpha as a bound (fail low), even one above the best child's own value.
+        let alpha = moves.alpha;
+        let bound = Dist::normal(alpha - 10, 50.0, 16);
+        let value = bound.value_at(params.confidence);
+        assert!(
+            a_value < value && value <= alpha,
+            "{a_value} < {value} <= {alpha}"
+        );
+        let (new_best, _) = moves.add(c, bound, &params);
+        assert!(!new_best);
+        assert_eq!(moves.best_move, Some(a));
+        // Above the alpha it was searched against, a child's value is its own: the new best.
+        let (new_best, _) = moves.add(d, Dist::normal(moves.alpha + 60, 5.0, 16), &params);
+        assert!(new_best);
+        assert_eq!(moves.best_move, Some(d));
     }
 }
