@@ -28,6 +28,12 @@
 //! High p ("Karpov") values a move by its pessimistic quantile, low p ("Tal") by its
 //! optimistic one.
 //!
+//! The root chooses its move now: its distribution is its best child's own, not the
+//! combination. Equation 1 models a choice made later, at a node below the root, once the
+//! values have moved (the seed's "last responsible moment"); at the root the combination would
+//! put the root's value, and so the aspiration window, above every move's own value, where
+//! each move fails low and none is chosen.
+//!
 //! The search is the PVS node function with distributions: the same steps (draws, mate
 //! distance, TT, move ordering with TT move, killers and history, check extension, LMR when
 //! configured, null-window searches of later moves with a re-search inside the window) and
@@ -124,8 +130,11 @@ pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
 /// What the move loop of a probabilistic node found.
 #[derive(Debug)]
 struct ProbMoves {
-    /// The children's distributions combined by Equation 1 (`None`: no legal move).
+    /// The children's distributions combined by Equation 1; at the root, the best child's own
+    /// distribution (`None`: no legal move).
     combined: Option<Dist>,
+    /// Whether the node is the root, which chooses its move now.
+    at_root: bool,
     /// The window's alpha for the next child: the node's alpha raised by its value so far.
     alpha: i32,
     /// The best move: the last child whose own value beat the alpha it was searched against.
@@ -140,9 +149,10 @@ struct ProbMoves {
 
 impl ProbMoves {
     /// The move loop of a node whose window starts at `alpha`.
-    fn new(alpha: i32) -> ProbMoves {
+    fn new(alpha: i32, at_root: bool) -> ProbMoves {
         ProbMoves {
             combined: None,
+            at_root,
             alpha,
             best_move: None,
             searched: 0,
@@ -160,13 +170,21 @@ impl ProbMoves {
     fn add(&mut self, m: Move, mine: Dist, params: &ProbAbParams) -> (bool, i32) {
         let p = params.confidence;
         self.searched += 1;
-        let new_best = mine.value_at(p) > self.alpha;
+        let value = mine.value_at(p);
+        let new_best = value > self.alpha;
         if new_best {
             self.best_move = Some(m);
         }
         let combined = match self.combined.take() {
-            Some(d) => d.max(&mine).compress(params.max_support),
             None => mine,
+            Some(d) if self.at_root => {
+                if value > d.value_at(p) {
+                    mine
+                } else {
+                    d
+                }
+            }
+            Some(d) => d.max(&mine).compress(params.max_support),
         };
         let node_value = combined.value_at(p);
         self.combined = Some(combined);
@@ -312,7 +330,7 @@ impl<O: Observer> Search<O> {
             self.previous_move(node),
             PickerKind::All,
         );
-        let mut moves = ProbMoves::new(node.alpha);
+        let mut moves = ProbMoves::new(node.alpha, node.ply == 0);
         while let Some((m, _)) = picker.next(pos, &self.history) {
             let index = moves.searched;
             self.frames[node.ply_index()].moved = Some(PieceTo::new(pos, m));
@@ -448,7 +466,7 @@ mod tests {
     fn the_best_move_is_the_child_best_at_the_confidence() {
         let [a, b, ..] = four_moves();
         let params = ProbAbParams::default();
-        let mut moves = ProbMoves::new(-50);
+        let mut moves = ProbMoves::new(-50, false);
         // A: narrow around +100. B: its own median is +60, but its wide spread lifts the
         // median of the maximum of the two above A's.
         let (new_best, first) = moves.add(a, Dist::normal(100, 5.0, 16), &params);
@@ -467,7 +485,7 @@ mod tests {
     fn a_child_at_or_below_the_raised_alpha_is_not_the_best_move() {
         let [a, b, c, d] = four_moves();
         let params = ProbAbParams::default();
-        let mut moves = ProbMoves::new(-50);
+        let mut moves = ProbMoves::new(-50, false);
         let (_, a_value) = moves.add(a, Dist::normal(100, 50.0, 16), &params);
         moves.add(b, Dist::normal(100, 50.0, 16), &params);
         // The combined value of two equal children lies above either child's own value; the
@@ -487,5 +505,30 @@ mod tests {
         let (new_best, _) = moves.add(d, Dist::normal(moves.alpha + 60, 5.0, 16), &params);
         assert!(new_best);
         assert_eq!(moves.best_move, Some(d));
+    }
+
+    #[test]
+    fn the_root_takes_its_best_childs_own_distribution() {
+        let [a, b, c, _] = four_moves();
+        let params = ProbAbParams::default();
+        let p = params.confidence;
+        let (narrow, wide) = (Dist::normal(100, 5.0, 16), Dist::normal(60, 300.0, 16));
+        let mut root = ProbMoves::new(-50, true);
+        root.add(a, narrow.clone(), &params);
+        let (new_best, value) = root.add(b, wide, &params);
+        // Below the root, B would lift the value above A's (the test above); the root commits
+        // to A, and its value is A's.
+        assert!(!new_best);
+        assert_eq!(value, narrow.value_at(p));
+        assert_eq!(root.combined.as_ref(), Some(&narrow));
+        // Every move failing low leaves the root at or below alpha (the aspiration widens),
+        // however many moves there are.
+        let mut root = ProbMoves::new(200, true);
+        for m in [a, b, c].repeat(7) {
+            let (new_best, value) = root.add(m, Dist::normal(150, 50.0, 16), &params);
+            assert!(!new_best);
+            assert!(value <= 200, "{value}");
+        }
+        assert_eq!(root.best_move, None);
     }
 }
