@@ -547,6 +547,14 @@ mod tests {
         let karpov = SearchConfig::preset("prob-ab@0.95").unwrap();
         assert!((karpov.prob_ab.unwrap().confidence - 0.95).abs() < 1e-12);
         assert!(SearchConfig::preset("prob-ab@1.5").is_err());
+        let narrow = SearchConfig::preset("lmr+prob-ab@0.5:15")
+            .unwrap()
+            .prob_ab
+            .unwrap();
+        assert_eq!((narrow.confidence, narrow.sigma), (0.5, 15.0));
+        for bad in ["prob-ab@0.5:-1", "prob-ab@0.5:wide", "prob-ab@2:15"] {
+            assert!(SearchConfig::preset(bad).is_err(), "{bad}");
+        }
         let mpc = SearchConfig::preset("null-move+mpc").unwrap();
         assert!(mpc.mpc.is_some() && mpc.null_move.is_some());
         let err = SearchConfig::preset("null-move+bogus").unwrap_err();

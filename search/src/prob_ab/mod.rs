@@ -102,28 +102,41 @@ impl Default for ProbAbParams {
     }
 }
 
-/// The preset part `prob-ab`; `prob-ab@P` sets the confidence.
+/// The preset part `prob-ab`; `prob-ab@P` sets the confidence, `prob-ab@P:SIGMA` the
+/// confidence and the leaves' σ.
 pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
     name: "prob-ab",
     describe: || {
+        let params = ProbAbParams::default();
         format!(
-            "probabilistic alpha-beta, p = {}; prob-ab@0.95 sets p (also --confidence, UCI \
-             Confidence)",
-            ProbAbParams::default().confidence
+            "probabilistic alpha-beta, p = {}, σ = {} cp; prob-ab@0.95 sets p (also \
+             --confidence, UCI Confidence), prob-ab@0.5:15 sets p and σ",
+            params.confidence, params.sigma
         )
     },
-    argument: Some("P"),
+    argument: Some("P or P:SIGMA"),
     apply: |config, argument| {
-        config.prob_ab = Some(ProbAbParams::default());
-        match argument {
-            Some(text) => {
-                let p = text
-                    .parse::<f64>()
-                    .map_err(|_| "expected prob-ab@P with P in (0, 1)".to_string())?;
-                config.set_confidence(p).map_err(|e| e.0)
-            }
-            None => Ok(()),
+        let mut params = ProbAbParams::default();
+        let Some(text) = argument else {
+            config.prob_ab = Some(params);
+            return Ok(());
+        };
+        let (p, sigma) = match text.split_once(':') {
+            Some((p, sigma)) => (p, Some(sigma)),
+            None => (text, None),
+        };
+        if let Some(sigma) = sigma {
+            params.sigma = sigma
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .ok_or_else(|| format!("expected σ in centipawns, at least 0, got '{sigma}'"))?;
         }
+        config.prob_ab = Some(params);
+        let p = p
+            .parse::<f64>()
+            .map_err(|_| "expected prob-ab@P or prob-ab@P:SIGMA with P in (0, 1)".to_string())?;
+        config.set_confidence(p).map_err(|e| e.0)
     },
 }];
 
