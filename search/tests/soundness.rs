@@ -169,12 +169,16 @@ fn probabilistic_alpha_beta_with_zero_sigma_is_alpha_beta() {
 #[test]
 fn probabilistic_alpha_beta_with_zero_sigma_searches_the_alpha_beta_tree() {
     // σ = 0 makes every distribution a point: the same tree node for node as the PVS search
-    // with the same reductions and no forward pruning (TT, ordering, aspiration included).
-    for (base, prob) in [("plain", "prob-ab"), ("lmr", "prob-ab+lmr")] {
+    // with the same reductions and no forward pruning (TT, ordering, aspiration included):
+    // it replaces the node function, so the stack's pruning does not run under it.
+    for (base, prob) in [
+        ("plain", "prob-ab@0.5:0"),
+        ("lmr", "prob-ab@0.5:0+lmr"),
+        ("lmr", "modern+prob-ab@0.5:0"),
+    ] {
         for (fen, _) in POSITIONS {
             let pos = Position::from_fen(fen).unwrap();
-            let mut config = SearchConfig::preset(prob).unwrap();
-            config.prob_ab.as_mut().unwrap().sigma = 0.0;
+            let config = SearchConfig::preset(prob).unwrap();
             let expected = Search::new(SearchConfig::preset(base).unwrap(), 4).go(
                 &pos,
                 &[],

@@ -42,6 +42,12 @@
 //! that, node for node).
 //!
 //! Choices the seed leaves open, written down here:
+//! - Probabilistic alpha-beta replaces the node function; it is not a step of it. None of a
+//!   variant's forward pruning (steps 5 to 13 and 14a) or singular extensions runs under it:
+//!   the seed defines no distribution for a pruned node. LMR, the check extension and the
+//!   variant's quiescence search do. `modern+prob-ab` is probabilistic alpha-beta with
+//!   `modern`'s LMR, not `modern` with probabilistic alpha-beta added; at σ = 0 it searches
+//!   `lmr`'s tree.
 //! - The transposition table keeps a node's p-value (with its bound) and the standard
 //!   deviation of its distribution in the evaluation slot; a TT cut-off returns the discretised
 //!   normal with that spread and that p-value.
