@@ -263,6 +263,18 @@ fn family_error(stopped: usize, decided: usize) -> String {
     )
 }
 
+/// What a row of probabilistic alpha-beta compares, when the study has one: it replaces the
+/// node function instead of adding a step to it (its module, `search/src/prob_ab`).
+fn prob_ab_note(comparisons: &[Comparison]) -> Option<&'static str> {
+    comparisons.iter().any(|c| c.method == "prob-ab").then_some(
+        "\n**Probabilistic alpha-beta** replaces the node function instead of adding a step: \
+         none of the variant's forward pruning runs under it (LMR and the check extension \
+         do), so its rows compare its search, with the variant's LMR, against the reference, \
+         and at σ = 0 it searches `lmr`'s tree. Its cost against that tree as σ grows is the \
+         study `results/prob-ab-sigma` of the cutlab repository.\n",
+    )
+}
+
 /// The comparisons whose matches have not stopped yet, in a line: those playing with their
 /// games so far, then those not started.
 fn unstopped(rows: &[AblationRow]) -> Option<String> {
@@ -506,6 +518,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
         ));
     }
     md.push_str(&family_error(stopped, decided));
+    md.push_str(prob_ab_note(&manifest.comparisons).unwrap_or_default());
     md.push_str(&sections);
     csv.flush()
         .map_err(|e| format!("{}: {e}", path.display()))?;
