@@ -114,7 +114,11 @@ impl MatchStats {
     }
 
     /// The fastchess pentanomial formulas, intervals at `confidence` (two-sided). The
-    /// half-widths are NaN ("too few games") below [`MIN_PAIRS`] pairs or without variance.
+    /// half-widths are NaN ("too few games") below [`MIN_PAIRS`] pairs. When every pair ended
+    /// alike (no variance: the normal interval would have zero width), the score's interval
+    /// is the exact one for an outcome never seen: the other outcomes together have
+    /// probability at most 1 - (1 - confidence)^(1/pairs) (Clopper-Pearson for zero events;
+    /// the "rule of three" at 95%), and none moves a pair's score farther than to 0 or 1.
     #[must_use]
     pub fn with_confidence(p: &Pentanomial, confidence: f64) -> MatchStats {
         #[expect(clippy::cast_precision_loss, reason = "counts far below 2^53")]
@@ -122,12 +126,15 @@ impl MatchStats {
         let score = p.score();
         let variance = p.variance();
         let per_pair = variance / pairs;
-        let z = if p.pairs() >= MIN_PAIRS && variance > 0.0 {
-            z_quantile(confidence)
-        } else {
+        let score_error = if p.pairs() < MIN_PAIRS {
             f64::NAN
+        } else if variance > 0.0 {
+            z_quantile(confidence) * per_pair.sqrt()
+        } else {
+            let unseen = 1.0 - (1.0 - confidence).powf(1.0 / pairs);
+            unseen * score.max(1.0 - score)
         };
-        let (high, low) = (score + z * per_pair.sqrt(), score - z * per_pair.sqrt());
+        let (high, low) = (score + score_error, score - score_error);
         // Undefined (NaN) without variance, e.g. when every pair ended the same way.
         let nelo_of =
             |s: f64| (s - 0.5) / (2.0 * variance).sqrt() * (800.0 / std::f64::consts::LN_10);
@@ -135,7 +142,7 @@ impl MatchStats {
             score,
             elo: elo_of_score(score),
             elo_error: (elo_of_score(high) - elo_of_score(low)) / 2.0,
-            score_error: z * per_pair.sqrt(),
+            score_error,
             nelo: nelo_of(score),
             nelo_error: (nelo_of(high) - nelo_of(low)) / 2.0,
             los: (1.0 - erf(-(score - 0.5) / (2.0 * per_pair).sqrt().max(1e-12))) / 2.0,
@@ -419,6 +426,32 @@ mod tests {
         assert!(MatchStats::from_pentanomial(&p).elo_error.is_nan());
         p.wl_dd += 1;
         assert!(MatchStats::from_pentanomial(&p).elo_error > 0.0);
+    }
+
+    #[test]
+    fn pairs_that_all_ended_alike_get_the_exact_interval_of_an_unseen_outcome() {
+        // 100 pairs, each lost twice: at 95% another outcome has probability at most
+        // 1 - 0.05^(1/100) = 0.0295 (about 3/100, the rule of three), and moves the pair's
+        // score at most to 1: the score lies in [0, 0.0295], decided.
+        let rout = Pentanomial {
+            ll: 100,
+            ..Pentanomial::default()
+        };
+        let s = MatchStats::from_pentanomial(&rout);
+        let unseen = 1.0 - 0.05_f64.powf(0.01);
+        assert!(close(s.score_error, unseen, 1e-12), "{s:?}");
+        assert_eq!(s.sign(), Some(false));
+        // 200 pairs, each split: identical engines. The interval is 0.5 ± 0.5 · unseen, in
+        // Elo within ±15 (bounded), and undecided.
+        let even = Pentanomial {
+            wl_dd: 200,
+            ..Pentanomial::default()
+        };
+        let s = MatchStats::from_pentanomial(&even);
+        let unseen = 1.0 - 0.05_f64.powf(1.0 / 200.0);
+        assert!(close(s.score_error, 0.5 * unseen, 1e-12), "{s:?}");
+        assert!(s.sign().is_none());
+        assert!(s.elo_error > 0.0 && s.elo_error < 15.0, "{s:?}");
     }
 
     #[test]
