@@ -149,6 +149,24 @@ impl MatchStats {
         }
     }
 
+    /// The one Elo bound of a rout, whose score interval reaches 0 or 1 (its Elo interval
+    /// unbounded on that side): `at most -728` or `at least +728`; `None` for a bounded
+    /// interval or none.
+    #[must_use]
+    pub fn rout_bound(&self) -> Option<String> {
+        if !self.score_error.is_finite() || self.elo_error.is_finite() {
+            return None;
+        }
+        let (low, high) = (self.score - self.score_error, self.score + self.score_error);
+        if low <= 0.0 && high < 1.0 {
+            Some(format!("at most {:+.0}", elo_of_score(high)))
+        } else if high >= 1.0 && low > 0.0 {
+            Some(format!("at least {:+.0}", elo_of_score(low)))
+        } else {
+            None
+        }
+    }
+
     /// Whether the interval excludes 0: `Some(true)` for a positive difference,
     /// `Some(false)` for a negative one, `None` when undecided or without an interval.
     #[must_use]
@@ -452,6 +470,26 @@ mod tests {
         assert!(close(s.score_error, 0.5 * unseen, 1e-12), "{s:?}");
         assert!(s.sign().is_none());
         assert!(s.elo_error > 0.0 && s.elo_error < 15.0, "{s:?}");
+        assert_eq!(s.rout_bound(), None);
+    }
+
+    #[test]
+    fn a_rout_gives_its_one_elo_bound() {
+        // 200 pairs lost: the score lies in [0, 1 - 0.05^(1/200)] = [0, 0.01487], so the
+        // Elo difference is at most -400 log10(1 / 0.01487 - 1) = -729.
+        let s = MatchStats::from_pentanomial(&Pentanomial {
+            ll: 200,
+            ..Pentanomial::default()
+        });
+        let high = 1.0 - 0.05_f64.powf(1.0 / 200.0);
+        let bound = -400.0 * (1.0 / high - 1.0).log10();
+        assert_eq!(s.rout_bound(), Some(format!("at most {bound:+.0}")));
+        // Mirrored: at least +729.
+        let s = MatchStats::from_pentanomial(&Pentanomial {
+            ww: 200,
+            ..Pentanomial::default()
+        });
+        assert_eq!(s.rout_bound(), Some(format!("at least {:+.0}", -bound)));
     }
 
     #[test]

@@ -86,6 +86,8 @@ fn match_row(dir: &Path, entry: &MatchEntry, with_detail: bool) -> Result<String
             s.elo - s.elo_error + 0.0,
             s.elo + s.elo_error + 0.0
         )
+    } else if let Some(bound) = s.rout_bound() {
+        format!("{bound} (a rout)")
     } else {
         format!("{:+.1} (too few games)", s.elo + 0.0)
     };
