@@ -248,7 +248,7 @@ pub fn matches(label: &str, entries: &[(String, MatchSummary)]) -> Table {
                 round(s.elo + s.elo_error)
             )
         } else {
-            "-".to_string()
+            s.rout_bound().unwrap_or_else(|| "-".to_string())
         };
         t.row(vec![
             name.clone(),
@@ -410,6 +410,17 @@ mod tests {
                 .render()
                 .contains("stronger")
         );
+        // Forty pairs, every game won: a rout, decided, with its one Elo bound.
+        let rout: Vec<GameRow> = (1..=80_usize)
+            .map(|g| {
+                let (white, black) = if g % 2 == 1 { ("A", "B") } else { ("B", "A") };
+                game(g, white, black, "*", 1.0)
+            })
+            .collect();
+        let m = MatchSummary::of(&rout).unwrap();
+        assert_eq!(verdict(&m), "stronger");
+        let table = matches("pairing", &[("A vs B".into(), m)]).render();
+        assert!(table.contains("| at least +"), "{table}");
     }
 
     #[test]
