@@ -106,6 +106,25 @@ pub struct MatchStats {
 /// variance at all (a 4-0-4 result would print a zero-width interval).
 pub const MIN_PAIRS: u64 = 10;
 
+/// The one finite end of a rout's Elo interval: its score interval reaches 0 or 1, where
+/// the Elo transform is unbounded. Displays as `at most -729` or `at least +729`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RoutBound {
+    /// Every pair lost, or nearly: the difference is at most this.
+    AtMost(f64),
+    /// Every pair won, or nearly: the difference is at least this.
+    AtLeast(f64),
+}
+
+impl std::fmt::Display for RoutBound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::AtMost(elo) => write!(f, "at most {elo:+.0}"),
+            Self::AtLeast(elo) => write!(f, "at least {elo:+.0}"),
+        }
+    }
+}
+
 impl MatchStats {
     /// The fastchess pentanomial formulas, intervals at 95%.
     #[must_use]
@@ -150,18 +169,17 @@ impl MatchStats {
     }
 
     /// The one Elo bound of a rout, whose score interval reaches 0 or 1 (its Elo interval
-    /// unbounded on that side): `at most -728` or `at least +728`; `None` for a bounded
-    /// interval or none.
+    /// unbounded on that side); `None` for a bounded interval or none.
     #[must_use]
-    pub fn rout_bound(&self) -> Option<String> {
+    pub fn rout_bound(&self) -> Option<RoutBound> {
         if !self.score_error.is_finite() || self.elo_error.is_finite() {
             return None;
         }
         let (low, high) = (self.score - self.score_error, self.score + self.score_error);
         if low <= 0.0 && high < 1.0 {
-            Some(format!("at most {:+.0}", elo_of_score(high)))
+            Some(RoutBound::AtMost(elo_of_score(high)))
         } else if high >= 1.0 && low > 0.0 {
-            Some(format!("at least {:+.0}", elo_of_score(low)))
+            Some(RoutBound::AtLeast(elo_of_score(low)))
         } else {
             None
         }
@@ -483,13 +501,20 @@ mod tests {
         });
         let high = 1.0 - 0.05_f64.powf(1.0 / 200.0);
         let bound = -400.0 * (1.0 / high - 1.0).log10();
-        assert_eq!(s.rout_bound(), Some(format!("at most {bound:+.0}")));
+        assert!(matches!(s.rout_bound(), Some(RoutBound::AtMost(b)) if close(b, bound, 1e-9)));
+        assert_eq!(
+            s.rout_bound().unwrap().to_string(),
+            format!("at most {bound:+.0}")
+        );
         // Mirrored: at least +729.
         let s = MatchStats::from_pentanomial(&Pentanomial {
             ww: 200,
             ..Pentanomial::default()
         });
-        assert_eq!(s.rout_bound(), Some(format!("at least {:+.0}", -bound)));
+        assert_eq!(
+            s.rout_bound().unwrap().to_string(),
+            format!("at least {:+.0}", -bound)
+        );
     }
 
     #[test]

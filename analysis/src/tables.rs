@@ -248,7 +248,8 @@ pub fn matches(label: &str, entries: &[(String, MatchSummary)]) -> Table {
                 round(s.elo + s.elo_error)
             )
         } else {
-            s.rout_bound().unwrap_or_else(|| "-".to_string())
+            s.rout_bound()
+                .map_or_else(|| "-".to_string(), |b| b.to_string())
         };
         t.row(vec![
             name.clone(),

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use cutlab_analysis::{
-    elo::{Looks, Stop},
+    elo::{Looks, RoutBound, Stop},
     markdown::Table,
     plot,
     rows::{DepthRow, GameRow, RegretRow, TallyRow, VerifyRow, read},
@@ -65,6 +65,8 @@ pub struct AblationRow {
     /// Elo of the variant against the reference (pentanomial), with the stopping rule's
     /// interval (1 - 0.05/k for k looks).
     pub delta_elo: Option<Estimate>,
+    /// A rout's one Elo bound, where the interval is unbounded on the other side.
+    pub elo_rout: Option<RoutBound>,
     /// Games played.
     pub games: usize,
     /// The stopping rule's verdict: `decided`, `bounded`, `undecided` (the last look came
@@ -202,7 +204,7 @@ fn row(
     });
     let games: Vec<GameRow> = rows_of(&layout.file(&games_file(c, nodes)))?;
     let summary = MatchSummary::of(&games);
-    let (delta_elo, verdict) = match &summary {
+    let (delta_elo, elo_rout, verdict) = match &summary {
         Some(s) => {
             let stats = looks.stats(&s.pentanomial);
             let estimate =
@@ -213,10 +215,11 @@ fn row(
                 });
             (
                 estimate,
+                stats.rout_bound(),
                 looks.stop(&s.pentanomial).map_or("running", Stop::name),
             )
         }
-        None => (None, "to play"),
+        None => (None, None, "to play"),
     };
     #[expect(clippy::cast_precision_loss, reason = "counts")]
     Ok(AblationRow {
@@ -231,6 +234,7 @@ fn row(
         share_of_cuts: (all > 0).then(|| of_method as f64 / all as f64),
         delta_regret_cp: paired_difference(&r_ref, &r_var, 0.95),
         delta_elo,
+        elo_rout,
         games: summary.map_or(0, |s| s.games),
         verdict,
         // Stockfish's notes are for removing a step: beside the leave-one-out rows only.
@@ -345,11 +349,10 @@ fn table(rows: &[AblationRow], confidence: &str) -> Table {
                 )
             },
         );
-        // Without an Elo interval: too few games, or a rout whose score interval reaches 0
-        // or 1 (unbounded in Elo) yet decides the match.
-        let elo = match (&r.delta_elo, r.verdict) {
-            (None, "decided") => "a rout: unbounded".to_string(),
-            (None, _) if r.games > 0 => "too few games".to_string(),
+        // Without an Elo interval: a rout (its one bound), or too few games.
+        let elo = match (&r.delta_elo, r.elo_rout) {
+            (None, Some(bound)) => format!("{bound} (a rout)"),
+            (None, None) if r.games > 0 => "too few games".to_string(),
             _ => interval(r.delta_elo.as_ref(), 0, ""),
         };
         let note = r.stockfish_note.unwrap_or("-");
@@ -411,8 +414,14 @@ fn write_csv_row(csv: &mut csv::Writer<std::fs::File>, r: &AblationRow) -> csv::
         delta_regret_low: lo(&r.delta_regret_cp),
         delta_regret_high: hi(&r.delta_regret_cp),
         delta_elo: v(&r.delta_elo),
-        delta_elo_low: lo(&r.delta_elo),
-        delta_elo_high: hi(&r.delta_elo),
+        delta_elo_low: lo(&r.delta_elo).or(match r.elo_rout {
+            Some(RoutBound::AtLeast(elo)) => Some(elo),
+            _ => None,
+        }),
+        delta_elo_high: hi(&r.delta_elo).or(match r.elo_rout {
+            Some(RoutBound::AtMost(elo)) => Some(elo),
+            _ => None,
+        }),
         games: r.games,
         verdict: r.verdict,
         stockfish_elo_note: r.stockfish_note,
@@ -538,4 +547,60 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     let path = layout.file("report.md");
     std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use cutlab_analysis::elo::Pentanomial;
+
+    use super::*;
+
+    /// A lost rout of 200 pairs under five looks: its 99% score interval is [0, 1 -
+    /// 0.01^(1/200)] (an outcome never seen), so the table gives its one Elo bound and the
+    /// CSV puts it in `delta_elo_high`, leaving the estimate empty.
+    #[test]
+    fn a_rout_row_gives_its_one_bound() {
+        let looks = Looks::new(vec![200, 400, 800, 1600, 3200], 15.0).unwrap();
+        let stats = looks.stats(&Pentanomial {
+            ll: 200,
+            ..Pentanomial::default()
+        });
+        let high = 1.0 - 0.01_f64.powf(1.0 / 200.0);
+        let bound = -400.0 * (1.0 / high - 1.0).log10();
+        let row = AblationRow {
+            direction: "added".into(),
+            method: "prob-ab".into(),
+            effort_nodes: 5000,
+            positions: 0,
+            delta_depth: None,
+            tree_size_ratio: None,
+            false_cut_rate: None,
+            verified_cuts: 0,
+            share_of_cuts: None,
+            delta_regret_cp: None,
+            delta_elo: None,
+            elo_rout: stats.rout_bound(),
+            games: 400,
+            verdict: "decided",
+            stockfish_note: None,
+        };
+        let rendered = table(std::slice::from_ref(&row), "99%").render();
+        assert!(
+            rendered.contains(&format!("at most {bound:+.0} (a rout)")),
+            "{rendered}"
+        );
+        let path = std::env::temp_dir().join(format!("cutlab-rout-{}.csv", std::process::id()));
+        let mut csv = csv::Writer::from_path(&path).unwrap();
+        write_csv_row(&mut csv, &row).unwrap();
+        drop(csv);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_file(&path).ok();
+        let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+        let values: Vec<&str> = text.lines().nth(1).unwrap().split(',').collect();
+        let field = |name: &str| values[header.iter().position(|h| *h == name).unwrap()];
+        assert_eq!(field("delta_elo"), "");
+        assert_eq!(field("delta_elo_low"), "");
+        let written: f64 = field("delta_elo_high").parse().unwrap();
+        assert!((written - bound).abs() < 1e-6, "{written} against {bound}");
+    }
 }
