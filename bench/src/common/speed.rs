@@ -81,6 +81,23 @@ pub fn game_seconds(tc: &str) -> Result<f64, String> {
     Ok(2.0 * (0.75 * base + 60.0 * inc))
 }
 
+/// Nodes per move of a fixed-node game that costs what a game at `tc` costs at the reference
+/// speed: [`game_seconds`]' mean time per move (120 moves a game) times [`REFERENCE_NPS`],
+/// to the nearest thousand (2+0.02: 74,000).
+///
+/// # Errors
+/// A time control that is not `BASE+INC`.
+pub fn nodes_per_move(tc: &str) -> Result<u64, String> {
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_precision_loss,
+        reason = "a positive node count far below 2^53"
+    )]
+    let thousands = (game_seconds(tc)? / 120.0 * REFERENCE_NPS as f64 / 1000.0).round() as u64;
+    Ok(thousands.max(1) * 1000)
+}
+
 /// `BASE+INC` (or `BASE`) as seconds (base, increment): a base above 0 and at most a day, an increment
 /// from 0 to an hour, both finite (`0+0`, `-1+0`, `nan+0` and `inf+0` were once accepted, and
 /// the last never ended).
@@ -123,5 +140,15 @@ mod tests {
         assert_eq!(super::scaled_tc("5+0.05", 0.5).unwrap(), "2.5+0.025");
         assert!(super::scaled_tc("40/60", 1.0).is_err());
         assert!((super::game_seconds("10+0.1").unwrap() - 27.0).abs() < 1e-9);
+    }
+
+    /// A fixed-node match costs what its time control does: at 2+0.02 a game takes
+    /// 2 (0.75 * 2 + 60 * 0.02) = 5.4 s, 45 ms a move over 120 moves, 74,250 nodes at
+    /// 1.65 M nps; at 5+0.05, 112.5 ms and 185,625 nodes.
+    #[test]
+    fn nodes_per_move_cost_what_the_time_control_does() {
+        assert_eq!(super::nodes_per_move("2+0.02").unwrap(), 74_000);
+        assert_eq!(super::nodes_per_move("5+0.05").unwrap(), 186_000);
+        assert!(super::nodes_per_move("fast").is_err());
     }
 }

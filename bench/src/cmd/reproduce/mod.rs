@@ -78,8 +78,9 @@ pub struct ReproduceArgs {
     #[arg(long)]
     time_factor: Option<f64>,
     /// Fixed depth and nodes instead of time (depth and oracle steps at the scale's trace and
-    /// oracle depths, games at a fixed node count per move): every row repeats exactly, on
-    /// any machine and in any split over processes.
+    /// oracle depths, each match at the nodes per move its time control costs at the
+    /// reference speed, 74,000 at 2+0.02): every row repeats exactly, on any machine and in
+    /// any split over processes.
     #[arg(long)]
     deterministic: bool,
     /// Submit the steps as Slurm jobs (job arrays for the long ones, merge jobs after them,
@@ -370,10 +371,17 @@ fn plan(
             None => vec![format!("variant={}", variant_file(layout, variant)?)],
         })
     };
-    let limit: Vec<String> = match (args.deterministic, &args.tc) {
-        (true, _) => vec!["--nodes".into(), scale.nodes_per_move().to_string()],
-        (false, Some(tc)) => vec!["--tc".into(), tc.clone()],
-        (false, None) => Vec::new(),
+    // A match's limit: its time control (a `--tc` given, else the scale's, times the
+    // factor), or (--deterministic) the nodes per move that cost what that time control does.
+    let limit = |tc: &str| -> Result<Vec<String>, String> {
+        let tc = args.tc.as_deref().unwrap_or(tc);
+        Ok(if args.deterministic {
+            vec!["--nodes".into(), speed::nodes_per_move(tc)?.to_string()]
+        } else if args.tc.is_some() {
+            vec!["--tc".into(), tc.to_string()]
+        } else {
+            vec!["--tc".into(), speed::scaled_tc(tc, factor)?]
+        })
     };
     let mut game_step = |name: String,
                          first: (&str, Vec<String>),
@@ -388,11 +396,7 @@ fn plan(
         for word in second {
             step = step.arg(word);
         }
-        if limit.is_empty() {
-            step = step.arg("--tc").arg(speed::scaled_tc(tc, factor)?);
-        } else {
-            step.args.extend(limit.iter().cloned());
-        }
+        step.args.extend(limit(tc)?);
         if let Some(sprt) = sprt {
             step = step.arg("--sprt").arg(sprt);
         }

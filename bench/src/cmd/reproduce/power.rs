@@ -55,12 +55,14 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
     let threads = s.threads.max(1) as f64;
     let mut out = String::from("## Power: what this scale is sized to decide\n\n");
     if s.deterministic {
-        out.push_str(&format!(
-            "Scale `{}`, deterministic: searches to fixed depths and games at {} nodes per \
-             move, so the time budget below is only a guide.",
+        let _ = write!(
+            out,
+            "Scale `{}`, deterministic: searches to fixed depths, and each match at the nodes \
+             per move that its time control costs at the reference speed ({:.2} M nps), so \
+             the time budget below is only a guide.",
             sc.name,
-            sc.nodes_per_move()
-        ));
+            speed::REFERENCE_NPS as f64 / 1e6
+        );
     } else {
         let _ = write!(
             out,
@@ -147,6 +149,16 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
         ],
         sc.trace_positions.min(s.positions) as f64 * scale::TRACED.len() as f64 * 2.0 * regress_one,
     );
+    // A match's limit as the run plays it: its time control after the factor, or its nodes.
+    let limit = |tc: &str| -> Result<(String, String), String> {
+        let tc = scaled_tc(tc, s.factor)?;
+        let shown = if s.deterministic {
+            format!("{} nodes per move", speed::nodes_per_move(&tc)?)
+        } else {
+            tc.clone()
+        };
+        Ok((shown, tc))
+    };
     let half = elo_half_width(s.games, PAIR_SD);
     let table3 = sc
         .t_mid
@@ -161,12 +173,12 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
         ),
         ("Table 3 middlegame-threshold sweep", table3, sc.tc_table3),
     ] {
-        let tc = scaled_tc(tc, s.factor)?;
+        let (shown, tc) = limit(tc)?;
         row(
             &mut t,
             [
                 table.into(),
-                format!("{matches} matches x {} games at {tc}", s.games),
+                format!("{matches} matches x {} games at {shown}", s.games),
                 format!("+-{half:.0} Elo each (95%)"),
             ],
             matches as f64 * s.games as f64 * game_seconds(&tc)? / threads,
@@ -174,14 +186,14 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
     }
     let mut forecast = String::new();
     if let Some(h) = &sc.headline {
-        let tc = scaled_tc(h.tc, s.factor)?;
+        let (shown, tc) = limit(h.tc)?;
         let sprt = Sprt::new(h.elo.0, h.elo.1, 0.05, 0.05)?;
         row(
             &mut t,
             [
                 format!("headline: {} vs null-move", h.variant),
                 format!(
-                    "GSPRT elo0={} elo1={} (alpha = beta = 0.05), cap {} games at {tc}",
+                    "GSPRT elo0={} elo1={} (alpha = beta = 0.05), cap {} games at {shown}",
                     h.elo.0, h.elo.1, h.max_games
                 ),
                 "accepts H0 or H1, or undecided at the cap (forecast below)".into(),
@@ -207,12 +219,12 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
     }
     if s.table4 {
         for tc in sc.tc_table4 {
-            let tc = scaled_tc(tc, s.factor)?;
+            let (shown, tc) = limit(tc)?;
             row(
                 &mut t,
                 [
                     "Table 4 against the external engine".into(),
-                    format!("3 matches x {} games at {tc}", s.games),
+                    format!("3 matches x {} games at {shown}", s.games),
                     format!("+-{half:.0} Elo each (95%)"),
                 ],
                 3.0 * s.games as f64 * game_seconds(&tc)? / threads,
@@ -261,5 +273,34 @@ mod tests {
         assert!(hours <= 8.0, "{total}");
         assert!(text.contains("+-34 Elo each"), "{text}");
         assert!(text.contains("GSPRT elo0=0 elo1=20"), "{text}");
+    }
+
+    /// `--deterministic` states each match's nodes per move, and its budget stays the
+    /// timed run's: the nodes cost what the time control does.
+    #[test]
+    fn a_deterministic_plan_gives_each_match_its_nodes() {
+        let sizes = |deterministic| Sizes {
+            scale: &Scale::STANDARD,
+            factor: 1.0,
+            speed_nps: None,
+            threads: 2,
+            positions: 400,
+            games: Scale::STANDARD.games,
+            table4: true,
+            deterministic,
+        };
+        let text = statement(&sizes(true)).unwrap();
+        assert!(text.contains("200 games at 74000 nodes per move"), "{text}");
+        assert!(
+            text.contains("cap 2000 games at 186000 nodes per move"),
+            "{text}"
+        );
+        let total = |t: &str| {
+            t.lines()
+                .find(|l| l.starts_with("| total"))
+                .and_then(|l| l.split("at most ").nth(1))
+                .map(str::to_string)
+        };
+        assert_eq!(total(&text), total(&statement(&sizes(false)).unwrap()));
     }
 }

@@ -117,12 +117,6 @@ impl Scale {
         }
     }
 
-    /// Nodes per move of a `--deterministic` match: the search time of the depth step at
-    /// about a million nodes per second.
-    pub const fn nodes_per_move(&self) -> u64 {
-        self.depth_time_ms * 1000
-    }
-
     /// Under a minute: every step runs, the numbers mean nothing.
     pub const SMOKE: Scale = Scale {
         name: "smoke",
