@@ -149,15 +149,16 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
         ],
         sc.trace_positions.min(s.positions) as f64 * scale::TRACED.len() as f64 * 2.0 * regress_one,
     );
-    // A match's limit as the run plays it: its time control after the factor, or its nodes.
+    // A match's limit as the run plays it: its time control after the factor, or its nodes,
+    // which the factor does not scale (the plan takes them from the time control as given).
     let limit = |tc: &str| -> Result<(String, String), String> {
-        let tc = scaled_tc(tc, s.factor)?;
+        let scaled = scaled_tc(tc, s.factor)?;
         let shown = if s.deterministic {
-            format!("{} nodes per move", speed::nodes_per_move(&tc)?)
+            format!("{} nodes per move", speed::nodes_per_move(tc)?)
         } else {
-            tc.clone()
+            scaled.clone()
         };
-        Ok((shown, tc))
+        Ok((shown, scaled))
     };
     let half = elo_half_width(s.games, PAIR_SD);
     let table3 = sc
@@ -302,5 +303,15 @@ mod tests {
                 .map(str::to_string)
         };
         assert_eq!(total(&text), total(&statement(&sizes(false)).unwrap()));
+        // A time factor (`--time-factor`) scales time, never the nodes the plan plays.
+        let slower = statement(&Sizes {
+            factor: 2.0,
+            ..sizes(true)
+        })
+        .unwrap();
+        assert!(
+            slower.contains("200 games at 74000 nodes per move"),
+            "{slower}"
+        );
     }
 }
