@@ -3,6 +3,7 @@
 //! command run as a child process (its output in `logs/`, its command line in the report), so
 //! any step can be rerun by hand; finished steps are marked and skipped by `--resume`.
 
+mod limit;
 mod power;
 mod report;
 mod scale;
@@ -12,6 +13,7 @@ use std::{path::PathBuf, time::Instant};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
+use limit::MatchLimit;
 use scale::Scale;
 
 use crate::common::{
@@ -371,17 +373,8 @@ fn plan(
             None => vec![format!("variant={}", variant_file(layout, variant)?)],
         })
     };
-    // A match's limit: its time control (a `--tc` given, else the scale's, times the
-    // factor), or (--deterministic) the nodes per move that cost what that time control does.
-    let limit = |tc: &str| -> Result<Vec<String>, String> {
-        let tc = args.tc.as_deref().unwrap_or(tc);
-        Ok(if args.deterministic {
-            vec!["--nodes".into(), speed::nodes_per_move(tc)?.to_string()]
-        } else if args.tc.is_some() {
-            vec!["--tc".into(), tc.to_string()]
-        } else {
-            vec!["--tc".into(), speed::scaled_tc(tc, factor)?]
-        })
+    let limit = |tc: &str| {
+        MatchLimit::new(tc, args.tc.as_deref(), factor, args.deterministic).map(|l| l.args())
     };
     let mut game_step = |name: String,
                          first: (&str, Vec<String>),
@@ -550,6 +543,7 @@ pub fn run(args: &ReproduceArgs) -> Result<(), String> {
         threads: args.threads,
         positions: sampled,
         games: args.games.unwrap_or(scale.games),
+        tc: args.tc.as_deref(),
         table4: manifest.engine.is_some(),
         deterministic: args.deterministic,
     })?;

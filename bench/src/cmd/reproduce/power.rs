@@ -9,8 +9,9 @@ use cutlab_analysis::{
     power::{elo_half_width, sprt_forecast},
 };
 
+use super::limit::MatchLimit;
 use super::scale::{self, PAIR_SD, Scale};
-use crate::common::speed::{self, game_seconds, scaled_tc};
+use crate::common::speed;
 
 /// Seconds per position of the regression to depth 10 at the reference speed (measured:
 /// 20 positions of the built-in suite, `cutlab regress --depths 1..10`, 46 s on one core).
@@ -30,6 +31,8 @@ pub struct Sizes<'a> {
     pub positions: usize,
     /// Games of each sweep and Table 4 match.
     pub games: usize,
+    /// The time control given (`--tc`), played as given instead of the scale's.
+    pub tc: Option<&'a str>,
     /// Whether Table 4 (an external engine) is played.
     pub table4: bool,
     /// Fixed depth and nodes instead of time.
@@ -149,17 +152,8 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
         ],
         sc.trace_positions.min(s.positions) as f64 * scale::TRACED.len() as f64 * 2.0 * regress_one,
     );
-    // A match's limit as the run plays it: its time control after the factor, or its nodes,
-    // which the factor does not scale (the plan takes them from the time control as given).
-    let limit = |tc: &str| -> Result<(String, String), String> {
-        let scaled = scaled_tc(tc, s.factor)?;
-        let shown = if s.deterministic {
-            format!("{} nodes per move", speed::nodes_per_move(tc)?)
-        } else {
-            scaled.clone()
-        };
-        Ok((shown, scaled))
-    };
+    // A match's limit as the plan plays it (the same function decides both).
+    let limit = |tc: &str| MatchLimit::new(tc, s.tc, s.factor, s.deterministic);
     let half = elo_half_width(s.games, PAIR_SD);
     let table3 = sc
         .t_mid
@@ -174,32 +168,35 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
         ),
         ("Table 3 middlegame-threshold sweep", table3, sc.tc_table3),
     ] {
-        let (shown, tc) = limit(tc)?;
+        let limit = limit(tc)?;
         row(
             &mut t,
             [
                 table.into(),
-                format!("{matches} matches x {} games at {shown}", s.games),
+                format!("{matches} matches x {} games at {}", s.games, limit.shown()),
                 format!("+-{half:.0} Elo each (95%)"),
             ],
-            matches as f64 * s.games as f64 * game_seconds(&tc)? / threads,
+            matches as f64 * s.games as f64 * limit.game_seconds() / threads,
         );
     }
     let mut forecast = String::new();
     if let Some(h) = &sc.headline {
-        let (shown, tc) = limit(h.tc)?;
+        let limit = limit(h.tc)?;
         let sprt = Sprt::new(h.elo.0, h.elo.1, 0.05, 0.05)?;
         row(
             &mut t,
             [
                 format!("headline: {} vs null-move", h.variant),
                 format!(
-                    "GSPRT elo0={} elo1={} (alpha = beta = 0.05), cap {} games at {shown}",
-                    h.elo.0, h.elo.1, h.max_games
+                    "GSPRT elo0={} elo1={} (alpha = beta = 0.05), cap {} games at {}",
+                    h.elo.0,
+                    h.elo.1,
+                    h.max_games,
+                    limit.shown()
                 ),
                 "accepts H0 or H1, or undecided at the cap (forecast below)".into(),
             ],
-            h.max_games as f64 * game_seconds(&tc)? / threads,
+            h.max_games as f64 * limit.game_seconds() / threads,
         );
         let mut f = Table::new(&["true Elo", ">P(accept H1)", ">expected games (no cap)"]);
         for elo in [-10.0, 0.0, 10.0, 20.0, 40.0] {
@@ -220,15 +217,15 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
     }
     if s.table4 {
         for tc in sc.tc_table4 {
-            let (shown, tc) = limit(tc)?;
+            let limit = limit(tc)?;
             row(
                 &mut t,
                 [
                     "Table 4 against the external engine".into(),
-                    format!("3 matches x {} games at {shown}", s.games),
+                    format!("3 matches x {} games at {}", s.games, limit.shown()),
                     format!("+-{half:.0} Elo each (95%)"),
                 ],
-                3.0 * s.games as f64 * game_seconds(&tc)? / threads,
+                3.0 * s.games as f64 * limit.game_seconds() / threads,
             );
         }
     }
@@ -257,6 +254,7 @@ mod tests {
             threads: 2,
             positions: 400,
             games: Scale::STANDARD.games,
+            tc: None,
             table4: true,
             deterministic: false,
         })
@@ -287,6 +285,7 @@ mod tests {
             threads: 2,
             positions: 400,
             games: Scale::STANDARD.games,
+            tc: None,
             table4: true,
             deterministic,
         };
@@ -313,5 +312,28 @@ mod tests {
             slower.contains("200 games at 74000 nodes per move"),
             "{slower}"
         );
+    }
+
+    /// A `--tc` given is what every match plays, as given: the statement says so, and its
+    /// budget is that time control's (it once gave the scale's, scaled, for matches the plan
+    /// played at the given one).
+    #[test]
+    fn a_given_time_control_is_stated_as_played() {
+        let sizes = |tc| Sizes {
+            scale: &Scale::STANDARD,
+            factor: 2.0,
+            speed_nps: None,
+            threads: 2,
+            positions: 400,
+            games: Scale::STANDARD.games,
+            tc,
+            table4: true,
+            deterministic: false,
+        };
+        let text = statement(&sizes(Some("1+0.01"))).unwrap();
+        assert!(text.contains("200 games at 1+0.01"), "{text}");
+        assert!(text.contains("cap 2000 games at 1+0.01"), "{text}");
+        let scaled = statement(&sizes(None)).unwrap();
+        assert!(scaled.contains("200 games at 4+0.04"), "{scaled}");
     }
 }
