@@ -64,6 +64,11 @@ pub struct TrainArgs {
     /// Continue from `checkpoint.bin` in `--out`.
     #[arg(long)]
     resume: bool,
+    /// Multiply the network's output by this when quantising it (its output weights and
+    /// bias): the centipawn scale the search's margins see. A finished run resumed with
+    /// another scale is quantised again without training.
+    #[arg(long, default_value_t = 1.0, value_parser = crate::common::options::positive)]
+    output_scale: f64,
 }
 
 /// A row of `loss.csv`.
@@ -237,6 +242,7 @@ fn record(args: &TrainArgs, sizes: (usize, usize), last: &LossRow) -> String {
     let _ = writeln!(text, "validation_positions = {}", sizes.1);
     let _ = writeln!(text, "epochs = {}", last.epoch);
     let _ = writeln!(text, "validation_loss = {:.6}", last.validation_loss);
+    let _ = writeln!(text, "output_scale = {}", args.output_scale);
     for input in &args.data {
         let read = |name: &str| {
             std::fs::read_to_string(input.join(name))
@@ -385,7 +391,11 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         ));
     }
     bar.finish_and_clear();
-    let net = model.quantise(record(args, (train.len(), validation.len()), &last))?;
+    #[expect(clippy::cast_possible_truncation, reason = "a factor near 1")]
+    let net = model.quantise(
+        record(args, (train.len(), validation.len()), &last),
+        args.output_scale as f32,
+    )?;
     let path = args.out.join("net.nnue");
     std::fs::write(&path, net.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
     println!(

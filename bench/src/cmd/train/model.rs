@@ -160,11 +160,13 @@ impl Model {
     }
 
     /// The engine's network: feature weights and biases times QA, output weights times QB,
-    /// the output bias times QA · QB, rounded; `record` says how it was made.
+    /// the output bias times QA · QB, rounded; the output layer first multiplied by
+    /// `output_scale`, so that the engine's evaluation is that multiple of the trained one;
+    /// `record` says how it was made.
     ///
     /// # Errors
     /// Weights the engine's integers cannot hold ([`Network::check_ranges`]).
-    pub fn quantise(&self, record: String) -> Result<Network, String> {
+    pub fn quantise(&self, record: String, output_scale: f32) -> Result<Network, String> {
         #[expect(clippy::cast_possible_truncation, reason = "clipped, then checked")]
         let q = |x: f32, scale: i32| {
             #[expect(clippy::cast_precision_loss, reason = "small constants")]
@@ -183,9 +185,9 @@ impl Model {
             feature_bias: row(FEATURE_BIAS, QA),
             output_weights: self.params[OUTPUT_WEIGHTS..OUTPUT_BIAS]
                 .iter()
-                .map(|&p| q(p, QB))
+                .map(|&p| q(p * output_scale, QB))
                 .collect(),
-            output_bias: q(self.params[OUTPUT_BIAS], QA * QB),
+            output_bias: q(self.params[OUTPUT_BIAS] * output_scale, QA * QB),
             record,
         };
         net.check_ranges()?;
@@ -221,8 +223,9 @@ mod tests {
     ];
 
     /// The trainer's floating-point output and the engine's quantised one agree: on weights
-    /// the quantisation represents exactly (multiples of 1/255 and 1/64), within the integer
-    /// divisions' truncation; the layout, the scales and the formula are the same.
+    /// the quantisation represents exactly (multiples of 1/255 and 2/64), within the integer
+    /// divisions' truncation; the layout, the scales and the formula are the same. An output
+    /// scale multiplies the engine's evaluation.
     #[test]
     fn the_quantised_network_evaluates_as_the_float_one() {
         let mut model = Model::new(5);
@@ -234,12 +237,15 @@ mod tests {
             #[expect(clippy::cast_precision_loss, reason = "small constants")]
             let grid = match i {
                 i if i < OUTPUT_WEIGHTS => QA as f32,
-                i if i < OUTPUT_BIAS => QB as f32,
-                _ => (QA * QB) as f32,
+                i if i < OUTPUT_BIAS => QB as f32 / 2.0,
+                _ => (QA * QB) as f32 / 2.0,
             };
             *p = ((2.0 * unit - 1.0) * 0.4 * grid).round() / grid;
         }
-        let net = model.quantise(String::new()).unwrap();
+        let net = model.quantise(String::new(), 1.0).unwrap();
+        // Output weights and bias on every other step of their grid: half of them is on the
+        // grid too, so an output scale of 1/2 is represented exactly.
+        let halved = model.quantise(String::new(), 0.5).unwrap();
         for fen in FENS {
             let pos = Position::from_fen(fen).unwrap();
             let float_cp = model.output(&features_of(&pos)) * 400.0;
@@ -247,6 +253,11 @@ mod tests {
             assert!(
                 (f64::from(float_cp) - f64::from(engine_cp)).abs() <= 1.5,
                 "{fen}: float {float_cp:.2} cp, engine {engine_cp} cp"
+            );
+            let halved_cp = nnue::evaluate(&halved, &pos);
+            assert!(
+                (f64::from(float_cp) / 2.0 - f64::from(halved_cp)).abs() <= 1.5,
+                "{fen}: half of float {float_cp:.2} cp, engine {halved_cp} cp"
             );
         }
     }
