@@ -208,8 +208,9 @@ pub fn write_variant_configs<A: Serialize>(
 
 /// Keys of `[args]` that say how the work is spread, where it goes or how much of it there is,
 /// not what a row holds: a resumed run may change them (a match resumed with more games, or
-/// with an SPRT, extends it; a training resumed with more epochs too).
-const WORK_KEYS: [&str; 11] = [
+/// with an SPRT, extends it; a training resumed with more epochs too, or quantised at
+/// another output scale, which no row of its losses depends on).
+const WORK_KEYS: [&str; 12] = [
     "resume",
     "force",
     "threads",
@@ -221,6 +222,7 @@ const WORK_KEYS: [&str; 11] = [
     "rounds",
     "sprt",
     "epochs",
+    "output_scale",
 ];
 
 /// The settings `new` records that differ from those `old` recorded (`args`, other than

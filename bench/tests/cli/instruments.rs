@@ -756,6 +756,32 @@ fn train_writes_a_network_and_resumes_from_its_checkpoint() {
         bytes[bytes.len() - 2 * (769 * 128 + 2 * 128 + 1)..].to_vec()
     };
     assert_eq!(weights("part"), weights("whole"));
+    // The finished run resumed at another output scale: quantised again, not trained (the
+    // same losses), the feature layer as it was and the output layer halved (each weight
+    // rounded once from the float: |2s - u| <= 2 x 1/2 + 1/2 for integers s, u).
+    let halved = train(
+        "part",
+        &["--epochs", "3", "--resume", "--output-scale", "0.5"],
+    );
+    assert!(
+        halved.status.success(),
+        "{}",
+        String::from_utf8_lossy(&halved.stderr)
+    );
+    assert_eq!(losses("part"), losses("whole"));
+    let (scaled, unscaled) = (weights("part"), weights("whole"));
+    let output = 2 * (769 * 128);
+    assert_eq!(scaled[..output], unscaled[..output]);
+    let ints = |b: &[u8]| -> Vec<i32> {
+        b.chunks_exact(2)
+            .map(|p| i32::from(i16::from_le_bytes([p[0], p[1]])))
+            .collect()
+    };
+    let (scaled, unscaled) = (ints(&scaled[output..]), ints(&unscaled[output..]));
+    assert!(unscaled.iter().any(|&w| w.abs() >= 4), "{unscaled:?}");
+    for (s, u) in scaled.iter().zip(&unscaled) {
+        assert!((2 * s - u).abs() <= 1, "{s} is not half of {u}");
+    }
 }
 
 /// Data from games already played: a match's games, packed, are labelled position by
