@@ -184,7 +184,7 @@ mod tests {
     use super::*;
 
     /// The embedded network's evaluation of the start position, centipawns.
-    const START_EVAL: i32 = 34;
+    const START_EVAL: i32 = 20;
 
     /// Castling both ways for both sides, en passant (white's b5xa6 and black's f4xe3, one
     /// pinned), promotions and under-promotions with and without capture, checks.
