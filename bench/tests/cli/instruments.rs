@@ -769,15 +769,22 @@ fn train_writes_a_network_and_resumes_from_its_checkpoint() {
         String::from_utf8_lossy(&halved.stderr)
     );
     assert_eq!(losses("part"), losses("whole"));
-    let (scaled, unscaled) = (weights("part"), weights("whole"));
-    let output = 2 * (769 * 128);
-    assert_eq!(scaled[..output], unscaled[..output]);
-    let ints = |b: &[u8]| -> Vec<i32> {
-        b.chunks_exact(2)
-            .map(|p| i32::from(i16::from_le_bytes([p[0], p[1]])))
+    // Read by the engine's own reader (which also checks the integers' ranges).
+    let network = |out: &str| {
+        let bytes = std::fs::read(dir.join(out).join("net.nnue")).unwrap();
+        cutlab_search::nnue::Network::from_bytes(&bytes).unwrap()
+    };
+    let (scaled, unscaled) = (network("part"), network("whole"));
+    assert_eq!(scaled.feature_weights, unscaled.feature_weights);
+    assert_eq!(scaled.feature_bias, unscaled.feature_bias);
+    let output = |n: &cutlab_search::nnue::Network| -> Vec<i32> {
+        n.output_weights
+            .iter()
+            .chain([&n.output_bias])
+            .map(|&w| i32::from(w))
             .collect()
     };
-    let (scaled, unscaled) = (ints(&scaled[output..]), ints(&unscaled[output..]));
+    let (scaled, unscaled) = (output(&scaled), output(&unscaled));
     assert!(unscaled.iter().any(|&w| w.abs() >= 4), "{unscaled:?}");
     for (s, u) in scaled.iter().zip(&unscaled) {
         assert!((2 * s - u).abs() <= 1, "{s} is not half of {u}");

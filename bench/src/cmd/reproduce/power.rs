@@ -245,18 +245,36 @@ mod tests {
     use super::{Sizes, statement};
     use crate::cmd::reproduce::scale::Scale;
 
-    #[test]
-    fn the_standard_scale_fits_one_night_on_two_cores() {
-        let text = statement(&Sizes {
+    /// The standard scale on 2 threads at the reference speed, timed, the scale's time
+    /// controls: what each test varies.
+    fn standard() -> Sizes<'static> {
+        Sizes {
             scale: &Scale::STANDARD,
             factor: 1.0,
-            speed_nps: Some(1_650_000),
+            speed_nps: None,
             threads: 2,
             positions: 400,
             games: Scale::STANDARD.games,
             tc: None,
             table4: true,
             deterministic: false,
+        }
+    }
+
+    /// The budget of the statement's row that starts with `experiment`.
+    fn budget(text: &str, experiment: &str) -> String {
+        text.lines()
+            .find(|l| l.starts_with(&format!("| {experiment}")))
+            .and_then(|l| l.trim_end_matches(['|', ' ']).rsplit('|').next())
+            .map(|b| b.trim().to_string())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn the_standard_scale_fits_one_night_on_two_cores() {
+        let text = statement(&Sizes {
+            speed_nps: Some(1_650_000),
+            ..standard()
         })
         .unwrap();
         let total = text
@@ -279,15 +297,8 @@ mod tests {
     #[test]
     fn a_deterministic_plan_gives_each_match_its_nodes() {
         let sizes = |deterministic| Sizes {
-            scale: &Scale::STANDARD,
-            factor: 1.0,
-            speed_nps: None,
-            threads: 2,
-            positions: 400,
-            games: Scale::STANDARD.games,
-            tc: None,
-            table4: true,
             deterministic,
+            ..standard()
         };
         let text = statement(&sizes(true)).unwrap();
         assert!(text.contains("200 games at 74000 nodes per move"), "{text}");
@@ -320,20 +331,18 @@ mod tests {
     #[test]
     fn a_given_time_control_is_stated_as_played() {
         let sizes = |tc| Sizes {
-            scale: &Scale::STANDARD,
             factor: 2.0,
-            speed_nps: None,
-            threads: 2,
-            positions: 400,
-            games: Scale::STANDARD.games,
             tc,
-            table4: true,
-            deterministic: false,
+            ..standard()
         };
         let text = statement(&sizes(Some("1+0.01"))).unwrap();
         assert!(text.contains("200 games at 1+0.01"), "{text}");
         assert!(text.contains("cap 2000 games at 1+0.01"), "{text}");
+        // 3 matches x 200 games x 2 x (0.75 x 1 + 60 x 0.01) s on 2 threads: 810 s.
+        assert_eq!(budget(&text, "Table 2"), "14 min", "{text}");
         let scaled = statement(&sizes(None)).unwrap();
         assert!(scaled.contains("200 games at 4+0.04"), "{scaled}");
+        // The same at 4+0.04: 2 x (3 + 2.4) s a game, 3240 s.
+        assert_eq!(budget(&scaled, "Table 2"), "54 min", "{scaled}");
     }
 }
