@@ -74,9 +74,9 @@ pub struct AblateArgs {
     engine: String,
     /// About 20 minutes on 2 cores, wide intervals. Without it, the decisive scale: 64 matches
     /// at 5,000 and 20,000 nodes per move, each 200 to 3,200 games by its stopping rule, 3 to
-    /// 44 hours on 2 cores at the reference speed (1.65 M nps) plus about 3 hours of depth,
-    /// regret and trace searches; the run prints its estimate first and resumes where it
-    /// stopped.
+    /// 44 hours on 2 cores at the reference speed (1.65 M nps), then about 3.7 hours of searches
+    /// at fixed time (depth and regret, on an otherwise idle machine) beside the oracle's and
+    /// the fixed-depth ones; the run prints its estimate first and resumes where it stopped.
     #[arg(long)]
     quick: bool,
     /// Positions sampled from the suite (default: the scale's).
@@ -416,6 +416,19 @@ impl Settings {
     }
 }
 
+/// Time per search of the depth and regret comparisons: `--time-ms`, else the scale's times
+/// `factor`.
+#[expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_precision_loss,
+    reason = "milliseconds"
+)]
+fn time_ms(args: &AblateArgs, scale: &Scale, factor: f64) -> u64 {
+    args.time_ms
+        .unwrap_or_else(|| (scale.time_ms as f64 * factor).round().max(1.0) as u64)
+}
+
 /// The steps of a run, in order: the matches first (fixed nodes: any load on the machine
 /// leaves them unchanged), then the searches at fixed depth, then those at fixed time (the
 /// scale's time multiplied by `factor`).
@@ -427,16 +440,7 @@ fn plan(
     comparisons: &[Comparison],
 ) -> Vec<Step> {
     let threads = args.threads.to_string();
-    #[expect(
-        clippy::cast_possible_truncation,
-        clippy::cast_sign_loss,
-        clippy::cast_precision_loss,
-        reason = "milliseconds"
-    )]
-    let time_ms = args
-        .time_ms
-        .unwrap_or_else(|| (scale.time_ms as f64 * factor).round().max(1.0) as u64)
-        .to_string();
+    let time_ms = time_ms(args, scale, factor).to_string();
     let reference_of = |c: &Comparison| {
         if c.reference() == "stack" {
             stack
@@ -588,6 +592,23 @@ fn cost(settings: &Settings, comparisons: &[Comparison], threads: usize, nps: u6
     )
 }
 
+/// The timed searches' cost in hours: the depth comparison searches each of `positions` once
+/// per variant (the stack, the baseline and every compared variant), `threads` at once, and the
+/// regret comparison each of `oracle_positions` once per variant, one at a time (the oracle's
+/// own searches, and the fixed-depth size and trace searches, come on top).
+#[expect(clippy::cast_precision_loss, reason = "estimates")]
+fn timed_hours(
+    comparisons: &[Comparison],
+    [positions, oracle_positions]: [usize; 2],
+    time_ms: u64,
+    threads: usize,
+) -> f64 {
+    let variants = 2 + comparisons.len();
+    let depth_s = (positions * variants) as f64 * time_ms as f64 / 1000.0 / threads.max(1) as f64;
+    let regret_s = (oracle_positions * variants) as f64 * time_ms as f64 / 1000.0;
+    (depth_s + regret_s) / 3600.0
+}
+
 /// Writes the report of a run from its files (`cutlab report`); returns the terminal summary.
 ///
 /// # Errors
@@ -666,10 +687,19 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
     );
     save_plan(&layout, &steps)?;
     let nps = speed_nps.unwrap_or(speed::REFERENCE_NPS);
+    let time_ms = time_ms(args, &scale, factor);
     eprintln!(
-        "ablate: {} comparisons; {}",
+        "ablate: {} comparisons; {}; then {:.1} hours of searches at {time_ms} ms (depth and \
+         regret; run them on an otherwise idle machine) beside the oracle's and the fixed-depth \
+         ones",
         comparisons.len(),
-        cost(&settings, &comparisons, args.threads, nps)
+        cost(&settings, &comparisons, args.threads, nps),
+        timed_hours(
+            &comparisons,
+            [sampled, scale.oracle_positions.min(sampled)],
+            time_ms,
+            args.threads
+        )
     );
     let mine = crate::common::shard::shard(&steps, args.shard.as_deref())?;
     let total = steps.len();
@@ -746,6 +776,23 @@ mod tests {
             "{comparisons:?}"
         );
         std::fs::remove_file(&path).ok();
+    }
+
+    /// The timed searches' estimate counts the depth comparison's searches over the threads
+    /// and the regret comparison's one at a time: three comparisons and the two references on
+    /// 400 and 100 positions at 1 s, 2 threads, are 400 × 5 / 2 + 100 × 5 = 1,500 s.
+    #[test]
+    fn the_timed_searches_cost_what_their_steps_search() {
+        let argv = ["ablate", "--stack", "null-move+lmr+rfp", "--extras", "none"];
+        let cli = Cli::try_parse_from(argv).unwrap();
+        let made: Vec<Comparison> = comparisons(&cli.args)
+            .unwrap()
+            .2
+            .into_iter()
+            .take(3)
+            .collect();
+        let hours = timed_hours(&made, [400, 100], 1000, 2);
+        assert!((hours - 1500.0 / 3600.0).abs() < 1e-9, "{hours}");
     }
 
     /// `--directions without` makes the leave-one-out comparisons alone.
