@@ -5,7 +5,7 @@
 use std::{fmt::Write as _, path::Path};
 
 use cutlab_analysis::{
-    elo::MIN_PAIRS,
+    elo::{Looks, MIN_PAIRS, MatchStats},
     markdown::Table,
     rows::{GameRow, read, stored},
     tables::MatchSummary,
@@ -39,44 +39,60 @@ struct Run {
     dir: String,
 }
 
-/// A match's Elo and the half-width of its 95% pentanomial interval (none below
-/// [`MIN_PAIRS`] game pairs), and its games.
+/// A match's Elo and the half-width of its pentanomial interval at the contrast's confidence
+/// (none below [`MIN_PAIRS`] game pairs), its games, and whether its run's rule has stopped it.
 #[derive(Clone, Copy, Debug)]
 struct Measured {
     elo: f64,
     half_width: Option<f64>,
     games: usize,
+    stopped: bool,
 }
 
-/// The match of comparison `c` at `nodes` in run `dir` (none before its first game).
-fn measured(dir: &Path, c: &Comparison, nodes: u64) -> Result<Option<Measured>, String> {
+/// The match of comparison `c` at `nodes` in run `dir` (none before its first game), its
+/// interval at `confidence`, stopped or not by `looks`.
+fn measured(
+    dir: &Path,
+    c: &Comparison,
+    nodes: u64,
+    (looks, confidence): (&Looks, f64),
+) -> Result<Option<Measured>, String> {
     let path = dir.join(games_file(c, nodes));
     if stored(&path).is_none() {
         return Ok(None);
     }
     let games: Vec<GameRow> = read(&path)?;
-    Ok(MatchSummary::of(&games).map(|m| Measured {
-        elo: m.stats.elo,
-        half_width: (m.pentanomial.pairs() >= MIN_PAIRS && m.stats.elo_error.is_finite())
-            .then_some(m.stats.elo_error),
-        games: m.games,
+    Ok(MatchSummary::of(&games).map(|m| {
+        let stats = MatchStats::with_confidence(&m.pentanomial, confidence);
+        Measured {
+            elo: stats.elo,
+            half_width: (m.pentanomial.pairs() >= MIN_PAIRS && stats.elo_error.is_finite())
+                .then_some(stats.elo_error),
+            games: m.games,
+            stopped: looks.stop(&m.pentanomial).is_some(),
+        }
     }))
 }
 
 fn cell(m: Option<Measured>) -> String {
-    match m {
-        None => "not played".into(),
+    let text = match m {
+        None => return "not played".into(),
         Some(Measured {
             elo,
             half_width: Some(h),
             ..
         }) => format!("{:+.1} ± {h:.1}", elo + 0.0),
         Some(m) => format!("{:+.1} (too few games)", m.elo + 0.0),
+    };
+    match m {
+        Some(Measured { stopped: false, .. }) => format!("{text} (playing)"),
+        _ => text,
     }
 }
 
-/// The second run's Elo minus the first's with the 95% interval of independent matches
-/// (half-widths combined in quadrature), and whether it excludes 0.
+/// The second run's Elo minus the first's with the interval of independent matches at the
+/// contrast's confidence (half-widths combined in quadrature), and whether it excludes 0;
+/// `playing` while either match has not stopped by its rule.
 fn difference(a: Option<Measured>, b: Option<Measured>) -> (String, &'static str) {
     match (a, b) {
         (
@@ -92,7 +108,9 @@ fn difference(a: Option<Measured>, b: Option<Measured>) -> (String, &'static str
             }),
         ) => {
             let (d, h) = (eb - ea, ha.hypot(hb));
-            let verdict = if (d - h) * (d + h) > 0.0 {
+            let verdict = if !(a.is_some_and(|m| m.stopped) && b.is_some_and(|m| m.stopped)) {
+                "playing"
+            } else if (d - h) * (d + h) > 0.0 {
                 "differs"
             } else {
                 "not shown to differ"
@@ -132,16 +150,24 @@ pub fn report(dir: &Path, study: &AblationStudy) -> Result<String, String> {
         })
         .collect::<Result<_, String>>()?;
     let (a, b) = (&runs[0], &runs[1]);
+    let looks_of = |m: &Manifest| Looks::new(m.looks.clone(), m.stop_within);
+    let (looks_a, looks_b) = (looks_of(&a.2)?, looks_of(&b.2)?);
+    // One confidence for both runs' intervals (the lower look's, were their rules to differ),
+    // so that their half-widths combine into the difference's at that confidence.
+    let confidence = looks_a.confidence().min(looks_b.confidence());
+    let percent = format!("{:.0}%", 100.0 * confidence);
     let mut md = format!("# {}\n\n{}\n", study.title, study.text.trim_end());
     let _ = write!(
         md,
         "\nEach row: one comparison (`{}`) at {} nodes per move in each run: the Elo of the \
-         variant against its reference with its 95% pentanomial interval (a fixed-sample \
-         interval; each match stopped by its run's rule), and the {} run's Elo minus the {} \
-         run's with the 95% interval of two independent matches. *differs*: that interval \
-         excludes 0.\n\n- {}: `{}` ({})\n- {}: `{}` ({})\n\n",
+         variant against its reference with its {percent} pentanomial interval (the interval \
+         of each look of the runs' stopping rule, {} looks holding together at 95%), and the \
+         {} run's Elo minus the {} run's with the {percent} interval of two independent \
+         matches. *differs*: that interval excludes 0; *playing*: a match has not yet stopped \
+         by its rule, its numbers are not final.\n\n- {}: `{}` ({})\n- {}: `{}` ({})\n\n",
         study.direction,
         study.effort_nodes,
+        looks_a.games().len().max(looks_b.games().len()),
         b.0,
         a.0,
         a.0,
@@ -153,7 +179,7 @@ pub fn report(dir: &Path, study: &AblationStudy) -> Result<String, String> {
     );
     let (games_a, games_b) = (format!(">{} games", a.0), format!(">{} games", b.0));
     let (elo_a, elo_b) = (format!(">{} Elo", a.0), format!(">{} Elo", b.0));
-    let change = format!("{} − {} [95%]", b.0, a.0);
+    let change = format!("{} − {} [{percent}]", b.0, a.0);
     let mut table = Table::new(&[
         "method", &games_a, &elo_a, &games_b, &elo_b, &change, "verdict",
     ]);
@@ -169,8 +195,8 @@ pub fn report(dir: &Path, study: &AblationStudy) -> Result<String, String> {
         else {
             continue;
         };
-        let ma = measured(&a.1, c, study.effort_nodes)?;
-        let mb = measured(&b.1, other, study.effort_nodes)?;
+        let ma = measured(&a.1, c, study.effort_nodes, (&looks_a, confidence))?;
+        let mb = measured(&b.1, other, study.effort_nodes, (&looks_b, confidence))?;
         let (diff, verdict) = difference(ma, mb);
         let games = |m: Option<Measured>| m.map_or(0, |m| m.games).to_string();
         table.row(vec![
@@ -210,6 +236,7 @@ mod tests {
                 elo,
                 half_width: Some(h),
                 games: 400,
+                stopped: true,
             })
         };
         let (text, verdict) = difference(m(-50.0, 30.0), m(10.0, 40.0));
@@ -222,6 +249,7 @@ mod tests {
             elo: 0.0,
             half_width: None,
             games: 8,
+            stopped: false,
         });
         assert_eq!(difference(m(0.0, 1.0), few).1, "too few games");
         assert_eq!(difference(None, m(0.0, 1.0)).1, "too few games");
@@ -272,7 +300,7 @@ mod tests {
                 })
                 .collect(),
             nodes: vec![1000],
-            looks: vec![20],
+            looks: vec![24],
             stop_within: 15.0,
             time_factor: 1.0,
             ..Manifest::default()
@@ -290,8 +318,9 @@ mod tests {
     }
 
     /// Rows pair the runs' comparisons by direction and method: one the second run lacks is
-    /// left out, one without games says so; a variant that loses every pair in the first run
-    /// and scores evenly in the second has changed by a positive amount.
+    /// left out, one without games says so, one between its rule's looks is playing; a variant
+    /// that loses every pair in the first run and scores evenly in the second has changed by
+    /// a positive amount.
     #[test]
     fn rows_pair_the_runs_comparisons() {
         let dir = std::env::temp_dir().join(format!("cutlab-ablations-{}", std::process::id()));
@@ -310,13 +339,26 @@ mod tests {
                 ("without", "rfp", Some(losing)),
                 ("without", "lmp", None),
                 ("without", "iir", Some(games("a", "s", &[(0.5, 0.5); 12]))),
+                (
+                    "without",
+                    "singular",
+                    Some(games("a", "s", &[(0.5, 0.5); 12])),
+                ),
                 ("added", "rfp", None),
             ],
         );
         run(
             &dir.join("two"),
             "modern+nnue",
-            &[("without", "rfp", Some(even)), ("without", "lmp", None)],
+            &[
+                ("without", "rfp", Some(even)),
+                ("without", "lmp", None),
+                (
+                    "without",
+                    "singular",
+                    Some(games("b", "s", &[(0.5, 0.5); 11])),
+                ),
+            ],
         );
         let study: AblationStudy = toml::from_str(
             "title = \"t\"\ntext = \"x\"\ndirection = \"without\"\neffort_nodes = 1000\n\
@@ -334,8 +376,8 @@ mod tests {
                     .collect()
             })
             .collect();
-        assert_eq!(rows.len(), 2, "{md}");
-        let (rfp, lmp) = (&rows[0], &rows[1]);
+        assert_eq!(rows.len(), 3, "{md}");
+        let (rfp, lmp, singular) = (&rows[0], &rows[1], &rows[2]);
         assert_eq!(rfp[..2], ["`rfp`", "24"], "{rfp:?}");
         assert!(
             rfp[2].starts_with('-') && rfp[4].starts_with("+0.0 ± "),
@@ -344,6 +386,11 @@ mod tests {
         assert!(rfp[5].starts_with('+') && rfp[6] == "differs", "{rfp:?}");
         assert_eq!(lmp[2], "not played", "{lmp:?}");
         assert_eq!(lmp[6], "too few games", "{lmp:?}");
+        // 22 games is no look of the rule (24): the match is still playing.
+        assert!(
+            singular[4].ends_with("(playing)") && singular[6] == "playing",
+            "{singular:?}"
+        );
         let bad: AblationStudy = toml::from_str(
             "title = \"t\"\ntext = \"x\"\ndirection = \"without\"\neffort_nodes = 5\n\
              [[runs]]\nlabel = \"one\"\ndir = \"one\"\n[[runs]]\nlabel = \"two\"\ndir = \"two\"\n",
