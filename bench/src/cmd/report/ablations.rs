@@ -92,7 +92,7 @@ fn cell(m: Option<Measured>) -> String {
 
 /// The second run's Elo minus the first's with the interval of independent matches at the
 /// contrast's confidence (half-widths combined in quadrature), and whether it excludes 0;
-/// `playing` while either match has not stopped by its rule.
+/// `playing` while either match has not stopped by its rule, `to play` before its first game.
 fn difference(a: Option<Measured>, b: Option<Measured>) -> (String, &'static str) {
     match (a, b) {
         (
@@ -120,6 +120,7 @@ fn difference(a: Option<Measured>, b: Option<Measured>) -> (String, &'static str
                 verdict,
             )
         }
+        (None, _) | (_, None) => ("-".into(), "to play"),
         _ => ("-".into(), "too few games"),
     }
 }
@@ -164,7 +165,7 @@ pub fn report(dir: &Path, study: &AblationStudy) -> Result<String, String> {
          of each look of the runs' stopping rule, {} looks holding together at 95%), and the \
          {} run's Elo minus the {} run's with the {percent} interval of two independent \
          matches. *differs*: that interval excludes 0; *playing*: a match has not yet stopped \
-         by its rule, its numbers are not final.\n\n- {}: `{}` ({})\n- {}: `{}` ({})\n\n",
+         by its rule, its numbers are not final; *to play*: a match has no game yet.\n\n- {}: `{}` ({})\n- {}: `{}` ({})\n\n",
         study.direction,
         study.effort_nodes,
         looks_a.games().len().max(looks_b.games().len()),
@@ -252,7 +253,7 @@ mod tests {
             stopped: false,
         });
         assert_eq!(difference(m(0.0, 1.0), few).1, "too few games");
-        assert_eq!(difference(None, m(0.0, 1.0)).1, "too few games");
+        assert_eq!(difference(None, m(0.0, 1.0)).1, "to play");
     }
 
     /// A games file of `variant` against `reference`, one game pair per entry of `pairs`:
@@ -385,7 +386,7 @@ mod tests {
         );
         assert!(rfp[5].starts_with('+') && rfp[6] == "differs", "{rfp:?}");
         assert_eq!(lmp[2], "not played", "{lmp:?}");
-        assert_eq!(lmp[6], "too few games", "{lmp:?}");
+        assert_eq!(lmp[6], "to play", "{lmp:?}");
         // 22 games is no look of the rule (24): the match is still playing.
         assert!(
             singular[4].ends_with("(playing)") && singular[6] == "playing",
