@@ -150,6 +150,36 @@ fn rows_of<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> Result<Vec
     }
 }
 
+/// The rows of step `step`'s result file, none until the step has finished: an interrupted
+/// step leaves a partial file (some positions, some variants), which is no measurement.
+fn rows_of_step<T: serde::de::DeserializeOwned>(
+    manifest: &Manifest,
+    step: &str,
+    path: &std::path::Path,
+) -> Result<Vec<T>, String> {
+    if manifest.steps.iter().any(|s| s.name == step) {
+        rows_of(path)
+    } else {
+        Ok(Vec::new())
+    }
+}
+
+/// The steps of searches (every step but the matches) finished and planned, while some are
+/// not finished; none when all are, or when the run has no plan to count them in.
+fn searches_done(layout: &Layout, manifest: &Manifest) -> Option<(usize, usize)> {
+    let plan = crate::common::pipeline::load_plan(layout).ok()?;
+    let searches: Vec<&str> = plan
+        .iter()
+        .map(|s| s.name.as_str())
+        .filter(|name| !name.starts_with("match-"))
+        .collect();
+    let done = searches
+        .iter()
+        .filter(|name| manifest.steps.iter().any(|s| s.name == **name))
+        .count();
+    (done < searches.len()).then_some((done, searches.len()))
+}
+
 fn row(
     layout: &Layout,
     (manifest, looks): (&Manifest, &Looks),
@@ -163,15 +193,16 @@ fn row(
     };
     let variant = c.variant.as_str();
     let names = (reference.as_str(), variant);
-    let file = |kind: &str| layout.file(&format!("{kind}-{}.csv", c.reference()));
-    let depth: Vec<DepthRow> = rows_of(&file("depth"))?;
+    let step = |kind: &str| format!("{kind}-{}", c.reference());
+    let file = |kind: &str| layout.file(&format!("{}.csv", step(kind)));
+    let depth: Vec<DepthRow> = rows_of_step(manifest, &step("depth"), &file("depth"))?;
     let (d_ref, d_var) = paired(
         &depth,
         names,
         |r| (&r.position, &r.variant),
         |r| f64::from(r.depth),
     );
-    let size: Vec<DepthRow> = rows_of(&file("size"))?;
+    let size: Vec<DepthRow> = rows_of_step(manifest, &step("size"), &file("size"))?;
     #[expect(clippy::cast_precision_loss, reason = "node counts")]
     let (n_ref, n_var) = paired(
         &size,
@@ -179,23 +210,32 @@ fn row(
         |r| (&r.position, &r.variant),
         |r| r.nodes as f64,
     );
-    let regret: Vec<RegretRow> = rows_of(&file("regret"))?;
+    let regret: Vec<RegretRow> = rows_of_step(manifest, &step("regret"), &file("regret"))?;
     let (r_ref, r_var) = paired(
         &regret,
         names,
         |r| (&r.position, &r.variant),
         |r| f64::from(r.regret_cp),
     );
-    let trace = if c.direction == "without" {
-        "traces/stack".to_string()
+    let traced = if c.direction == "without" {
+        "stack".to_string()
     } else {
-        format!("traces/{}", c.name())
+        c.name()
     };
+    let (trace_step, trace) = (format!("trace-{traced}"), format!("traces/{traced}"));
     let method = c.traced_method();
-    let verified: Vec<VerifyRow> = rows_of(&layout.file(&format!("{trace}.verify.csv")))?;
+    let verified: Vec<VerifyRow> = rows_of_step(
+        manifest,
+        &trace_step,
+        &layout.file(&format!("{trace}.verify.csv")),
+    )?;
     let mine: Vec<&VerifyRow> = verified.iter().filter(|v| v.method == method).collect();
     let wrong = mine.iter().filter(|v| !v.correct).count();
-    let counted: Vec<TallyRow> = rows_of(&layout.file(&format!("{trace}.tallies.csv")))?;
+    let counted: Vec<TallyRow> = rows_of_step(
+        manifest,
+        &trace_step,
+        &layout.file(&format!("{trace}.tallies.csv")),
+    )?;
     let (all, of_method) = counted.iter().fold((0_u64, 0_u64), |(all, m), c| {
         (
             all + c.cuts,
@@ -525,6 +565,12 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
              fixed depth and time (Δdepth, tree size, false cuts, Δregret) run after the \
              matches.\n"
         ));
+    } else if let Some((done, planned)) = searches_done(layout, manifest) {
+        md.push_str(&format!(
+            "\n**In progress: every match has stopped by its rule; {done} of the {planned} steps \
+             of searches at fixed depth and time have run.** The columns a step fills (Δdepth, \
+             tree size, false cuts, share of cuts, Δregret) stay empty until it has finished.\n"
+        ));
     }
     md.push_str(&family_error(stopped, decided));
     md.push_str(prob_ab_note(&manifest.comparisons).unwrap_or_default());
@@ -554,6 +600,66 @@ mod tests {
     use cutlab_analysis::elo::Pentanomial;
 
     use super::*;
+    use crate::common::pipeline::{Step, StepRecord};
+
+    /// A search step's file is read only once the step has finished: a size file of an
+    /// interrupted step (the variant's tree twice the stack's on two positions) gives no tree
+    /// size, and the report says the searches are still to run; once the step is recorded the
+    /// same file gives the ratio 2.
+    #[test]
+    fn a_search_step_counts_only_when_it_has_finished() {
+        let dir = std::env::temp_dir().join(format!("cutlab-partial-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let layout = Layout { dir: dir.clone() };
+        let c = Comparison {
+            direction: "without".into(),
+            method: "rfp".into(),
+            variant: "null-move".into(),
+        };
+        let mut manifest = Manifest {
+            stack: "null-move+rfp".into(),
+            baseline: "null-move".into(),
+            comparisons: vec![c.clone()],
+            nodes: vec![1000],
+            looks: vec![24],
+            stop_within: 15.0,
+            ..Manifest::default()
+        };
+        let mut size = csv::Writer::from_path(dir.join("size-stack.csv")).unwrap();
+        for (position, variant, nodes) in [
+            ("a", "null-move+rfp", 100),
+            ("a", "null-move", 200),
+            ("b", "null-move+rfp", 300),
+            ("b", "null-move", 600),
+        ] {
+            size.serialize(DepthRow {
+                position: position.into(),
+                variant: variant.into(),
+                nodes,
+                ..Default::default()
+            })
+            .unwrap();
+        }
+        size.flush().unwrap();
+        let plan = ["match-1000-without-rfp", "size-stack"].map(|name| Step::new(name, &[]));
+        crate::common::pipeline::save_plan(&layout, &plan).unwrap();
+        let looks = Looks::new(manifest.looks.clone(), manifest.stop_within).unwrap();
+        let before = row(&layout, (&manifest, &looks), &c, 1000).unwrap();
+        assert!(before.tree_size_ratio.is_none());
+        assert_eq!(searches_done(&layout, &manifest), Some((0, 1)));
+        manifest.steps.push(StepRecord {
+            name: "size-stack".into(),
+            command: String::new(),
+            seconds: 1.0,
+            finished_utc: String::new(),
+        });
+        let after = row(&layout, (&manifest, &looks), &c, 1000).unwrap();
+        let ratio = after.tree_size_ratio.unwrap().value;
+        assert!((ratio - 2.0).abs() < 1e-9, "{ratio}");
+        assert_eq!(searches_done(&layout, &manifest), None);
+        std::fs::remove_dir_all(&dir).ok();
+    }
 
     /// A lost rout of 200 pairs under five looks: its 99% score interval is [0, 1 -
     /// 0.01^(1/200)] (an outcome never seen), so the table gives its one Elo bound and the
