@@ -79,11 +79,27 @@ fn names_in(dir: &Path) -> Vec<String> {
     names
 }
 
-/// Rows of every file in `dir` whose name ends with `suffix`.
-fn all_in<T: serde::de::DeserializeOwned>(dir: &Path, suffix: &str) -> Result<Vec<T>, String> {
+/// Whether the run has finished step `name`: the file of a step interrupted midway holds some
+/// of its rows, which are no measurement, so a table reads a step's file only after this.
+fn finished(manifest: &Manifest, name: &str) -> bool {
+    manifest.steps.iter().any(|s| s.name == name)
+}
+
+/// Rows of every file `<stem><suffix>` in `dir` whose step, `<step_prefix><stem>`, has
+/// finished.
+fn all_in<T: serde::de::DeserializeOwned>(
+    dir: &Path,
+    suffix: &str,
+    (manifest, step_prefix): (&Manifest, &str),
+) -> Result<Vec<T>, String> {
     let mut out = Vec::new();
-    for name in names_in(dir).iter().filter(|n| n.ends_with(suffix)) {
-        out.extend(rows::read(&dir.join(name))?);
+    for name in names_in(dir) {
+        let Some(stem) = name.strip_suffix(suffix) else {
+            continue;
+        };
+        if finished(manifest, &format!("{step_prefix}{stem}")) {
+            out.extend(rows::read(&dir.join(&name))?);
+        }
     }
     Ok(out)
 }
@@ -241,7 +257,11 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     }
 
     // Sections 3-4 and the Multi-Cut family.
-    let depth_rows: Vec<DepthRow> = optional(&layout.file("depth.csv"))?;
+    let depth_rows: Vec<DepthRow> = if finished(manifest, "depth") {
+        optional(&layout.file("depth.csv"))?
+    } else {
+        Vec::new()
+    };
     if !depth_rows.is_empty() {
         let time = depth_rows[0].time_limit_ms.unwrap_or(0);
         let paper = &scale::DEPTH_VARIANTS[..scale::PAPER_DEPTH_VARIANTS];
@@ -399,7 +419,11 @@ The paper's claim (MPC-Crafty \
     }
 
     // Oracle regret.
-    let regret_rows: Vec<RegretRow> = optional(&layout.file("regret.csv"))?;
+    let regret_rows: Vec<RegretRow> = if finished(manifest, "oracle") {
+        optional(&layout.file("regret.csv"))?
+    } else {
+        Vec::new()
+    };
     if !regret_rows.is_empty() {
         let variants = tables::distinct(&regret_rows, |r| r.variant.as_str());
         let table = tables::regret(&regret_rows, &variants).render();
@@ -421,8 +445,8 @@ The paper's claim (MPC-Crafty \
 
     // Cut decisions.
     let traces = layout.file("traces");
-    let verify_rows: Vec<VerifyRow> = all_in(&traces, ".verify.csv")?;
-    let counted: Vec<TallyRow> = all_in(&traces, ".tallies.csv")?;
+    let verify_rows: Vec<VerifyRow> = all_in(&traces, ".verify.csv", (manifest, "trace-"))?;
+    let counted: Vec<TallyRow> = all_in(&traces, ".tallies.csv", (manifest, "trace-"))?;
     if !counted.is_empty() {
         let false_cuts = tables::false_cuts(&verify_rows).render();
         let _ = writeln!(
@@ -479,4 +503,41 @@ The paper's claim (MPC-Crafty \
     let path = layout.file("report.md");
     std::fs::write(&path, out).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::common::pipeline::StepRecord;
+
+    /// Of two traces' verified cuts, only the one whose step has finished is read: the other
+    /// step was interrupted and its file holds part of its rows.
+    #[test]
+    fn a_trace_counts_only_when_its_step_has_finished() {
+        let dir = std::env::temp_dir().join(format!("cutlab-traces-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for method in ["probcut", "mpc"] {
+            let mut csv = csv::Writer::from_path(dir.join(format!("{method}.verify.csv"))).unwrap();
+            csv.serialize(VerifyRow {
+                method: method.into(),
+                ..VerifyRow::default()
+            })
+            .unwrap();
+            csv.flush().unwrap();
+        }
+        let manifest = Manifest {
+            steps: vec![StepRecord {
+                name: "trace-mpc".into(),
+                command: String::new(),
+                seconds: 1.0,
+                finished_utc: String::new(),
+            }],
+            ..Manifest::default()
+        };
+        let rows: Vec<VerifyRow> = all_in(&dir, ".verify.csv", (&manifest, "trace-")).unwrap();
+        let methods: Vec<&str> = rows.iter().map(|r| r.method.as_str()).collect();
+        assert_eq!(methods, ["mpc"]);
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }
