@@ -111,12 +111,22 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
         regress_one * (s.positions as f64 + 3.0 * endgames) / threads + 2.0 * endgames,
     );
     let depth_ms = (sc.depth_time_ms as f64 * s.factor).round();
+    // Deterministic, the depth step searches to the trace depth and reports the time it took
+    // (the plan's `limited`); the budget stays the timed step's, as a guide.
+    let (depth_name, depth_limit) = if s.deterministic {
+        (
+            "time to a fixed depth",
+            format!("to depth {}", sc.trace_depth),
+        )
+    } else {
+        ("depth at fixed time", format!("x {depth_ms} ms"))
+    };
     row(
         &mut t,
         [
-            "depth at fixed time".into(),
+            depth_name.into(),
             format!(
-                "{} positions x {} variants x {depth_ms} ms",
+                "{} positions x {} variants {depth_limit}",
                 s.positions,
                 scale::DEPTH_VARIANTS.len()
             ),
@@ -131,8 +141,13 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
         [
             "oracle regret".into(),
             format!(
-                "{oracle_positions} positions x {} variants x {oracle_ms} ms",
-                scale::ORACLE_VARIANTS.len()
+                "{oracle_positions} positions x {} variants {}",
+                scale::ORACLE_VARIANTS.len(),
+                if s.deterministic {
+                    format!("to depth {}", sc.internal_oracle_depth)
+                } else {
+                    format!("x {oracle_ms} ms")
+                }
             ),
             "paired regret differences, 95% intervals".into(),
         ],
@@ -243,7 +258,7 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::{Sizes, statement};
-    use crate::cmd::reproduce::scale::Scale;
+    use crate::cmd::reproduce::scale::{self, Scale};
 
     /// The standard scale on 2 threads at the reference speed, timed, the scale's time
     /// controls: what each test varies.
@@ -292,8 +307,9 @@ mod tests {
         assert!(text.contains("GSPRT elo0=0 elo1=20"), "{text}");
     }
 
-    /// `--deterministic` states each match's nodes per move, and its budget stays the
-    /// timed run's: the nodes cost what the time control does.
+    /// `--deterministic` states each match's nodes per move and the depth and oracle steps'
+    /// depths (the plan's, not a time), and its budget stays the timed run's: the nodes cost
+    /// what the time control does.
     #[test]
     fn a_deterministic_plan_gives_each_match_its_nodes() {
         let sizes = |deterministic| Sizes {
@@ -301,6 +317,19 @@ mod tests {
             ..standard()
         };
         let text = statement(&sizes(true)).unwrap();
+        let depth = format!(
+            "| time to a fixed depth | 400 positions x {} variants to depth {}",
+            scale::DEPTH_VARIANTS.len(),
+            Scale::STANDARD.trace_depth
+        );
+        let oracle = format!(
+            "{} variants to depth {}",
+            scale::ORACLE_VARIANTS.len(),
+            Scale::STANDARD.internal_oracle_depth
+        );
+        let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains(&depth) && flat.contains(&oracle), "{text}");
+        assert!(!text.contains(" ms "), "{text}");
         assert!(text.contains("200 games at 74000 nodes per move"), "{text}");
         assert!(
             text.contains("cap 2000 games at 186000 nodes per move"),

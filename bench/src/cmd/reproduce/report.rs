@@ -104,6 +104,26 @@ fn all_in<T: serde::de::DeserializeOwned>(
     Ok(out)
 }
 
+/// The depth comparison's title and limit, from its rows: timed, the depth each variant
+/// reaches; `--deterministic`, the time it takes to a fixed depth (the table compares
+/// whichever the rows measured).
+fn depth_heading(first: &DepthRow) -> (&'static str, String) {
+    match first.time_limit_ms {
+        Some(ms) => (
+            "depth reached in fixed time",
+            format!("{ms} ms per position"),
+        ),
+        None => (
+            "time to a fixed depth",
+            format!(
+                "every position to depth {} (`--deterministic`: the time each variant takes, \
+                 where the paper compared the depth reached in a fixed time)",
+                first.depth
+            ),
+        ),
+    }
+}
+
 fn games_of(layout: &Layout, name: &str) -> Result<Option<MatchSummary>, String> {
     let games: Vec<GameRow> = optional(&layout.file(&format!("matches/{name}.csv")))?;
     Ok(MatchSummary::of(&games))
@@ -263,13 +283,13 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
         Vec::new()
     };
     if !depth_rows.is_empty() {
-        let time = depth_rows[0].time_limit_ms.unwrap_or(0);
+        let (title, limit) = depth_heading(&depth_rows[0]);
         let paper = &scale::DEPTH_VARIANTS[..scale::PAPER_DEPTH_VARIANTS];
         let thesis = tables::depth(&depth_rows, paper).render();
         let _ = writeln!(
             out,
-            "## Sections 3-4: depth reached in fixed time\n\n{time} ms per position \
-             (`depth.csv`); paired differences are to `null-move` over the same positions.\n\n{thesis}\n\
+            "## Sections 3-4: {title}\n\n{limit} (`depth.csv`); paired differences are to \
+             `null-move` over the same positions.\n\n{thesis}\n\
              The paper (Crafty, 30 s per position on ~300 positions): null move 11.5 plies, \
              ProbCut (t = 1.0) 11.6, MPC 12.0.\n"
         );
@@ -280,16 +300,13 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
             "depth.svg",
             "depth distribution per variant",
         );
-        let _ = writeln!(
-            summary,
-            "Depth in {time} ms (paired to null-move):\n{thesis}"
-        );
+        let _ = writeln!(summary, "The {title} (paired to null-move):\n{thesis}");
         let mut ours = vec!["null-move"];
         ours.extend(&scale::DEPTH_VARIANTS[scale::PAPER_DEPTH_VARIANTS..]);
         let _ = writeln!(
             out,
             "## Ours: Stockfish ProbCut and the Multi-Cut family beside null move\n\nSame \
-             positions and time.\n\n{}",
+             positions and limit.\n\n{}",
             tables::depth(&depth_rows, &ours).render()
         );
     }
@@ -509,6 +526,24 @@ The paper's claim (MPC-Crafty \
 mod tests {
     use super::*;
     use crate::common::pipeline::StepRecord;
+
+    /// A deterministic run's rows have no time limit: the heading says time to their depth,
+    /// never "0 ms per position".
+    #[test]
+    fn a_deterministic_depth_comparison_is_headed_by_its_depth() {
+        let fixed = DepthRow {
+            depth: 10,
+            ..DepthRow::default()
+        };
+        let (title, limit) = depth_heading(&fixed);
+        assert_eq!(title, "time to a fixed depth");
+        assert!(limit.starts_with("every position to depth 10 "), "{limit}");
+        let timed = DepthRow {
+            time_limit_ms: Some(1000),
+            ..fixed
+        };
+        assert_eq!(depth_heading(&timed).1, "1000 ms per position");
+    }
 
     /// Of two traces' verified cuts, only the one whose step has finished is read: the other
     /// step was interrupted and its file holds part of its rows.
