@@ -40,6 +40,19 @@ pub fn read<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, String> {
         .collect()
 }
 
+/// Every row of a CSV that may not be there yet (a step not run): none when neither `path` nor
+/// `path.gz` is; a file that is there but does not parse is an error, never an empty table.
+///
+/// # Errors
+/// As [`read`], for a file that is there.
+pub fn read_if_stored<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, String> {
+    if stored(path).is_some() {
+        read(path)
+    } else {
+        Ok(Vec::new())
+    }
+}
+
 /// One row of `cutlab regress`: a position searched to one depth.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct SampleRow {

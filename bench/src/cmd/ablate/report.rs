@@ -10,13 +10,14 @@ use cutlab_analysis::{
     elo::{Looks, RoutBound, Stop},
     markdown::Table,
     plot,
-    rows::{DepthRow, GameRow, RegretRow, TallyRow, VerifyRow, read},
+    rows::{DepthRow, GameRow, RegretRow, TallyRow, VerifyRow, read_if_stored},
     stats::{Estimate, mean_ci, paired_difference, wilson},
     tables::MatchSummary,
 };
 use serde::Serialize;
 
 use super::{Comparison, Layout, Manifest, games_file};
+use crate::common::pipeline::{is_finished, rows_of_finished};
 
 /// Stockfish 15.1's own estimate of a step's worth, from the "(~N Elo)" notes of its
 /// `search.cpp`, for the parts that follow one of its steps.
@@ -140,30 +141,6 @@ fn node_ratio(reference: &[f64], variant: &[f64]) -> Option<Estimate> {
     })
 }
 
-/// Reads a result file that a run may not have (a step not done): no rows then; a file that
-/// is there but does not parse is an error, never an empty measurement.
-fn rows_of<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> Result<Vec<T>, String> {
-    if cutlab_analysis::rows::stored(path).is_some() {
-        read(path)
-    } else {
-        Ok(Vec::new())
-    }
-}
-
-/// The rows of step `step`'s result file, none until the step has finished: an interrupted
-/// step leaves a partial file (some positions, some variants), which is no measurement.
-fn rows_of_step<T: serde::de::DeserializeOwned>(
-    manifest: &Manifest,
-    step: &str,
-    path: &std::path::Path,
-) -> Result<Vec<T>, String> {
-    if manifest.steps.iter().any(|s| s.name == step) {
-        rows_of(path)
-    } else {
-        Ok(Vec::new())
-    }
-}
-
 /// The steps of searches (every step but the matches) finished and planned, while some are
 /// not finished; none when all are, or when the run has no plan to count them in.
 fn searches_done(layout: &Layout, manifest: &Manifest) -> Option<(usize, usize)> {
@@ -175,7 +152,7 @@ fn searches_done(layout: &Layout, manifest: &Manifest) -> Option<(usize, usize)>
         .collect();
     let done = searches
         .iter()
-        .filter(|name| manifest.steps.iter().any(|s| s.name == **name))
+        .filter(|name| is_finished(&manifest.steps, name))
         .count();
     (done < searches.len()).then_some((done, searches.len()))
 }
@@ -195,14 +172,14 @@ fn row(
     let names = (reference.as_str(), variant);
     let step = |kind: &str| format!("{kind}-{}", c.reference());
     let file = |kind: &str| layout.file(&format!("{}.csv", step(kind)));
-    let depth: Vec<DepthRow> = rows_of_step(manifest, &step("depth"), &file("depth"))?;
+    let depth: Vec<DepthRow> = rows_of_finished(&manifest.steps, &step("depth"), &file("depth"))?;
     let (d_ref, d_var) = paired(
         &depth,
         names,
         |r| (&r.position, &r.variant),
         |r| f64::from(r.depth),
     );
-    let size: Vec<DepthRow> = rows_of_step(manifest, &step("size"), &file("size"))?;
+    let size: Vec<DepthRow> = rows_of_finished(&manifest.steps, &step("size"), &file("size"))?;
     #[expect(clippy::cast_precision_loss, reason = "node counts")]
     let (n_ref, n_var) = paired(
         &size,
@@ -210,7 +187,8 @@ fn row(
         |r| (&r.position, &r.variant),
         |r| r.nodes as f64,
     );
-    let regret: Vec<RegretRow> = rows_of_step(manifest, &step("regret"), &file("regret"))?;
+    let regret: Vec<RegretRow> =
+        rows_of_finished(&manifest.steps, &step("regret"), &file("regret"))?;
     let (r_ref, r_var) = paired(
         &regret,
         names,
@@ -224,15 +202,15 @@ fn row(
     };
     let (trace_step, trace) = (format!("trace-{traced}"), format!("traces/{traced}"));
     let method = c.traced_method();
-    let verified: Vec<VerifyRow> = rows_of_step(
-        manifest,
+    let verified: Vec<VerifyRow> = rows_of_finished(
+        &manifest.steps,
         &trace_step,
         &layout.file(&format!("{trace}.verify.csv")),
     )?;
     let mine: Vec<&VerifyRow> = verified.iter().filter(|v| v.method == method).collect();
     let wrong = mine.iter().filter(|v| !v.correct).count();
-    let counted: Vec<TallyRow> = rows_of_step(
-        manifest,
+    let counted: Vec<TallyRow> = rows_of_finished(
+        &manifest.steps,
         &trace_step,
         &layout.file(&format!("{trace}.tallies.csv")),
     )?;
@@ -242,7 +220,7 @@ fn row(
             m + if c.method == method { c.cuts } else { 0 },
         )
     });
-    let games: Vec<GameRow> = rows_of(&layout.file(&games_file(c, nodes)))?;
+    let games: Vec<GameRow> = read_if_stored(&layout.file(&games_file(c, nodes)))?;
     let summary = MatchSummary::of(&games);
     let (delta_elo, elo_rout, verdict) = match &summary {
         Some(s) => {

@@ -7,7 +7,7 @@ use std::{fmt::Write as _, path::Path};
 use cutlab_analysis::{
     elo::{Looks, MIN_PAIRS, MatchStats},
     markdown::Table,
-    rows::{GameRow, read, stored},
+    rows::{GameRow, read_if_stored},
     tables::MatchSummary,
 };
 use serde::Deserialize;
@@ -57,11 +57,7 @@ fn measured(
     nodes: u64,
     (looks, confidence): (&Looks, f64),
 ) -> Result<Option<Measured>, String> {
-    let path = dir.join(games_file(c, nodes));
-    if stored(&path).is_none() {
-        return Ok(None);
-    }
-    let games: Vec<GameRow> = read(&path)?;
+    let games: Vec<GameRow> = read_if_stored(&dir.join(games_file(c, nodes)))?;
     Ok(MatchSummary::of(&games).map(|m| {
         let stats = MatchStats::with_confidence(&m.pentanomial, confidence);
         Measured {

@@ -14,6 +14,7 @@ use cutlab_analysis::{
 use cutlab_search::fit_params::FitParams;
 
 use super::{Layout, Manifest, scale};
+use crate::common::pipeline::{is_finished, rows_of_finished};
 
 /// Jiang and Buro's Table 2: MPC's score against Crafty by endgame threshold.
 const PAPER_TABLE2: [(f64, f64); 10] = [
@@ -46,16 +47,6 @@ pub(super) const PAPER_TABLE4: [(&str, f64, f64); 3] = [
     ("null-move+mpc@1:1", 57.0, 55.5),
 ];
 
-/// Rows of a CSV (or of its gzipped copy, as a published study holds it), or none when the
-/// file is absent (a step not run yet).
-fn optional<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, String> {
-    if stored(path) {
-        rows::read(path)
-    } else {
-        Ok(Vec::new())
-    }
-}
-
 /// Whether a CSV is there, plain or gzipped.
 fn stored(path: &Path) -> bool {
     rows::stored(path).is_some()
@@ -79,12 +70,6 @@ fn names_in(dir: &Path) -> Vec<String> {
     names
 }
 
-/// Whether the run has finished step `name`: the file of a step interrupted midway holds some
-/// of its rows, which are no measurement, so a table reads a step's file only after this.
-fn finished(manifest: &Manifest, name: &str) -> bool {
-    manifest.steps.iter().any(|s| s.name == name)
-}
-
 /// Rows of every file `<stem><suffix>` in `dir` whose step, `<step_prefix><stem>`, has
 /// finished.
 fn all_in<T: serde::de::DeserializeOwned>(
@@ -97,7 +82,7 @@ fn all_in<T: serde::de::DeserializeOwned>(
         let Some(stem) = name.strip_suffix(suffix) else {
             continue;
         };
-        if finished(manifest, &format!("{step_prefix}{stem}")) {
+        if is_finished(&manifest.steps, &format!("{step_prefix}{stem}")) {
             out.extend(rows::read(&dir.join(&name))?);
         }
     }
@@ -125,7 +110,7 @@ fn depth_heading(first: &DepthRow) -> (&'static str, String) {
 }
 
 fn games_of(layout: &Layout, name: &str) -> Result<Option<MatchSummary>, String> {
-    let games: Vec<GameRow> = optional(&layout.file(&format!("matches/{name}.csv")))?;
+    let games: Vec<GameRow> = rows::read_if_stored(&layout.file(&format!("matches/{name}.csv")))?;
     Ok(MatchSummary::of(&games))
 }
 
@@ -277,11 +262,8 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     }
 
     // Sections 3-4 and the Multi-Cut family.
-    let depth_rows: Vec<DepthRow> = if finished(manifest, "depth") {
-        optional(&layout.file("depth.csv"))?
-    } else {
-        Vec::new()
-    };
+    let depth_rows: Vec<DepthRow> =
+        rows_of_finished(&manifest.steps, "depth", &layout.file("depth.csv"))?;
     if !depth_rows.is_empty() {
         let (title, limit) = depth_heading(&depth_rows[0]);
         let paper = &scale::DEPTH_VARIANTS[..scale::PAPER_DEPTH_VARIANTS];
@@ -436,11 +418,8 @@ The paper's claim (MPC-Crafty \
     }
 
     // Oracle regret.
-    let regret_rows: Vec<RegretRow> = if finished(manifest, "oracle") {
-        optional(&layout.file("regret.csv"))?
-    } else {
-        Vec::new()
-    };
+    let regret_rows: Vec<RegretRow> =
+        rows_of_finished(&manifest.steps, "oracle", &layout.file("regret.csv"))?;
     if !regret_rows.is_empty() {
         let variants = tables::distinct(&regret_rows, |r| r.variant.as_str());
         let table = tables::regret(&regret_rows, &variants).render();

@@ -22,8 +22,8 @@ use serde::{Deserialize, Serialize};
 pub use environment::environment;
 pub use positions::write_position_files;
 pub use records::{
-    StepRecord, finished_steps, load_manifest, load_plan, record_step, save_manifest, save_plan,
-    step_record,
+    StepRecord, finished_steps, is_finished, load_manifest, load_plan, record_step,
+    rows_of_finished, save_manifest, save_plan, step_record,
 };
 pub use shards::merge_shards;
 

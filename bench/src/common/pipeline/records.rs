@@ -1,6 +1,8 @@
 //! What a run keeps on disk: its plan (`plan.toml`), one record per finished step
 //! (`steps/<name>.toml`) and its manifest (`manifest.toml`).
 
+use std::path::Path;
+
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use super::{Layout, Step};
@@ -82,6 +84,30 @@ pub fn finished_steps(layout: &Layout, steps: &[Step]) -> Vec<StepRecord> {
         .collect()
 }
 
+/// Whether step `name` is among the finished `steps`: a run's only sign that the step's files
+/// are whole (an interrupted step leaves a partial file, some positions or some variants).
+#[must_use]
+pub fn is_finished(steps: &[StepRecord], name: &str) -> bool {
+    steps.iter().any(|s| s.name == name)
+}
+
+/// The rows of `path`, a file that step `step` writes: none until the step has finished, so
+/// that a report never reads a partial measurement.
+///
+/// # Errors
+/// The step has finished and its file is there but cannot be read.
+pub fn rows_of_finished<T: DeserializeOwned>(
+    steps: &[StepRecord],
+    step: &str,
+    path: &Path,
+) -> Result<Vec<T>, String> {
+    if is_finished(steps, step) {
+        cutlab_analysis::rows::read_if_stored(path)
+    } else {
+        Ok(Vec::new())
+    }
+}
+
 /// Writes a run's record to `manifest.toml`.
 ///
 /// # Errors
@@ -115,4 +141,35 @@ pub fn load_manifest<M: DeserializeOwned>(
     toml::from_str(&text)
         .map(Some)
         .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use cutlab_analysis::rows::GameRow;
+
+    use super::{StepRecord, rows_of_finished};
+
+    /// A step's file is read only once its record is there; then a file that does not parse
+    /// is an error naming it, never an empty table.
+    #[test]
+    fn a_file_is_read_only_after_its_step_and_never_silently() {
+        let dir = std::env::temp_dir().join(format!("cutlab-records-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.csv");
+        std::fs::write(&path, "not,a,games,file\n1,2,3,4\n").unwrap();
+        let mut steps = Vec::new();
+        let before: Vec<GameRow> = rows_of_finished(&steps, "match", &path).unwrap();
+        assert!(before.is_empty());
+        steps.push(StepRecord {
+            name: "match".into(),
+            command: String::new(),
+            seconds: 1.0,
+            finished_utc: String::new(),
+        });
+        let after = rows_of_finished::<GameRow>(&steps, "match", &path).unwrap_err();
+        assert!(after.contains("games.csv:2"), "{after}");
+        let absent: Vec<GameRow> = rows_of_finished(&steps, "match", &dir.join("no.csv")).unwrap();
+        assert!(absent.is_empty());
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }
