@@ -82,6 +82,26 @@ pub fn paired_difference(a: &[f64], b: &[f64], confidence: f64) -> Option<Estima
     mean_ci(&differences, confidence)
 }
 
+/// Ratio of geometric means `b / a` over pairs (a tree size against a reference's), with
+/// a t interval on the log ratios taken back by `exp`; pairs holding a zero are left out.
+#[must_use]
+pub fn paired_ratio(a: &[f64], b: &[f64], confidence: f64) -> Option<Estimate> {
+    if a.len() != b.len() {
+        return None;
+    }
+    let logs: Vec<f64> = a
+        .iter()
+        .zip(b)
+        .filter(|(x, y)| **x > 0.0 && **y > 0.0)
+        .map(|(x, y)| (y / x).ln())
+        .collect();
+    mean_ci(&logs, confidence).map(|e| Estimate {
+        value: e.value.exp(),
+        low: e.low.exp(),
+        high: e.high.exp(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,7 +12,7 @@ use crate::{
     elo::{MatchStats, Pentanomial},
     markdown::{Table, ci, percent},
     rows::{DepthRow, GameRow, RegretRow, TallyRow, VerifyRow},
-    stats::{mean_ci, paired_difference, wilson},
+    stats::{mean_ci, paired_difference, paired_ratio, wilson},
 };
 
 /// The distinct values of `key` in order of first appearance.
@@ -48,7 +48,9 @@ pub fn regression(fits: &FitParams) -> Table {
 
 /// The depth comparison: per variant the mean depth completed (or, at fixed depth, the mean
 /// time) with its 95% t interval, the paired difference to the first variant over the positions
-/// both searched, mean nodes and nodes per second.
+/// both searched, mean nodes and nodes per second. At fixed depth also the tree size, nodes
+/// over the first variant's (geometric mean, 95%): the one column that repeats exactly on any
+/// machine and under any load, where times follow both.
 #[must_use]
 pub fn depth(rows: &[DepthRow], variants: &[&str]) -> Table {
     let fixed_depth = rows.iter().all(|r| r.time_limit_ms.is_none());
@@ -72,14 +74,17 @@ pub fn depth(rows: &[DepthRow], variants: &[&str]) -> Table {
     } else {
         ("depth", 2)
     };
-    let mut t = Table::new(&[
-        "variant",
-        ">n",
-        &format!(">mean {name} [95% CI]"),
-        &format!(">paired diff in {name} [95% CI]"),
-        ">mean nodes",
-        ">mean nps",
-    ]);
+    let mut headers = vec![
+        "variant".to_string(),
+        ">n".to_string(),
+        format!(">mean {name} [95% CI]"),
+        format!(">paired diff in {name} [95% CI]"),
+    ];
+    if fixed_depth {
+        headers.push(">tree size ratio [95% CI]".to_string());
+    }
+    headers.extend([">mean nodes".to_string(), ">mean nps".to_string()]);
+    let mut t = Table::new(&headers.iter().map(String::as_str).collect::<Vec<_>>());
     let reference = variants.first().and_then(|v| by_variant.get(v));
     for &v in variants {
         let Some(of) = by_variant.get(v).filter(|of| !of.is_empty()) else {
@@ -90,21 +95,30 @@ pub fn depth(rows: &[DepthRow], variants: &[&str]) -> Table {
         let mean = |f: fn(&DepthRow) -> u64| {
             of.values().map(|r| f(r) as f64).sum::<f64>() / of.len() as f64
         };
-        let paired = reference.and_then(|reference| {
-            let (a, b): (Vec<f64>, Vec<f64>) = of
-                .iter()
-                .filter_map(|(p, r)| reference.get(p).map(|q| (metric(q), metric(r))))
-                .unzip();
-            paired_difference(&a, &b, 0.95)
-        });
-        t.row(vec![
+        let pairs = |value: &dyn Fn(&DepthRow) -> f64| -> (Vec<f64>, Vec<f64>) {
+            reference.map_or_else(Default::default, |reference| {
+                of.iter()
+                    .filter_map(|(p, r)| reference.get(p).map(|q| (value(q), value(r))))
+                    .unzip()
+            })
+        };
+        let (a, b) = pairs(&metric);
+        let mut cells = vec![
             v.to_string(),
             values.len().to_string(),
             ci(mean_ci(&values, 0.95), digits),
-            ci(paired, digits),
+            ci(paired_difference(&a, &b, 0.95), digits),
+        ];
+        if fixed_depth {
+            #[expect(clippy::cast_precision_loss, reason = "node counts far below 2^53")]
+            let (a, b) = pairs(&|r| r.nodes as f64);
+            cells.push(ci(paired_ratio(&a, &b, 0.95), 3));
+        }
+        cells.extend([
             format!("{:.0}", mean(|r| r.nodes)),
             format!("{:.0}", mean(|r| r.nps)),
         ]);
+        t.row(cells);
     }
     t
 }
@@ -455,6 +469,43 @@ mod tests {
         assert!(
             text.contains("| null-move |            1 |     0 |        0.0% [0.0, 79.3] |"),
             "{text}"
+        );
+    }
+
+    /// At fixed depth the tree size is the geometric mean of nodes over the reference's:
+    /// trees 2 and 8 times as large give 4, whatever the times, and a timed comparison has no
+    /// such column (its node counts measure speed, not size).
+    #[test]
+    fn the_tree_size_at_fixed_depth_is_a_geometric_mean_of_ratios() {
+        let row = |position: &str, variant: &str, nodes: u64, limit: Option<u64>| DepthRow {
+            position: position.into(),
+            variant: variant.into(),
+            nodes,
+            time_ms: nodes / 3,
+            time_limit_ms: limit,
+            depth: 10,
+            ..DepthRow::default()
+        };
+        let rows = [
+            row("a", "null-move", 100, None),
+            row("b", "null-move", 1000, None),
+            row("a", "mpc", 200, None),
+            row("b", "mpc", 8000, None),
+        ];
+        let text = depth(&rows, &["null-move", "mpc"]).render();
+        assert!(text.contains("tree size ratio [95% CI]"), "{text}");
+        let mpc = text.lines().find(|l| l.starts_with("| mpc")).unwrap();
+        assert!(mpc.contains(" 4.000 ["), "{text}");
+        let null_move = text.lines().find(|l| l.starts_with("| null-move")).unwrap();
+        assert!(null_move.contains(" 1.000 [1.000, 1.000] |"), "{text}");
+        let timed = rows.map(|r| DepthRow {
+            time_limit_ms: Some(1000),
+            ..r
+        });
+        assert!(
+            !depth(&timed, &["null-move", "mpc"])
+                .render()
+                .contains("tree size")
         );
     }
 }

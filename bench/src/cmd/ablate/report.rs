@@ -11,7 +11,7 @@ use cutlab_analysis::{
     markdown::Table,
     plot,
     rows::{DepthRow, GameRow, RegretRow, TallyRow, VerifyRow, read_if_stored},
-    stats::{Estimate, mean_ci, paired_difference, wilson},
+    stats::{Estimate, paired_difference, paired_ratio, wilson},
     tables::MatchSummary,
 };
 use serde::Serialize;
@@ -126,21 +126,6 @@ fn paired<R>(
     by_position.values().filter_map(|[a, b]| a.zip(*b)).unzip()
 }
 
-/// Geometric-mean ratio of nodes with its interval (a t interval on the log ratios).
-fn node_ratio(reference: &[f64], variant: &[f64]) -> Option<Estimate> {
-    let logs: Vec<f64> = reference
-        .iter()
-        .zip(variant)
-        .filter(|(a, b)| **a > 0.0 && **b > 0.0)
-        .map(|(a, b)| (b / a).ln())
-        .collect();
-    mean_ci(&logs, 0.95).map(|e| Estimate {
-        value: e.value.exp(),
-        low: e.low.exp(),
-        high: e.high.exp(),
-    })
-}
-
 /// The steps of searches (every step but the matches) finished and planned, while some are
 /// not finished; none when all are, or when the run has no plan to count them in.
 fn searches_done(layout: &Layout, manifest: &Manifest) -> Option<(usize, usize)> {
@@ -246,7 +231,7 @@ fn row(
         effort_nodes: nodes,
         positions: d_ref.len(),
         delta_depth: paired_difference(&d_ref, &d_var, 0.95),
-        tree_size_ratio: node_ratio(&n_ref, &n_var),
+        tree_size_ratio: paired_ratio(&n_ref, &n_var, 0.95),
         false_cut_rate: wilson(wrong as u64, mine.len() as u64, 0.95),
         verified_cuts: mine.len(),
         share_of_cuts: (all > 0).then(|| of_method as f64 / all as f64),

@@ -113,13 +113,18 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
     let depth_ms = (sc.depth_time_ms as f64 * s.factor).round();
     // Deterministic, the depth step searches to the trace depth and reports the time it took
     // (the plan's `limited`); the budget stays the timed step's, as a guide.
-    let (depth_name, depth_limit) = if s.deterministic {
+    let (depth_name, depth_limit, depth_precision) = if s.deterministic {
         (
-            "time to a fixed depth",
+            "tree size and time to a fixed depth",
             format!("to depth {}", sc.trace_depth),
+            "nodes (geometric mean ratio) and time, paired to null-move, 95% t intervals",
         )
     } else {
-        ("depth at fixed time", format!("x {depth_ms} ms"))
+        (
+            "depth at fixed time",
+            format!("x {depth_ms} ms"),
+            "paired differences to null-move, 95% t intervals",
+        )
     };
     row(
         &mut t,
@@ -130,7 +135,7 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
                 s.positions,
                 scale::DEPTH_VARIANTS.len()
             ),
-            "paired differences to null-move, 95% t intervals".into(),
+            depth_precision.into(),
         ],
         s.positions as f64 * scale::DEPTH_VARIANTS.len() as f64 * depth_ms / 1000.0 / threads,
     );
@@ -318,7 +323,7 @@ mod tests {
         };
         let text = statement(&sizes(true)).unwrap();
         let depth = format!(
-            "| time to a fixed depth | 400 positions x {} variants to depth {}",
+            "| tree size and time to a fixed depth | 400 positions x {} variants to depth {}",
             scale::DEPTH_VARIANTS.len(),
             Scale::STANDARD.trace_depth
         );

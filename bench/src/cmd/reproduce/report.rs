@@ -99,10 +99,11 @@ fn depth_heading(first: &DepthRow) -> (&'static str, String) {
             format!("{ms} ms per position"),
         ),
         None => (
-            "time to a fixed depth",
+            "tree size and time to a fixed depth",
             format!(
-                "every position to depth {} (`--deterministic`: the time each variant takes, \
-                 where the paper compared the depth reached in a fixed time)",
+                "every position to depth {} (`--deterministic`: the nodes and the time each \
+                 variant takes, where the paper compared the depth reached in a fixed time; the \
+                 tree size repeats on any machine, the times follow its speed and load)",
                 first.depth
             ),
         ),
@@ -515,7 +516,7 @@ mod tests {
             ..DepthRow::default()
         };
         let (title, limit) = depth_heading(&fixed);
-        assert_eq!(title, "time to a fixed depth");
+        assert_eq!(title, "tree size and time to a fixed depth");
         assert!(limit.starts_with("every position to depth 10 "), "{limit}");
         let timed = DepthRow {
             time_limit_ms: Some(1000),
