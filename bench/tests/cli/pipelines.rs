@@ -261,16 +261,18 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
     // rows left out), the run gives the same report: `cutlab report` reads the study.
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     let study = dir.join("study");
-    let published = Command::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../scripts/publish-run"
-    ))
-    .arg(&out)
-    .arg(&study)
-    .env("CUTLAB", EXE)
-    .output()
-    .unwrap();
-    stdout_of_success(&published);
+    let publish = |run: &std::path::Path| {
+        Command::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../scripts/publish-run"
+        ))
+        .arg(run)
+        .arg(&study)
+        .env("CUTLAB", EXE)
+        .output()
+        .unwrap()
+    };
+    stdout_of_success(&publish(&out));
     assert_eq!(
         std::fs::read_to_string(study.join("report.md")).unwrap(),
         report
@@ -290,6 +292,18 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
         "{traces:?}"
     );
     assert!(study.join("matches/headline.moves.csv.gz").is_file());
+    // Published again, a study takes only its own run grown: a copy that lacks a finished
+    // step (an older run) is refused and the study kept as it was.
+    stdout_of_success(&publish(&out));
+    std::fs::remove_file(out.join("steps/fit.toml")).unwrap();
+    let older = publish(&out);
+    assert!(!older.status.success());
+    assert!(
+        String::from_utf8_lossy(&older.stderr).contains("steps/fit.toml is not"),
+        "{}",
+        String::from_utf8_lossy(&older.stderr)
+    );
+    assert!(study.join("steps/fit.toml").is_file());
     std::fs::remove_dir_all(&dir).ok();
 }
 
