@@ -102,6 +102,19 @@ pub fn paired_ratio(a: &[f64], b: &[f64], confidence: f64) -> Option<Estimate> {
     })
 }
 
+/// The difference `b - a` of two estimates from independent samples, each with a symmetric
+/// interval at one confidence: the half-widths combine in quadrature (normal approximation).
+#[must_use]
+pub fn independent_difference(a: &Estimate, b: &Estimate) -> Estimate {
+    let half = ((a.high - a.low) / 2.0).hypot((b.high - b.low) / 2.0);
+    let value = b.value - a.value;
+    Estimate {
+        value,
+        low: value - half,
+        high: value + half,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,5 +144,25 @@ mod tests {
         );
         let d = paired_difference(&[1.0, 2.0, 3.0], &[2.0, 3.0, 4.0], 0.95).unwrap();
         assert!(close(d.value, 1.0) && close(d.low, 1.0), "{d:?}");
+    }
+
+    /// 3-4-5 triangle: half-widths 3 and 4 combine into 5 around the difference.
+    #[test]
+    fn independent_half_widths_combine_in_quadrature() {
+        let a = Estimate {
+            value: 10.0,
+            low: 7.0,
+            high: 13.0,
+        };
+        let b = Estimate {
+            value: -20.0,
+            low: -24.0,
+            high: -16.0,
+        };
+        let d = independent_difference(&a, &b);
+        assert!(
+            close(d.value, -30.0) && close(d.low, -35.0) && close(d.high, -25.0),
+            "{d:?}"
+        );
     }
 }

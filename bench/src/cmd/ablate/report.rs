@@ -4,14 +4,14 @@
 //! tidy CSV (`ablate.csv`, docs/csv.md) and forest plots of the Elo differences. Everything is
 //! read from the run's files, so `cutlab report DIR` writes the same report again.
 
-use std::collections::BTreeMap;
+use std::{collections::BTreeMap, fmt::Write as _};
 
 use cutlab_analysis::{
     elo::{Looks, RoutBound, Stop},
     markdown::Table,
     plot,
     rows::{DepthRow, GameRow, RegretRow, TallyRow, VerifyRow, read_if_stored},
-    stats::{Estimate, paired_difference, paired_ratio, wilson},
+    stats::{Estimate, independent_difference, paired_difference, paired_ratio, wilson},
     tables::MatchSummary,
 };
 use serde::Serialize;
@@ -376,6 +376,109 @@ fn table(rows: &[AblationRow], confidence: &str) -> Table {
     t
 }
 
+/// What a method is worth to the search its row measures, in Elo: leaving it out costs what
+/// it is worth, adding it gains it.
+fn worth(direction: &str, delta_elo: &Estimate) -> Estimate {
+    if direction == "without" {
+        Estimate {
+            value: -delta_elo.value,
+            low: -delta_elo.high,
+            high: -delta_elo.low,
+        }
+    } else {
+        *delta_elo
+    }
+}
+
+/// Whether a method's worth grows or shrinks from the first effort to a higher one (issue
+/// 34: "does a method's worth grow or shrink as the search deepens?"): per comparison played
+/// at both, its worth at each from independent matches and the change with the interval of
+/// their difference (half-widths in quadrature, at the rule's confidence). Empty with one
+/// effort.
+fn by_effort(efforts: &[u64], rows: &[AblationRow], confidence: f64) -> String {
+    let Some((&low, higher)) = efforts.split_first() else {
+        return String::new();
+    };
+    let percent = format!("{:.0}%", 100.0 * confidence);
+    let mut md = String::new();
+    for &high in higher {
+        let mut t = Table::new(&[
+            "direction",
+            "method",
+            &format!(">worth at {low} [{percent}]"),
+            &format!(">worth at {high} [{percent}]"),
+            &format!(">change [{percent}]"),
+            "verdict",
+        ]);
+        let (mut contrasts, mut changed) = (0_u32, 0);
+        for r in rows.iter().filter(|r| r.effort_nodes == high) {
+            let Some(first) = rows.iter().find(|o| {
+                o.effort_nodes == low && o.direction == r.direction && o.method == r.method
+            }) else {
+                continue;
+            };
+            let at = |row: &AblationRow| {
+                row.delta_elo
+                    .filter(|_| row.stopped())
+                    .map(|e| worth(&row.direction, &e))
+            };
+            let text = |row: &AblationRow| match (at(row), row.elo_rout) {
+                (Some(e), _) => interval(Some(&e), 0, ""),
+                (None, Some(_)) if row.stopped() => "a rout".to_string(),
+                (None, _) => row.verdict.to_string(),
+            };
+            let (change, verdict) = match (at(first), at(r)) {
+                (Some(a), Some(b)) => {
+                    let d = independent_difference(&a, &b);
+                    contrasts += 1;
+                    let verdict = if d.low > 0.0 {
+                        changed += 1;
+                        "worth more deeper"
+                    } else if d.high < 0.0 {
+                        changed += 1;
+                        "worth less deeper"
+                    } else {
+                        "not shown to change"
+                    };
+                    (interval(Some(&d), 1, ""), verdict)
+                }
+                _ if first.verdict == "to play" || r.verdict == "to play" => {
+                    ("-".to_string(), "to play")
+                }
+                _ if !(first.stopped() && r.stopped()) => ("-".to_string(), "playing"),
+                _ => ("-".to_string(), "no interval"),
+            };
+            t.row(vec![
+                r.direction.clone(),
+                r.method.clone(),
+                text(first),
+                text(r),
+                change,
+                verdict.to_string(),
+            ]);
+        }
+        let by_chance = f64::from(contrasts) * (1.0 - confidence);
+        let _ = write!(
+            md,
+            "\n## From {low} to {high} nodes per move: each method's worth as the search \
+             deepens\n\nA method's worth is the Elo it gives the search its row measures \
+             (leaving it out of the stack costs it, adding it gains it), from the matches \
+             above; the change is the worth at {high} minus the worth at {low}, with the \
+             {percent} interval of two independent matches (half-widths in quadrature). \
+             *worth more deeper* or *less*: that interval excludes 0; *playing*, *to play*: a \
+             match has not stopped by its rule, or has no game yet; *no interval*: a rout or \
+             too few games. {changed} of \
+             {contrasts} contrasts read changed; with no change anywhere about {by_chance:.1} \
+             would by chance. A match stopped at an early look overstates its size a little \
+             (it stopped because its estimate was far from 0), so a change between a row \
+             decided at 200 games and one bounded at 3,200 is the likeliest to shrink on a \
+             replay.\n\n{}",
+            t.render()
+        );
+    }
+    md
+}
+
 /// The sections of the report: a direction and its title.
 const SECTIONS: [(&str, &str); 3] = [
     (
@@ -474,6 +577,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     let mut csv = csv::Writer::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let (mut stopped, mut matches, mut decided) = (0, 0, 0);
     let mut sections = String::new();
+    let mut every_row = Vec::new();
     for (k, &nodes) in manifest.nodes.iter().enumerate() {
         for (direction, title) in SECTIONS {
             let rows: Vec<AblationRow> = manifest
@@ -519,8 +623,10 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
                 summary.push_str(&format!("{line}\n"));
             }
             summary.push('\n');
+            every_row.extend(rows);
         }
     }
+    sections.push_str(&by_effort(&manifest.nodes, &every_row, looks.confidence()));
     if stopped < matches {
         md.push_str(&format!(
             "\n**In progress: {stopped} of {matches} matches have stopped by their rule.** \
@@ -671,5 +777,56 @@ mod tests {
         assert_eq!(field("delta_elo_low"), "");
         let written: f64 = field("delta_elo_high").parse().unwrap();
         assert!((written - bound).abs() < 1e-6, "{written} against {bound}");
+    }
+
+    /// A leave-one-out row measures the worth as minus its Elo: LMP left out at +34 ± 27 at
+    /// 5,000 nodes (worth -34) and at -40 ± 34 at 20,000 (worth +40) changes by +74 ±
+    /// hypot(27, 34) = ±43.4, worth more deeper; a row whose match is still playing has no
+    /// change.
+    #[test]
+    fn a_method_worth_more_deeper_is_told_from_two_independent_matches() {
+        let row = |method: &str, nodes: u64, elo: f64, h: f64, verdict: &'static str| AblationRow {
+            direction: "without".into(),
+            method: method.into(),
+            effort_nodes: nodes,
+            positions: 0,
+            delta_depth: None,
+            tree_size_ratio: None,
+            false_cut_rate: None,
+            verified_cuts: 0,
+            share_of_cuts: None,
+            delta_regret_cp: None,
+            delta_elo: Some(Estimate {
+                value: elo,
+                low: elo - h,
+                high: elo + h,
+            }),
+            elo_rout: None,
+            games: 800,
+            verdict,
+            stockfish_note: None,
+        };
+        let rows = [
+            row("lmp", 5000, 34.0, 27.0, "decided"),
+            row("lmp", 20000, -40.0, 34.0, "decided"),
+            row("iir", 5000, -10.0, 13.0, "bounded"),
+            row("iir", 20000, -27.0, 25.0, "running"),
+        ];
+        let md = by_effort(&[5000, 20000], &rows, 0.99);
+        let half = 27.0_f64.hypot(34.0);
+        let lmp = md.lines().find(|l| l.contains("| lmp ")).unwrap();
+        assert!(
+            lmp.contains("-34 [-61, -7]") && lmp.contains("+40 [+6, +74]"),
+            "{md}"
+        );
+        assert!(
+            lmp.contains(&format!("+74.0 [{:+.1}, {:+.1}]", 74.0 - half, 74.0 + half))
+                && lmp.contains("worth more deeper"),
+            "{md}"
+        );
+        let iir = md.lines().find(|l| l.contains("| iir ")).unwrap();
+        assert!(iir.contains("| playing "), "{md}");
+        assert!(md.contains("1 of 1 contrasts read changed"), "{md}");
+        assert!(by_effort(&[5000], &rows, 0.99).is_empty());
     }
 }

@@ -8,6 +8,7 @@ use cutlab_analysis::{
     elo::{Looks, MIN_PAIRS, MatchStats},
     markdown::Table,
     rows::{GameRow, read_if_stored},
+    stats::{Estimate, independent_difference},
     tables::MatchSummary,
 };
 use serde::Deserialize;
@@ -103,16 +104,26 @@ fn difference(a: Option<Measured>, b: Option<Measured>) -> (String, &'static str
                 ..
             }),
         ) => {
-            let (d, h) = (eb - ea, ha.hypot(hb));
+            let around = |value: f64, h: f64| Estimate {
+                value,
+                low: value - h,
+                high: value + h,
+            };
+            let d = independent_difference(&around(ea, ha), &around(eb, hb));
             let verdict = if !(a.is_some_and(|m| m.stopped) && b.is_some_and(|m| m.stopped)) {
                 "playing"
-            } else if (d - h) * (d + h) > 0.0 {
+            } else if d.low * d.high > 0.0 {
                 "differs"
             } else {
                 "not shown to differ"
             };
             (
-                format!("{:+.1} [{:+.1}, {:+.1}]", d + 0.0, d - h + 0.0, d + h + 0.0),
+                format!(
+                    "{:+.1} [{:+.1}, {:+.1}]",
+                    d.value + 0.0,
+                    d.low + 0.0,
+                    d.high + 0.0
+                ),
                 verdict,
             )
         }
