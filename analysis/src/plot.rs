@@ -298,18 +298,36 @@ pub fn forest(
     x_label: &str,
     rows: &[(String, Estimate)],
 ) -> Result<(), String> {
+    let labels: Vec<String> = rows.iter().map(|(l, _)| l.clone()).collect();
+    let estimates: Vec<Option<Estimate>> = rows.iter().map(|(_, e)| Some(*e)).collect();
+    forest_series(path, (title, x_label), &labels, &[("", &estimates)])
+}
+
+/// A forest plot of several series over the same rows (e.g. a method's worth at two
+/// efforts): each row's estimates side by side, one colour per series, a legend naming
+/// them when there are several; a row's `None` draws nothing.
+///
+/// # Errors
+/// The file cannot be written.
+pub fn forest_series(
+    path: &Path,
+    (title, x_label): (&str, &str),
+    labels: &[String],
+    series: &[(&str, &[Option<Estimate>])],
+) -> Result<(), String> {
     let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     let finite = |x: f64| x.is_finite().then_some(x);
-    let reach = rows
+    let reach = series
         .iter()
-        .flat_map(|(_, e)| [finite(e.low), finite(e.high)])
+        .flat_map(|(_, estimates)| estimates.iter().flatten())
+        .flat_map(|e| [finite(e.low), finite(e.high)])
         .flatten()
         .fold(10.0_f64, |m, x| m.max(x.abs()));
     #[expect(clippy::cast_precision_loss, reason = "a few rows")]
-    let height = rows.len().max(1) as f64;
+    let height = labels.len().max(1) as f64;
     let root = SVGBackend::new(
         path,
-        (760, 120 + 28 * u32::try_from(rows.len()).unwrap_or(0)),
+        (760, 120 + 28 * u32::try_from(labels.len()).unwrap_or(0)),
     )
     .into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
@@ -320,11 +338,10 @@ pub fn forest(
         .y_label_area_size(150)
         .build_cartesian_2d(-reach * 1.1..reach * 1.1, -0.5..height - 0.5)
         .map_err(|e| err(&e))?;
-    let labels: Vec<&str> = rows.iter().map(|(l, _)| l.as_str()).collect();
     chart
         .configure_mesh()
         .x_desc(x_label)
-        .y_labels(rows.len().max(1))
+        .y_labels(labels.len().max(1))
         .y_label_formatter(&|y| {
             let i = y.round();
             #[expect(
@@ -333,7 +350,7 @@ pub fn forest(
                 reason = "row index"
             )]
             let i = i as usize;
-            labels.get(i).map_or_else(String::new, |l| (*l).to_string())
+            labels.get(i).cloned().unwrap_or_default()
         })
         .disable_y_mesh()
         .draw()
@@ -344,24 +361,54 @@ pub fn forest(
             BLACK.mix(0.5),
         ))
         .map_err(|e| err(&e))?;
-    for (i, (_, e)) in rows.iter().enumerate() {
-        #[expect(clippy::cast_precision_loss, reason = "row index")]
-        let y = i as f64;
-        let clip = |x: f64| {
-            if x.is_finite() {
-                x
-            } else {
-                x.signum() * reach * 1.1
-            }
+    let clip = |x: f64| {
+        if x.is_finite() {
+            x
+        } else {
+            x.signum() * reach * 1.1
+        }
+    };
+    let several = series.len() > 1;
+    for (j, (name, estimates)) in series.iter().enumerate() {
+        let colour = if several {
+            Palette99::pick(j).to_rgba()
+        } else {
+            BLUE.to_rgba()
         };
+        // Several series share a row, each a little above the one before.
+        #[expect(clippy::cast_precision_loss, reason = "a few series")]
+        let offset = if several {
+            0.3 * (j as f64 / (series.len() - 1) as f64 - 0.5)
+        } else {
+            0.0
+        };
+        for (i, e) in estimates.iter().enumerate() {
+            let Some(e) = e else { continue };
+            #[expect(clippy::cast_precision_loss, reason = "row index")]
+            let y = i as f64 + offset;
+            let bar = chart
+                .draw_series(LineSeries::new(
+                    [(clip(e.low), y), (clip(e.high), y)],
+                    colour.stroke_width(2),
+                ))
+                .map_err(|e| err(&e))?;
+            if several && i == estimates.iter().position(Option::is_some).unwrap_or(0) {
+                bar.label(*name).legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2))
+                });
+            }
+            chart
+                .draw_series([Circle::new((clip(e.value), y), 4, colour.filled())])
+                .map_err(|e| err(&e))?;
+        }
+    }
+    if several {
         chart
-            .draw_series(LineSeries::new(
-                [(clip(e.low), y), (clip(e.high), y)],
-                BLUE.stroke_width(2),
-            ))
-            .map_err(|e| err(&e))?;
-        chart
-            .draw_series([Circle::new((clip(e.value), y), 4, BLUE.filled())])
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
             .map_err(|e| err(&e))?;
     }
     root.present().map_err(|e| err(&e))

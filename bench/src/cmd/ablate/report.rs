@@ -395,9 +395,17 @@ fn worth(direction: &str, delta_elo: &Estimate) -> Estimate {
 /// at both, its worth at each from independent matches and the change with the interval of
 /// their difference (half-widths in quadrature, at the rule's confidence). Empty with one
 /// effort.
-fn by_effort(efforts: &[u64], rows: &[AblationRow], confidence: f64) -> String {
+///
+/// # Errors
+/// Its figure, `worth-LOW-HIGH.svg`, cannot be written.
+fn by_effort(
+    layout: &Layout,
+    efforts: &[u64],
+    rows: &[AblationRow],
+    confidence: f64,
+) -> Result<String, String> {
     let Some((&low, higher)) = efforts.split_first() else {
-        return String::new();
+        return Ok(String::new());
     };
     let percent = format!("{:.0}%", 100.0 * confidence);
     let mut md = String::new();
@@ -411,6 +419,7 @@ fn by_effort(efforts: &[u64], rows: &[AblationRow], confidence: f64) -> String {
             "verdict",
         ]);
         let (mut contrasts, mut changed) = (0_u32, 0);
+        let (mut labels, mut worth_low, mut worth_high) = (Vec::new(), Vec::new(), Vec::new());
         for r in rows.iter().filter(|r| r.effort_nodes == high) {
             let Some(first) = rows.iter().find(|o| {
                 o.effort_nodes == low && o.direction == r.direction && o.method == r.method
@@ -456,7 +465,23 @@ fn by_effort(efforts: &[u64], rows: &[AblationRow], confidence: f64) -> String {
                 change,
                 verdict.to_string(),
             ]);
+            labels.push(format!("{} {}", r.direction, r.method));
+            worth_low.push(at(first));
+            worth_high.push(at(r));
         }
+        let figure = format!("worth-{low}-{high}.svg");
+        plot::forest_series(
+            &layout.file(&figure),
+            (
+                &format!("Each method's worth at {low} and {high} nodes per move"),
+                &format!("Elo the method gives ({percent} intervals)"),
+            ),
+            &labels,
+            &[
+                (&format!("{low} nodes"), &worth_low),
+                (&format!("{high} nodes"), &worth_high),
+            ],
+        )?;
         let by_chance = f64::from(contrasts) * (1.0 - confidence);
         let _ = write!(
             md,
@@ -472,11 +497,11 @@ fn by_effort(efforts: &[u64], rows: &[AblationRow], confidence: f64) -> String {
              would by chance. A match stopped at an early look overstates its size a little \
              (it stopped because its estimate was far from 0), so a change between a row \
              decided at 200 games and one bounded at 3,200 is the likeliest to shrink on a \
-             replay.\n\n{}",
+             replay.\n\n{}\n![each method's worth at both efforts]({figure})\n",
             t.render()
         );
     }
-    md
+    Ok(md)
 }
 
 /// The sections of the report: a direction and its title.
@@ -626,7 +651,12 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
             every_row.extend(rows);
         }
     }
-    sections.push_str(&by_effort(&manifest.nodes, &every_row, looks.confidence()));
+    sections.push_str(&by_effort(
+        layout,
+        &manifest.nodes,
+        &every_row,
+        looks.confidence(),
+    )?);
     if stopped < matches {
         md.push_str(&format!(
             "\n**In progress: {stopped} of {matches} matches have stopped by their rule.** \
@@ -812,7 +842,11 @@ mod tests {
             row("iir", 5000, -10.0, 13.0, "bounded"),
             row("iir", 20000, -27.0, 25.0, "running"),
         ];
-        let md = by_effort(&[5000, 20000], &rows, 0.99);
+        let dir = std::env::temp_dir().join(format!("cutlab-efforts-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let layout = Layout { dir: dir.clone() };
+        let md = by_effort(&layout, &[5000, 20000], &rows, 0.99).unwrap();
+        assert!(dir.join("worth-5000-20000.svg").is_file());
         let half = 27.0_f64.hypot(34.0);
         let lmp = md.lines().find(|l| l.contains("| lmp ")).unwrap();
         assert!(
@@ -827,6 +861,7 @@ mod tests {
         let iir = md.lines().find(|l| l.contains("| iir ")).unwrap();
         assert!(iir.contains("| playing "), "{md}");
         assert!(md.contains("1 of 1 contrasts read changed"), "{md}");
-        assert!(by_effort(&[5000], &rows, 0.99).is_empty());
+        assert!(by_effort(&layout, &[5000], &rows, 0.99).unwrap().is_empty());
+        std::fs::remove_dir_all(&dir).ok();
     }
 }
