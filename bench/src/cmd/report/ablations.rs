@@ -7,6 +7,7 @@ use std::{fmt::Write as _, path::Path};
 use cutlab_analysis::{
     elo::{Looks, MIN_PAIRS, MatchStats},
     markdown::Table,
+    plot,
     rows::{GameRow, read_if_stored},
     stats::{Estimate, independent_difference},
     tables::MatchSummary,
@@ -87,6 +88,17 @@ fn cell(m: Option<Measured>) -> String {
     }
 }
 
+impl Measured {
+    /// The Elo with its interval, where the match has one.
+    fn estimate(self) -> Option<Estimate> {
+        self.half_width.map(|h| Estimate {
+            value: self.elo,
+            low: self.elo - h,
+            high: self.elo + h,
+        })
+    }
+}
+
 /// The second run's Elo minus the first's with the interval of independent matches at the
 /// contrast's confidence (half-widths combined in quadrature), and whether it excludes 0;
 /// `playing` while either match has not stopped by its rule, `to play` before its first game.
@@ -132,11 +144,14 @@ fn difference(a: Option<Measured>, b: Option<Measured>) -> (String, &'static str
     }
 }
 
-/// The report of an ablations contrast.
+/// The figure of an ablations contrast: each method's Elo in both runs.
+const FIGURE: &str = "elo-by-run.svg";
+
+/// The report of an ablations contrast; with `draw`, its figure too ([`FIGURE`] in `dir`).
 ///
 /// # Errors
-/// A run's missing or malformed manifest, unreadable games.
-pub fn report(dir: &Path, study: &AblationStudy) -> Result<String, String> {
+/// A run's missing or malformed manifest, unreadable games, a figure that cannot be written.
+pub fn report(dir: &Path, study: &AblationStudy, draw: bool) -> Result<String, String> {
     let runs: Vec<(&str, std::path::PathBuf, Manifest)> = study
         .runs
         .iter()
@@ -191,6 +206,7 @@ pub fn report(dir: &Path, study: &AblationStudy) -> Result<String, String> {
     let mut table = Table::new(&[
         "method", &games_a, &elo_a, &games_b, &elo_b, &change, "verdict",
     ]);
+    let (mut labels, mut points_a, mut points_b) = (Vec::new(), Vec::new(), Vec::new());
     for c in
         a.2.comparisons
             .iter()
@@ -206,6 +222,9 @@ pub fn report(dir: &Path, study: &AblationStudy) -> Result<String, String> {
         let ma = measured(&a.1, c, study.effort_nodes, (&looks_a, confidence))?;
         let mb = measured(&b.1, other, study.effort_nodes, (&looks_b, confidence))?;
         let (diff, verdict) = difference(ma, mb);
+        labels.push(c.method.clone());
+        points_a.push(ma.and_then(Measured::estimate));
+        points_b.push(mb.and_then(Measured::estimate));
         let games = |m: Option<Measured>| m.map_or(0, |m| m.games).to_string();
         table.row(vec![
             format!("`{}`", c.method),
@@ -225,6 +244,24 @@ pub fn report(dir: &Path, study: &AblationStudy) -> Result<String, String> {
         ));
     }
     md.push_str(&table.render());
+    let _ = writeln!(
+        md,
+        "\n![each method's Elo in both runs, {percent} intervals]({FIGURE})"
+    );
+    if draw {
+        plot::forest_series(
+            &dir.join(FIGURE),
+            (
+                &format!(
+                    "Each method, {} ({} nodes per move): {} and {}",
+                    study.direction, study.effort_nodes, a.0, b.0
+                ),
+                &format!("Elo against the reference ({percent} intervals)"),
+            ),
+            &labels,
+            &[(a.0, &points_a), (b.0, &points_b)],
+        )?;
+    }
     if !study.after.is_empty() {
         let _ = write!(md, "\n{}\n", study.after.trim_end());
     }
@@ -373,7 +410,8 @@ mod tests {
              [[runs]]\nlabel = \"one\"\ndir = \"one\"\n[[runs]]\nlabel = \"two\"\ndir = \"two\"\n",
         )
         .unwrap();
-        let md = report(&dir, &study).unwrap();
+        let md = report(&dir, &study, true).unwrap();
+        assert!(dir.join(FIGURE).is_file());
         let rows: Vec<Vec<&str>> = md
             .lines()
             .filter(|l| l.starts_with("| `"))
@@ -405,7 +443,7 @@ mod tests {
         )
         .unwrap();
         assert!(
-            report(&dir, &bad)
+            report(&dir, &bad, false)
                 .unwrap_err()
                 .contains("no matches at 5 nodes")
         );

@@ -144,9 +144,10 @@ fn matches_report(dir: &Path, study: &MatchStudy) -> Result<String, String> {
     Ok(md)
 }
 
-/// The report of a study whose report is its only output (every kind but `ablate`, which
-/// also writes its CSV and figures): `None` for an `ablate` run.
-fn text_report(dir: &Path) -> Result<Option<String>, String> {
+/// The report of a study that `cutlab report` writes in one piece (every kind but `ablate`
+/// and `reproduce`, which write their CSVs and figures beside it): `None` for those; with
+/// `draw`, the figures of an `ablations` contrast too.
+fn text_report(dir: &Path, draw: bool) -> Result<Option<String>, String> {
     let path = dir.join("manifest.toml");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let parse_error = |e: toml::de::Error| format!("{}: {e}", path.display());
@@ -155,7 +156,9 @@ fn text_report(dir: &Path) -> Result<Option<String>, String> {
         None | Some("ablate" | "reproduce") => return Ok(None),
         Some("matches") => matches_report(dir, &toml::from_str(&text).map_err(parse_error)?)?,
         Some("fits") => fits::report(dir, &toml::from_str(&text).map_err(parse_error)?)?,
-        Some("ablations") => ablations::report(dir, &toml::from_str(&text).map_err(parse_error)?)?,
+        Some("ablations") => {
+            ablations::report(dir, &toml::from_str(&text).map_err(parse_error)?, draw)?
+        }
         Some(other) => {
             return Err(format!(
                 "{}: unknown kind '{other}' (ablate, reproduce, matches, fits or ablations)",
@@ -167,7 +170,7 @@ fn text_report(dir: &Path) -> Result<Option<String>, String> {
 
 /// Writes the study's report into `dir` (every file the report is made of).
 fn write(dir: &Path) -> Result<(), String> {
-    if let Some(md) = text_report(dir)? {
+    if let Some(md) = text_report(dir, true)? {
         let out = dir.join("report.md");
         return std::fs::write(&out, md).map_err(|e| format!("{}: {e}", out.display()));
     }
@@ -217,7 +220,7 @@ pub fn run(args: &ReportArgs) -> Result<(), String> {
     }
     let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
     let committed = read(&args.dir.join("report.md"))?;
-    let fresh = if let Some(md) = text_report(&args.dir)? {
+    let fresh = if let Some(md) = text_report(&args.dir, false)? {
         md
     } else {
         // An ablate run writes files beside its report: into a copy, never the study.
