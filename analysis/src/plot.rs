@@ -304,8 +304,9 @@ pub fn forest(
 }
 
 /// A forest plot of several series over the same rows (e.g. a method's worth at two
-/// efforts): each row's estimates side by side, one colour per series, a legend naming
-/// them when there are several; a row's `None` draws nothing.
+/// efforts), the first row at the top: each row's estimates one above the other in the
+/// series' order, one colour per series, a legend naming them when there are several; a
+/// row's `None` draws nothing.
 ///
 /// # Errors
 /// The file cannot be written.
@@ -325,9 +326,17 @@ pub fn forest_series(
         .fold(10.0_f64, |m, x| m.max(x.abs()));
     #[expect(clippy::cast_precision_loss, reason = "a few rows")]
     let height = labels.len().max(1) as f64;
+    // Room for the longest label (about 7 pixels a character), the plot keeping its width.
+    let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let label_width = u32::try_from(longest * 7)
+        .unwrap_or(u32::MAX)
+        .clamp(150, 480);
     let root = SVGBackend::new(
         path,
-        (760, 120 + 28 * u32::try_from(labels.len()).unwrap_or(0)),
+        (
+            610 + label_width,
+            120 + 28 * u32::try_from(labels.len()).unwrap_or(0),
+        ),
     )
     .into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
@@ -335,7 +344,7 @@ pub fn forest_series(
         .caption(title, ("sans-serif", 16))
         .margin(12)
         .x_label_area_size(36)
-        .y_label_area_size(150)
+        .y_label_area_size(label_width)
         .build_cartesian_2d(-reach * 1.1..reach * 1.1, -0.5..height - 0.5)
         .map_err(|e| err(&e))?;
     chart
@@ -350,7 +359,13 @@ pub fn forest_series(
                 reason = "row index"
             )]
             let i = i as usize;
-            labels.get(i).cloned().unwrap_or_default()
+            // The first row at the top, as in the report's table.
+            labels
+                .len()
+                .checked_sub(i + 1)
+                .and_then(|row| labels.get(row))
+                .cloned()
+                .unwrap_or_default()
         })
         .disable_y_mesh()
         .draw()
@@ -378,14 +393,14 @@ pub fn forest_series(
         // Several series share a row, each a little above the one before.
         #[expect(clippy::cast_precision_loss, reason = "a few series")]
         let offset = if several {
-            0.3 * (j as f64 / (series.len() - 1) as f64 - 0.5)
+            0.3 * (0.5 - j as f64 / (series.len() - 1) as f64)
         } else {
             0.0
         };
         for (i, e) in estimates.iter().enumerate() {
             let Some(e) = e else { continue };
             #[expect(clippy::cast_precision_loss, reason = "row index")]
-            let y = i as f64 + offset;
+            let y = (estimates.len() - 1 - i) as f64 + offset;
             let bar = chart
                 .draw_series(LineSeries::new(
                     [(clip(e.low), y), (clip(e.high), y)],
@@ -407,7 +422,7 @@ pub fn forest_series(
             .configure_series_labels()
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
+            .position(SeriesLabelPosition::LowerRight)
             .draw()
             .map_err(|e| err(&e))?;
     }

@@ -14,7 +14,9 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use cutlab_analysis::{
+    plot,
     rows::{GameRow, read},
+    stats::Estimate,
     tables::{MatchSummary, verdict},
 };
 use serde::Deserialize;
@@ -117,10 +119,24 @@ fn match_row(dir: &Path, entry: &MatchEntry, with_detail: bool) -> Result<String
     ))
 }
 
-/// The report of a matches study.
-fn matches_report(dir: &Path, study: &MatchStudy) -> Result<String, String> {
+/// A match's Elo with its 95% interval, where it has one (not a rout, enough games).
+fn match_elo(dir: &Path, entry: &MatchEntry) -> Result<Option<Estimate>, String> {
+    let games: Vec<GameRow> = read(&dir.join(&entry.games))?;
+    Ok(MatchSummary::of(&games).and_then(|m| {
+        let s = m.stats;
+        (s.elo.is_finite() && s.elo_error.is_finite()).then_some(Estimate {
+            value: s.elo,
+            low: s.elo - s.elo_error,
+            high: s.elo + s.elo_error,
+        })
+    }))
+}
+
+/// The report of a matches study; with `draw`, a forest plot of each section of two matches
+/// or more (`matches-K.svg`, K the section's number).
+fn matches_report(dir: &Path, study: &MatchStudy, draw: bool) -> Result<String, String> {
     let mut md = format!("# {}\n\n{}\n", study.title, study.text.trim_end());
-    for section in &study.sections {
+    for (k, section) in study.sections.iter().enumerate() {
         md.push_str(&format!("\n## {}\n", section.title));
         if !section.text.is_empty() {
             md.push_str(&format!("\n{}\n", section.text.trim_end()));
@@ -136,6 +152,30 @@ fn matches_report(dir: &Path, study: &MatchStudy) -> Result<String, String> {
             for entry in &section.matches {
                 md.push_str(&match_row(dir, entry, detail.is_some())?);
             }
+            if section.matches.len() > 1 {
+                let figure = format!("matches-{}.svg", k + 1);
+                md.push_str(&format!(
+                    "\n![Elo of each match, 95% intervals]({figure})\n"
+                ));
+                if draw {
+                    let labels: Vec<String> = section
+                        .matches
+                        .iter()
+                        .map(|e| e.label.replace('`', ""))
+                        .collect();
+                    let elo: Vec<Option<Estimate>> = section
+                        .matches
+                        .iter()
+                        .map(|e| match_elo(dir, e))
+                        .collect::<Result<_, _>>()?;
+                    plot::forest_series(
+                        &dir.join(&figure),
+                        (&section.title, "Elo of the first engine (95% intervals)"),
+                        &labels,
+                        &[("", &elo)],
+                    )?;
+                }
+            }
         }
         if !section.after.is_empty() {
             md.push_str(&format!("\n{}\n", section.after.trim_end()));
@@ -146,7 +186,7 @@ fn matches_report(dir: &Path, study: &MatchStudy) -> Result<String, String> {
 
 /// The report of a study that `cutlab report` writes in one piece (every kind but `ablate`
 /// and `reproduce`, which write their CSVs and figures beside it): `None` for those; with
-/// `draw`, the figures of an `ablations` contrast too.
+/// `draw`, its figures too.
 fn text_report(dir: &Path, draw: bool) -> Result<Option<String>, String> {
     let path = dir.join("manifest.toml");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -154,7 +194,7 @@ fn text_report(dir: &Path, draw: bool) -> Result<Option<String>, String> {
     let kind: Kind = toml::from_str(&text).map_err(parse_error)?;
     Ok(Some(match kind.kind.as_deref() {
         None | Some("ablate" | "reproduce") => return Ok(None),
-        Some("matches") => matches_report(dir, &toml::from_str(&text).map_err(parse_error)?)?,
+        Some("matches") => matches_report(dir, &toml::from_str(&text).map_err(parse_error)?, draw)?,
         Some("fits") => fits::report(dir, &toml::from_str(&text).map_err(parse_error)?)?,
         Some("ablations") => {
             ablations::report(dir, &toml::from_str(&text).map_err(parse_error)?, draw)?
