@@ -291,3 +291,44 @@ pub fn run(args: &ReportArgs) -> Result<(), String> {
     println!("{}: the report is what its data says", args.dir.display());
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A section of two matches gets a figure, written only when drawing; one of a single
+    /// match gets none.
+    #[test]
+    fn a_section_of_matches_is_drawn() {
+        let dir = std::env::temp_dir().join(format!("cutlab-matches-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut games =
+            "game,pair,opening,white,black,result,termination,plies,first_engine_score,restarts\n"
+                .to_string();
+        for pair in 1..=4 {
+            let (a, b) = (2 * pair - 1, 2 * pair);
+            games.push_str(&format!(
+                "{a},{pair},o{pair},x,y,1-0,checkmate,40,0.0,0\n{b},{pair},o{pair},y,x,1/2-1/2,stalemate,40,0.0,0\n"
+            ));
+        }
+        std::fs::write(dir.join("g.csv"), games).unwrap();
+        let study: MatchStudy = toml::from_str(
+            "title = \"t\"\ntext = \"x\"\n[[sections]]\ntitle = \"two\"\n\
+             [[sections.matches]]\nlabel = \"`a` vs `b`\"\ngames = \"g.csv\"\n\
+             [[sections.matches]]\nlabel = \"again\"\ngames = \"g.csv\"\n\
+             [[sections]]\ntitle = \"one\"\n\
+             [[sections.matches]]\nlabel = \"alone\"\ngames = \"g.csv\"\n",
+        )
+        .unwrap();
+        let md = matches_report(&dir, &study, false).unwrap();
+        assert!(
+            md.contains("](matches-1.svg)") && !md.contains("matches-2.svg"),
+            "{md}"
+        );
+        assert!(!dir.join("matches-1.svg").exists());
+        assert_eq!(matches_report(&dir, &study, true).unwrap(), md);
+        assert!(dir.join("matches-1.svg").is_file());
+        assert!(!dir.join("matches-2.svg").exists());
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
