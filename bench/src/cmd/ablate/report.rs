@@ -489,7 +489,9 @@ fn by_effort(
              deepens\n\nA method's worth is the Elo it gives the search its row measures \
              (leaving it out of the stack costs it, adding it gains it), from the matches \
              above; the change is the worth at {high} minus the worth at {low}, with the \
-             {percent} interval of two independent matches (half-widths in quadrature). \
+             {percent} interval of two independent matches (half-widths in quadrature; the \
+             two play the same openings, which if anything makes their results agree, so the \
+             interval is wide rather than narrow). \
              *worth more deeper* or *less*: that interval excludes 0; *playing*, *to play*: a \
              match has not stopped by its rule, or has no game yet; *no interval*: a rout or \
              too few games. {changed} of \

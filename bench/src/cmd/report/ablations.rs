@@ -186,7 +186,8 @@ pub fn report(dir: &Path, study: &AblationStudy, draw: bool) -> Result<String, S
          variant against its reference with its {percent} pentanomial interval (the interval \
          of each look of the runs' stopping rule, {} looks holding together at 95%), and the \
          {} run's Elo minus the {} run's with the {percent} interval of two independent \
-         matches. *differs*: that interval excludes 0; *playing*: a match has not yet stopped \
+         matches (where both runs play the same openings their results, if anything, agree, \
+         and the interval is wide rather than narrow). *differs*: that interval excludes 0; *playing*: a match has not yet stopped \
          by its rule, its numbers are not final; *to play*: a match has no game yet.\n\n- {}: `{}` ({})\n- {}: `{}` ({})\n\n",
         study.direction,
         study.effort_nodes,
