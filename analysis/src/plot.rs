@@ -390,7 +390,7 @@ pub fn forest_series(
         } else {
             BLUE.to_rgba()
         };
-        // Several series share a row, each a little above the one before.
+        // Several series share a row, the first on top.
         #[expect(clippy::cast_precision_loss, reason = "a few series")]
         let offset = if several {
             0.3 * (0.5 - j as f64 / (series.len() - 1) as f64)
