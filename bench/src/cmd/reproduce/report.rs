@@ -8,7 +8,8 @@ use cutlab_analysis::{
     elo::Sprt,
     markdown::Table,
     plot,
-    rows::{self, DepthRow, GameRow, RegretRow, TallyRow, VerifyRow},
+    rows::{self, DepthRow, GameRow, RegretRow, SampleRow, TallyRow, VerifyRow},
+    stats::paired_ratio,
     tables::{self, MatchSummary},
 };
 use cutlab_search::fit_params::FitParams;
@@ -108,6 +109,80 @@ fn depth_heading(first: &DepthRow) -> (&'static str, String) {
             ),
         ),
     }
+}
+
+/// At fixed depth, each variant's tree size in the paper's unit, plies: a tree `r` times null
+/// move's is worth about `-ln r / ln b` plies at equal nodes, `b` the null-move search's
+/// effective branching factor, here the geometric mean over positions of the node counts
+/// from two iterations before the depth to it (`regress`'s cumulative counts), square-rooted.
+/// `None` for a timed comparison, or before the regression's step has finished.
+fn plies_at_equal_nodes(
+    layout: &Layout,
+    manifest: &Manifest,
+    rows: &[DepthRow],
+    variants: &[&str],
+) -> Result<Option<String>, String> {
+    let Some(depth) = rows
+        .first()
+        .filter(|r| r.time_limit_ms.is_none())
+        .map(|r| r.depth)
+    else {
+        return Ok(None);
+    };
+    let samples: Vec<SampleRow> =
+        rows_of_finished(&manifest.steps, "regress", &layout.file("samples.csv"))?;
+    let nodes_at = |d: i32| -> std::collections::HashMap<&str, f64> {
+        #[expect(clippy::cast_precision_loss, reason = "node counts")]
+        samples
+            .iter()
+            .filter(|r| r.depth == d)
+            .map(|r| (r.position.as_str(), r.nodes as f64))
+            .collect()
+    };
+    let (before, at) = (nodes_at(depth - 2), nodes_at(depth));
+    let (a, b): (Vec<f64>, Vec<f64>) = at
+        .iter()
+        .filter_map(|(p, n)| before.get(p).map(|m| (*m, *n)))
+        .unzip();
+    let Some(b2) = paired_ratio(&a, &b, 0.95).filter(|e| e.value > 1.0) else {
+        return Ok(None);
+    };
+    let branching = b2.value.sqrt();
+    let of = |variant: &str| -> Vec<(&str, f64)> {
+        #[expect(clippy::cast_precision_loss, reason = "node counts")]
+        rows.iter()
+            .filter(|r| r.variant == variant)
+            .map(|r| (r.position.as_str(), r.nodes as f64))
+            .collect()
+    };
+    let reference: std::collections::HashMap<&str, f64> = of("null-move").into_iter().collect();
+    let mut parts = Vec::new();
+    for &variant in variants.iter().filter(|v| **v != "null-move") {
+        let (a, b): (Vec<f64>, Vec<f64>) = of(variant)
+            .into_iter()
+            .filter_map(|(p, n)| reference.get(p).map(|m| (*m, n)))
+            .unzip();
+        if let Some(r) = paired_ratio(&a, &b, 0.95) {
+            let plies = |ratio: f64| -ratio.ln() / branching.ln();
+            parts.push(format!(
+                "`{variant}` {:+.2} [{:+.2}, {:+.2}]",
+                plies(r.value) + 0.0,
+                plies(r.high) + 0.0,
+                plies(r.low) + 0.0
+            ));
+        }
+    }
+    Ok((!parts.is_empty()).then(|| {
+        format!(
+            "In the paper's unit: null move's effective branching factor here is {branching:.2} \
+             (nodes from depth {} to {depth} in `samples.csv`, over {} positions), so a tree \
+             r times null move's is worth about -ln r / ln {branching:.2} plies at equal nodes \
+             (95%): {}.\n",
+            depth - 2,
+            a.len(),
+            parts.join(", ")
+        )
+    }))
 }
 
 fn games_of(layout: &Layout, name: &str) -> Result<Option<MatchSummary>, String> {
@@ -283,6 +358,9 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
             "depth.svg",
             "depth distribution per variant",
         );
+        if let Some(text) = plies_at_equal_nodes(layout, manifest, &depth_rows, paper)? {
+            let _ = writeln!(out, "{text}");
+        }
         let _ = writeln!(summary, "The {title} (paired to null-move):\n{thesis}");
         let mut ours = vec!["null-move"];
         ours.extend(&scale::DEPTH_VARIANTS[scale::PAPER_DEPTH_VARIANTS..]);
@@ -553,6 +631,68 @@ mod tests {
         let rows: Vec<VerifyRow> = all_in(&dir, ".verify.csv", (&manifest, "trace-")).unwrap();
         let methods: Vec<&str> = rows.iter().map(|r| r.method.as_str()).collect();
         assert_eq!(methods, ["mpc"]);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// Null move's trees grow fourfold from depth 8 to 10 (branching factor 2), and a variant's
+    /// trees at depth 10 are half and an eighth of null move's (mean log ratio ln 1/4): it is
+    /// worth ln 4 / ln 2 = 2 plies at equal nodes; a timed comparison has no such line.
+    #[test]
+    fn a_tree_size_is_told_in_plies_at_null_moves_branching_factor() {
+        let dir = std::env::temp_dir().join(format!("cutlab-plies-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let layout = Layout { dir: dir.clone() };
+        let mut csv = csv::Writer::from_path(dir.join("samples.csv")).unwrap();
+        for (position, depth, nodes) in
+            [("a", 8, 100), ("a", 10, 400), ("b", 8, 50), ("b", 10, 200)]
+        {
+            csv.serialize(SampleRow {
+                position: position.into(),
+                depth,
+                nodes,
+                ..SampleRow::default()
+            })
+            .unwrap();
+        }
+        csv.flush().unwrap();
+        let row = |position: &str, variant: &str, nodes: u64| DepthRow {
+            position: position.into(),
+            variant: variant.into(),
+            depth: 10,
+            nodes,
+            ..DepthRow::default()
+        };
+        let rows = [
+            row("a", "null-move", 1000),
+            row("b", "null-move", 800),
+            row("a", "null-move+mpc", 500),
+            row("b", "null-move+mpc", 100),
+        ];
+        let mut manifest = Manifest::default();
+        let variants = ["null-move", "null-move+mpc"];
+        assert_eq!(
+            plies_at_equal_nodes(&layout, &manifest, &rows, &variants).unwrap(),
+            None
+        );
+        manifest.steps.push(StepRecord {
+            name: "regress".into(),
+            command: String::new(),
+            seconds: 1.0,
+            finished_utc: String::new(),
+        });
+        let text = plies_at_equal_nodes(&layout, &manifest, &rows, &variants)
+            .unwrap()
+            .unwrap();
+        assert!(text.contains("branching factor here is 2.00"), "{text}");
+        assert!(text.contains("`null-move+mpc` +2.00 ["), "{text}");
+        let timed = rows.map(|r| DepthRow {
+            time_limit_ms: Some(1000),
+            ..r
+        });
+        assert_eq!(
+            plies_at_equal_nodes(&layout, &manifest, &timed, &variants).unwrap(),
+            None
+        );
         std::fs::remove_dir_all(&dir).ok();
     }
 }
