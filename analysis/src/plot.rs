@@ -300,7 +300,36 @@ pub fn forest(
 ) -> Result<(), String> {
     let labels: Vec<String> = rows.iter().map(|(l, _)| l.clone()).collect();
     let estimates: Vec<Option<Estimate>> = rows.iter().map(|(_, e)| Some(*e)).collect();
-    forest_series(path, (title, x_label), &labels, &[("", &estimates)])
+    forest_series(
+        path,
+        (title, x_label),
+        Axis::ELO,
+        &labels,
+        &[("", &estimates)],
+    )
+}
+
+/// The x axis of a forest plot: the line its estimates are read against and the least
+/// half-width of the axis around it.
+#[derive(Clone, Copy, Debug)]
+pub struct Axis {
+    /// Where the vertical line is: no difference (0) or no change (a ratio of 1).
+    pub reference: f64,
+    /// The axis reaches at least this far either side of the reference.
+    pub least_reach: f64,
+}
+
+impl Axis {
+    /// Elo differences: around 0, at least ±10.
+    pub const ELO: Axis = Axis {
+        reference: 0.0,
+        least_reach: 10.0,
+    };
+    /// Ratios: around 1, at least ±0.1.
+    pub const RATIO: Axis = Axis {
+        reference: 1.0,
+        least_reach: 0.1,
+    };
 }
 
 /// A forest plot of several series over the same rows (e.g. a method's worth at two
@@ -313,6 +342,7 @@ pub fn forest(
 pub fn forest_series(
     path: &Path,
     (title, x_label): (&str, &str),
+    axis: Axis,
     labels: &[String],
     series: &[(&str, &[Option<Estimate>])],
 ) -> Result<(), String> {
@@ -323,7 +353,15 @@ pub fn forest_series(
         .flat_map(|(_, estimates)| estimates.iter().flatten())
         .flat_map(|e| [finite(e.low), finite(e.high)])
         .flatten()
-        .fold(10.0_f64, |m, x| m.max(x.abs()));
+        .fold(axis.least_reach, |m, x| m.max((x - axis.reference).abs()));
+    let (left, right) = (axis.reference - reach * 1.1, axis.reference + reach * 1.1);
+    let several = series.len() > 1;
+    // Several series get a legend, a line each under the plot.
+    let legend_height = if several {
+        12 + 18 * u32::try_from(series.len()).unwrap_or(0)
+    } else {
+        0
+    };
     #[expect(clippy::cast_precision_loss, reason = "a few rows")]
     let height = labels.len().max(1) as f64;
     // Room for the longest label (about 7 pixels a character), the plot keeping its width.
@@ -335,17 +373,18 @@ pub fn forest_series(
         path,
         (
             610 + label_width,
-            120 + 28 * u32::try_from(labels.len()).unwrap_or(0),
+            120 + 28 * u32::try_from(labels.len()).unwrap_or(0) + legend_height,
         ),
     )
     .into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
-    let mut chart = ChartBuilder::on(&root)
+    let (plot_area, legend_area) = root.split_vertically(root.dim_in_pixel().1 - legend_height);
+    let mut chart = ChartBuilder::on(&plot_area)
         .caption(title, ("sans-serif", 16))
         .margin(12)
         .x_label_area_size(36)
         .y_label_area_size(label_width)
-        .build_cartesian_2d(-reach * 1.1..reach * 1.1, -0.5..height - 0.5)
+        .build_cartesian_2d(left..right, -0.5..height - 0.5)
         .map_err(|e| err(&e))?;
     chart
         .configure_mesh()
@@ -372,7 +411,7 @@ pub fn forest_series(
         .map_err(|e| err(&e))?;
     chart
         .draw_series(LineSeries::new(
-            [(0.0, -0.5), (0.0, height - 0.5)],
+            [(axis.reference, -0.5), (axis.reference, height - 0.5)],
             BLACK.mix(0.5),
         ))
         .map_err(|e| err(&e))?;
@@ -380,10 +419,9 @@ pub fn forest_series(
         if x.is_finite() {
             x
         } else {
-            x.signum() * reach * 1.1
+            if x > 0.0 { right } else { left }
         }
     };
-    let several = series.len() > 1;
     for (j, (name, estimates)) in series.iter().enumerate() {
         let colour = if several {
             Palette99::pick(j).to_rgba()
@@ -393,7 +431,8 @@ pub fn forest_series(
         // Several series share a row, the first on top.
         #[expect(clippy::cast_precision_loss, reason = "a few series")]
         let offset = if several {
-            0.3 * (0.5 - j as f64 / (series.len() - 1) as f64)
+            let spread = if series.len() > 2 { 0.6 } else { 0.3 };
+            spread * (0.5 - j as f64 / (series.len() - 1) as f64)
         } else {
             0.0
         };
@@ -401,30 +440,29 @@ pub fn forest_series(
             let Some(e) = e else { continue };
             #[expect(clippy::cast_precision_loss, reason = "row index")]
             let y = (estimates.len() - 1 - i) as f64 + offset;
-            let bar = chart
+            chart
                 .draw_series(LineSeries::new(
                     [(clip(e.low), y), (clip(e.high), y)],
                     colour.stroke_width(2),
                 ))
                 .map_err(|e| err(&e))?;
-            if several && i == estimates.iter().position(Option::is_some).unwrap_or(0) {
-                bar.label(*name).legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2))
-                });
-            }
             chart
                 .draw_series([Circle::new((clip(e.value), y), 4, colour.filled())])
                 .map_err(|e| err(&e))?;
         }
-    }
-    if several {
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::LowerRight)
-            .draw()
-            .map_err(|e| err(&e))?;
+        if several {
+            let x = i32::try_from(label_width).unwrap_or(150) + 12;
+            let y = i32::try_from(18 * j).unwrap_or(0) + 6;
+            legend_area
+                .draw(&PathElement::new(
+                    vec![(x, y + 7), (x + 18, y + 7)],
+                    colour.stroke_width(2),
+                ))
+                .map_err(|e| err(&e))?;
+            legend_area
+                .draw(&Text::new(*name, (x + 26, y), ("sans-serif", 13)))
+                .map_err(|e| err(&e))?;
+        }
     }
     root.present().map_err(|e| err(&e))
 }

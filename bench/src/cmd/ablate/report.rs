@@ -476,6 +476,7 @@ fn by_effort(
                 &format!("Each method's worth at {low} and {high} nodes per move"),
                 &format!("Elo the method gives ({percent} intervals)"),
             ),
+            plot::Axis::ELO,
             &labels,
             &[
                 (&format!("{low} nodes"), &worth_low),

@@ -259,6 +259,7 @@ pub fn report(dir: &Path, study: &AblationStudy, draw: bool) -> Result<String, S
                 ),
                 &format!("Elo against the reference ({percent} intervals)"),
             ),
+            plot::Axis::ELO,
             &labels,
             &[(a.0, &points_a), (b.0, &points_b)],
         )?;

@@ -5,7 +5,11 @@
 
 use std::{fmt::Write as _, path::Path};
 
-use cutlab_analysis::regression::{LineFit, fit_line, sigma_ratio};
+use cutlab_analysis::{
+    plot,
+    regression::{LineFit, fit_line, sigma_ratio},
+    stats::Estimate,
+};
 use cutlab_instrument::Stage;
 use serde::Deserialize;
 
@@ -53,11 +57,15 @@ fn with_interval(value: f64, (low, high): (f64, f64), decimals: usize) -> String
     format!("{value:.decimals$} [{low:.decimals$}, {high:.decimals$}]")
 }
 
-/// The report of a fits study.
+/// The figure of a fits study of several searches: each one's σ over the first's.
+const FIGURE: &str = "sigma-ratios.svg";
+
+/// The report of a fits study; with `draw`, its figure too ([`FIGURE`] in `dir`, from two
+/// searches).
 ///
 /// # Errors
-/// Unreadable samples or bad pairs.
-pub fn report(dir: &Path, study: &FitStudy) -> Result<String, String> {
+/// Unreadable samples, bad pairs, or a figure that cannot be written.
+pub fn report(dir: &Path, study: &FitStudy, draw: bool) -> Result<String, String> {
     let pairs = parse_pairs(&study.pairs)?;
     let values: Vec<(&str, SampleValues)> = study
         .searches
@@ -77,6 +85,9 @@ pub fn report(dir: &Path, study: &FitStudy) -> Result<String, String> {
          a σ ratio's is the F interval, conservative for two searches of the same positions.\n",
         study.range
     );
+    // σ over the first search's, per search after the first, per pair and stage (the figure).
+    let mut labels = Vec::new();
+    let mut ratios: Vec<Vec<Option<Estimate>>> = vec![Vec::new(); values.len().saturating_sub(1)];
     for &(shallow, deep) in &pairs {
         let _ = write!(
             md,
@@ -84,6 +95,10 @@ pub fn report(dir: &Path, study: &FitStudy) -> Result<String, String> {
              [95%] | r [95%] |\n| --- | --- | ---: | --- | --- | --- | --- |\n"
         );
         for stage in [Stage::Middlegame, Stage::Endgame] {
+            labels.push(format!("({shallow}, {deep}) {}", stage.name()));
+            for r in &mut ratios {
+                r.push(None);
+            }
             let mut first: Option<(&str, LineFit)> = None;
             for (k, (label, values)) in values.iter().enumerate() {
                 let points = pair_points(values, (shallow, deep), stage, study.range);
@@ -114,8 +129,41 @@ pub fn report(dir: &Path, study: &FitStudy) -> Result<String, String> {
                         stage.name(),
                         with_interval(ratio, iv, 2)
                     );
+                    if let Some(last) = ratios[k - 1].last_mut() {
+                        *last = Some(Estimate {
+                            value: ratio,
+                            low: iv.0,
+                            high: iv.1,
+                        });
+                    }
                 }
             }
+        }
+    }
+    if let [(base, _), rest @ ..] = values.as_slice()
+        && !rest.is_empty()
+    {
+        let _ = writeln!(
+            md,
+            "\n![each search's σ over {base}'s, 95% intervals]({FIGURE})"
+        );
+        if draw {
+            let names: Vec<String> = rest.iter().map(|(l, _)| format!("{l} / {base}")).collect();
+            let series: Vec<(&str, &[Option<Estimate>])> = names
+                .iter()
+                .zip(&ratios)
+                .map(|(n, r)| (n.as_str(), r.as_slice()))
+                .collect();
+            plot::forest_series(
+                &dir.join(FIGURE),
+                (
+                    "ProbCut's residual spread against the first search's",
+                    "σ ratio (95% F intervals)",
+                ),
+                plot::Axis::RATIO,
+                &labels,
+                &series,
+            )?;
         }
     }
     if !study.after.is_empty() {
@@ -152,7 +200,8 @@ mod tests {
             "title = \"t\"\ntext = \"x\"\npairs = \"3:5\"\n[[searches]]\nlabel = \"one\"\nsamples = [\"s.csv\"]\n[[searches]]\nlabel = \"two\"\nsamples = [\"s.csv\"]\n",
         )
         .unwrap();
-        let md = report(&dir, &study).unwrap();
+        let md = report(&dir, &study, true).unwrap();
+        assert!(dir.join(FIGURE).is_file());
         let _ = std::fs::remove_dir_all(&dir);
         let row = md
             .lines()

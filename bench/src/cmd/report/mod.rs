@@ -171,6 +171,7 @@ fn matches_report(dir: &Path, study: &MatchStudy, draw: bool) -> Result<String, 
                     plot::forest_series(
                         &dir.join(&figure),
                         (&section.title, "Elo of the first engine (95% intervals)"),
+                        plot::Axis::ELO,
                         &labels,
                         &[("", &elo)],
                     )?;
@@ -195,7 +196,7 @@ fn text_report(dir: &Path, draw: bool) -> Result<Option<String>, String> {
     Ok(Some(match kind.kind.as_deref() {
         None | Some("ablate" | "reproduce") => return Ok(None),
         Some("matches") => matches_report(dir, &toml::from_str(&text).map_err(parse_error)?, draw)?,
-        Some("fits") => fits::report(dir, &toml::from_str(&text).map_err(parse_error)?)?,
+        Some("fits") => fits::report(dir, &toml::from_str(&text).map_err(parse_error)?, draw)?,
         Some("ablations") => {
             ablations::report(dir, &toml::from_str(&text).map_err(parse_error)?, draw)?
         }
