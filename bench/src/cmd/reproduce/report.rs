@@ -185,6 +185,24 @@ fn plies_at_equal_nodes(
     }))
 }
 
+/// Whether the run has steps of its plan still to finish, said in a line naming the next;
+/// none when all have (or the run has no plan to count them in).
+fn in_progress(layout: &Layout, manifest: &Manifest) -> Option<String> {
+    let plan = crate::common::pipeline::load_plan(layout).ok()?;
+    let left: Vec<&str> = plan
+        .iter()
+        .map(|s| s.name.as_str())
+        .filter(|name| !is_finished(&manifest.steps, name))
+        .collect();
+    let next = left.first()?;
+    Some(format!(
+        "**In progress: {} of the {} steps have finished** (next: `{next}`); the sections of \
+         the others appear as they finish.",
+        plan.len() - left.len(),
+        plan.len()
+    ))
+}
+
 fn games_of(layout: &Layout, name: &str) -> Result<Option<MatchSummary>, String> {
     let games: Vec<GameRow> = rows::read_if_stored(&layout.file(&format!("matches/{name}.csv")))?;
     Ok(MatchSummary::of(&games))
@@ -295,6 +313,9 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
          Intervals are 95%.\n",
         manifest.scale, manifest.positions, manifest.suite, manifest.seed, manifest.threads
     );
+    if let Some(line) = in_progress(layout, manifest) {
+        let _ = writeln!(out, "{line}\n");
+    }
     out.push_str(&manifest.power);
     let params_note = manifest.params.as_ref().map_or_else(
         || {
@@ -693,6 +714,35 @@ mod tests {
             plies_at_equal_nodes(&layout, &manifest, &timed, &variants).unwrap(),
             None
         );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A run with steps of its plan unfinished says how many have finished and which is next.
+    #[test]
+    fn an_unfinished_run_says_so() {
+        let dir = std::env::temp_dir().join(format!("cutlab-progress-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let layout = Layout { dir: dir.clone() };
+        let plan =
+            ["regress", "fit", "depth"].map(|name| crate::common::pipeline::Step::new(name, &[]));
+        crate::common::pipeline::save_plan(&layout, &plan).unwrap();
+        let record = |name: &str| StepRecord {
+            name: name.into(),
+            command: String::new(),
+            seconds: 1.0,
+            finished_utc: String::new(),
+        };
+        let mut manifest = Manifest {
+            steps: vec![record("regress")],
+            ..Manifest::default()
+        };
+        let line = in_progress(&layout, &manifest).unwrap();
+        assert!(
+            line.contains("1 of the 3 steps") && line.contains("`fit`"),
+            "{line}"
+        );
+        manifest.steps.extend([record("fit"), record("depth")]);
+        assert_eq!(in_progress(&layout, &manifest), None);
         std::fs::remove_dir_all(&dir).ok();
     }
 }
