@@ -4,7 +4,7 @@
 
 use statrs::function::erf::erf;
 
-use crate::stats::z_quantile;
+use crate::stats::{Estimate, z_quantile};
 
 /// Game-pair outcomes from the first engine's view: counts of pair scores 0, ½, 1, 1½, 2
 /// (LL, LD, WL+DD, WD, WW).
@@ -126,6 +126,13 @@ impl std::fmt::Display for RoutBound {
 }
 
 impl MatchStats {
+    /// The Elo with its interval, where it has a finite one (not a rout).
+    #[must_use]
+    pub fn elo_estimate(&self) -> Option<Estimate> {
+        (self.elo.is_finite() && self.elo_error.is_finite())
+            .then(|| Estimate::around(self.elo, self.elo_error))
+    }
+
     /// The fastchess pentanomial formulas, intervals at 95%.
     #[must_use]
     pub fn from_pentanomial(p: &Pentanomial) -> MatchStats {

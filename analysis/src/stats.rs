@@ -14,6 +14,18 @@ pub struct Estimate {
     pub high: f64,
 }
 
+impl Estimate {
+    /// `value` with the symmetric interval `value ± half`.
+    #[must_use]
+    pub fn around(value: f64, half: f64) -> Estimate {
+        Estimate {
+            value,
+            low: value - half,
+            high: value + half,
+        }
+    }
+}
+
 /// The two-sided normal quantile for `confidence` (1.96 for 0.95).
 #[must_use]
 pub fn z_quantile(confidence: f64) -> f64 {
@@ -107,12 +119,7 @@ pub fn paired_ratio(a: &[f64], b: &[f64], confidence: f64) -> Option<Estimate> {
 #[must_use]
 pub fn independent_difference(a: &Estimate, b: &Estimate) -> Estimate {
     let half = ((a.high - a.low) / 2.0).hypot((b.high - b.low) / 2.0);
-    let value = b.value - a.value;
-    Estimate {
-        value,
-        low: value - half,
-        high: value + half,
-    }
+    Estimate::around(b.value - a.value, half)
 }
 
 #[cfg(test)]

@@ -210,14 +210,8 @@ fn row(
     let (delta_elo, elo_rout, verdict) = match &summary {
         Some(s) => {
             let stats = looks.stats(&s.pentanomial);
-            let estimate =
-                (stats.elo.is_finite() && stats.elo_error.is_finite()).then_some(Estimate {
-                    value: stats.elo,
-                    low: stats.elo - stats.elo_error,
-                    high: stats.elo + stats.elo_error,
-                });
             (
-                estimate,
+                stats.elo_estimate(),
                 stats.rout_bound(),
                 looks.stop(&s.pentanomial).map_or("running", Stop::name),
             )

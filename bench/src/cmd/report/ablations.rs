@@ -91,11 +91,7 @@ fn cell(m: Option<Measured>) -> String {
 impl Measured {
     /// The Elo with its interval, where the match has one.
     fn estimate(self) -> Option<Estimate> {
-        self.half_width.map(|h| Estimate {
-            value: self.elo,
-            low: self.elo - h,
-            high: self.elo + h,
-        })
+        self.half_width.map(|h| Estimate::around(self.elo, h))
     }
 }
 
@@ -103,26 +99,13 @@ impl Measured {
 /// contrast's confidence (half-widths combined in quadrature), and whether it excludes 0;
 /// `playing` while either match has not stopped by its rule, `to play` before its first game.
 fn difference(a: Option<Measured>, b: Option<Measured>) -> (String, &'static str) {
-    match (a, b) {
-        (
-            Some(Measured {
-                elo: ea,
-                half_width: Some(ha),
-                ..
-            }),
-            Some(Measured {
-                elo: eb,
-                half_width: Some(hb),
-                ..
-            }),
-        ) => {
-            let around = |value: f64, h: f64| Estimate {
-                value,
-                low: value - h,
-                high: value + h,
-            };
-            let d = independent_difference(&around(ea, ha), &around(eb, hb));
-            let verdict = if !(a.is_some_and(|m| m.stopped) && b.is_some_and(|m| m.stopped)) {
+    let (Some(a), Some(b)) = (a, b) else {
+        return ("-".into(), "to play");
+    };
+    match (a.estimate(), b.estimate()) {
+        (Some(ea), Some(eb)) => {
+            let d = independent_difference(&ea, &eb);
+            let verdict = if !(a.stopped && b.stopped) {
                 "playing"
             } else if d.low * d.high > 0.0 {
                 "differs"
@@ -139,7 +122,6 @@ fn difference(a: Option<Measured>, b: Option<Measured>) -> (String, &'static str
                 verdict,
             )
         }
-        (None, _) | (_, None) => ("-".into(), "to play"),
         _ => ("-".into(), "too few games"),
     }
 }

@@ -74,8 +74,13 @@ struct Kind {
     kind: Option<String>,
 }
 
-/// One row of a matches table.
-fn match_row(dir: &Path, entry: &MatchEntry, with_detail: bool) -> Result<String, String> {
+/// One row of a matches table, and the match's Elo with its 95% interval where it has one
+/// (not a rout), for the section's figure.
+fn match_row(
+    dir: &Path,
+    entry: &MatchEntry,
+    with_detail: bool,
+) -> Result<(String, Option<Estimate>), String> {
     let path = dir.join(&entry.games);
     let games: Vec<GameRow> = read(&path)?;
     let m = MatchSummary::of(&games).ok_or_else(|| format!("{}: no games", path.display()))?;
@@ -101,7 +106,7 @@ fn match_row(dir: &Path, entry: &MatchEntry, with_detail: bool) -> Result<String
     } else {
         String::new()
     };
-    Ok(format!(
+    let row = format!(
         "| {} |{detail} {} | {}-{}-{} | {:.1}% | {elo} | [{}, {}, {}, {}, {}] | {:.1}% | {} |\n",
         entry.label,
         m.games,
@@ -116,20 +121,8 @@ fn match_row(dir: &Path, entry: &MatchEntry, with_detail: bool) -> Result<String
         p.ww,
         100.0 * s.los,
         verdict(&m)
-    ))
-}
-
-/// A match's Elo with its 95% interval, where it has one (not a rout, enough games).
-fn match_elo(dir: &Path, entry: &MatchEntry) -> Result<Option<Estimate>, String> {
-    let games: Vec<GameRow> = read(&dir.join(&entry.games))?;
-    Ok(MatchSummary::of(&games).and_then(|m| {
-        let s = m.stats;
-        (s.elo.is_finite() && s.elo_error.is_finite()).then_some(Estimate {
-            value: s.elo,
-            low: s.elo - s.elo_error,
-            high: s.elo + s.elo_error,
-        })
-    }))
+    );
+    Ok((row, s.elo_estimate()))
 }
 
 /// The report of a matches study; with `draw`, a forest plot of each section of two matches
@@ -149,8 +142,11 @@ fn matches_report(dir: &Path, study: &MatchStudy, draw: bool) -> Result<String, 
             md.push_str(&format!(
                 "\n| match |{head} games | W-D-L | score | Elo [95%] | pentanomial | LOS | verdict (95%) |\n| --- |{rule} ---: | --- | ---: | --- | --- | ---: | --- |\n"
             ));
+            let mut elo = Vec::new();
             for entry in &section.matches {
-                md.push_str(&match_row(dir, entry, detail.is_some())?);
+                let (row, estimate) = match_row(dir, entry, detail.is_some())?;
+                md.push_str(&row);
+                elo.push(estimate);
             }
             if section.matches.len() > 1 {
                 let figure = format!("matches-{}.svg", k + 1);
@@ -163,11 +159,6 @@ fn matches_report(dir: &Path, study: &MatchStudy, draw: bool) -> Result<String, 
                         .iter()
                         .map(|e| e.label.replace('`', ""))
                         .collect();
-                    let elo: Vec<Option<Estimate>> = section
-                        .matches
-                        .iter()
-                        .map(|e| match_elo(dir, e))
-                        .collect::<Result<_, _>>()?;
                     plot::forest_series(
                         &dir.join(&figure),
                         (&section.title, "Elo of the first engine (95% intervals)"),
