@@ -84,6 +84,30 @@ pub fn mean_ci(samples: &[f64], confidence: f64) -> Option<Estimate> {
     })
 }
 
+/// Rows paired by position: per position where both have a row, the reference's and the
+/// variant's `value` (each side's last row of the position), in the positions' order. A
+/// variant paired with itself gives each of its values twice.
+pub fn paired<'a, R>(
+    rows: &'a [R],
+    (reference, variant): (&str, &str),
+    key: impl Fn(&'a R) -> (&'a str, &'a str),
+    value: impl Fn(&R) -> f64,
+) -> (Vec<f64>, Vec<f64>) {
+    let mut by_position: std::collections::BTreeMap<&str, [Option<f64>; 2]> =
+        std::collections::BTreeMap::new();
+    for r in rows {
+        let (position, name) = key(r);
+        let slot = by_position.entry(position).or_default();
+        if name == reference {
+            slot[0] = Some(value(r));
+        }
+        if name == variant {
+            slot[1] = Some(value(r));
+        }
+    }
+    by_position.values().filter_map(|[a, b]| a.zip(*b)).unzip()
+}
+
 /// Mean of paired differences `b - a` with its t interval.
 #[must_use]
 pub fn paired_difference(a: &[f64], b: &[f64], confidence: f64) -> Option<Estimate> {
@@ -171,5 +195,23 @@ mod tests {
             close(d.value, -30.0) && close(d.low, -35.0) && close(d.high, -25.0),
             "{d:?}"
         );
+    }
+
+    /// Pairs follow the positions' order, a position without both sides is left out, and a
+    /// variant paired with itself gives its values on both sides.
+    #[test]
+    fn rows_pair_by_position() {
+        let rows = [
+            ("b", "x", 2.0),
+            ("a", "y", 10.0),
+            ("a", "x", 1.0),
+            ("c", "y", 30.0),
+            ("b", "y", 20.0),
+        ];
+        let key = |r: &(&'static str, &'static str, f64)| (r.0, r.1);
+        let (x, y) = paired(&rows, ("x", "y"), key, |r| r.2);
+        assert_eq!((x, y), (vec![1.0, 2.0], vec![10.0, 20.0]));
+        let (x, same) = paired(&rows, ("x", "x"), key, |r| r.2);
+        assert_eq!((x, same), (vec![1.0, 2.0], vec![1.0, 2.0]));
     }
 }

@@ -12,7 +12,7 @@ use crate::{
     elo::{MatchStats, Pentanomial},
     markdown::{Table, ci, percent},
     rows::{DepthRow, GameRow, RegretRow, TallyRow, VerifyRow},
-    stats::{mean_ci, paired_difference, paired_ratio, wilson},
+    stats::{mean_ci, paired, paired_difference, paired_ratio, wilson},
 };
 
 /// The distinct values of `key` in order of first appearance.
@@ -85,7 +85,7 @@ pub fn depth(rows: &[DepthRow], variants: &[&str]) -> Table {
     }
     headers.extend([">mean nodes".to_string(), ">mean nps".to_string()]);
     let mut t = Table::new(&headers.iter().map(String::as_str).collect::<Vec<_>>());
-    let reference = variants.first().and_then(|v| by_variant.get(v));
+    let reference = variants.first().copied().unwrap_or_default();
     for &v in variants {
         let Some(of) = by_variant.get(v).filter(|of| !of.is_empty()) else {
             continue;
@@ -95,12 +95,8 @@ pub fn depth(rows: &[DepthRow], variants: &[&str]) -> Table {
         let mean = |f: fn(&DepthRow) -> u64| {
             of.values().map(|r| f(r) as f64).sum::<f64>() / of.len() as f64
         };
-        let pairs = |value: &dyn Fn(&DepthRow) -> f64| -> (Vec<f64>, Vec<f64>) {
-            reference.map_or_else(Default::default, |reference| {
-                of.iter()
-                    .filter_map(|(p, r)| reference.get(p).map(|q| (value(q), value(r))))
-                    .unzip()
-            })
+        let pairs = |value: &dyn Fn(&DepthRow) -> f64| {
+            paired(rows, (reference, v), |r| (&r.position, &r.variant), value)
         };
         let (a, b) = pairs(&metric);
         let mut cells = vec![

@@ -4,14 +4,14 @@
 //! tidy CSV (`ablate.csv`, docs/csv.md) and forest plots of the Elo differences. Everything is
 //! read from the run's files, so `cutlab report DIR` writes the same report again.
 
-use std::{collections::BTreeMap, fmt::Write as _};
+use std::fmt::Write as _;
 
 use cutlab_analysis::{
     elo::{Looks, RoutBound, Stop},
     markdown::Table,
     plot,
     rows::{DepthRow, GameRow, RegretRow, TallyRow, VerifyRow, read_if_stored},
-    stats::{Estimate, independent_difference, paired_difference, paired_ratio, wilson},
+    stats::{Estimate, independent_difference, paired, paired_difference, paired_ratio, wilson},
     tables::MatchSummary,
 };
 use serde::Serialize;
@@ -104,26 +104,6 @@ struct CsvRow<'a> {
     games: usize,
     verdict: &'a str,
     stockfish_elo_note: Option<&'a str>,
-}
-
-/// Paired by position: the reference's and the variant's values of `value`.
-fn paired<R>(
-    rows: &[R],
-    (reference, variant): (&str, &str),
-    key: impl Fn(&R) -> (&str, &str),
-    value: impl Fn(&R) -> f64,
-) -> (Vec<f64>, Vec<f64>) {
-    let mut by_position: BTreeMap<&str, [Option<f64>; 2]> = BTreeMap::new();
-    for r in rows {
-        let (position, name) = key(r);
-        let slot = by_position.entry(position).or_default();
-        if name == reference {
-            slot[0] = Some(value(r));
-        } else if name == variant {
-            slot[1] = Some(value(r));
-        }
-    }
-    by_position.values().filter_map(|[a, b]| a.zip(*b)).unzip()
 }
 
 /// The steps of searches (every step but the matches) finished and planned, while some are

@@ -9,7 +9,7 @@ use cutlab_analysis::{
     markdown::Table,
     plot,
     rows::{self, DepthRow, GameRow, RegretRow, SampleRow, TallyRow, VerifyRow},
-    stats::paired_ratio,
+    stats::{paired, paired_ratio},
     tables::{self, MatchSummary},
 };
 use cutlab_search::fit_params::FitParams;
@@ -148,20 +148,15 @@ fn plies_at_equal_nodes(
         return Ok(None);
     };
     let branching = b2.value.sqrt();
-    let of = |variant: &str| -> Vec<(&str, f64)> {
-        #[expect(clippy::cast_precision_loss, reason = "node counts")]
-        rows.iter()
-            .filter(|r| r.variant == variant)
-            .map(|r| (r.position.as_str(), r.nodes as f64))
-            .collect()
-    };
-    let reference: std::collections::HashMap<&str, f64> = of("null-move").into_iter().collect();
     let mut parts = Vec::new();
     for &variant in variants.iter().filter(|v| **v != "null-move") {
-        let (a, b): (Vec<f64>, Vec<f64>) = of(variant)
-            .into_iter()
-            .filter_map(|(p, n)| reference.get(p).map(|m| (*m, n)))
-            .unzip();
+        #[expect(clippy::cast_precision_loss, reason = "node counts")]
+        let (a, b) = paired(
+            rows,
+            ("null-move", variant),
+            |r| (&r.position, &r.variant),
+            |r| r.nodes as f64,
+        );
         if let Some(r) = paired_ratio(&a, &b, 0.95) {
             let plies = |ratio: f64| -ratio.ln() / branching.ln();
             parts.push(format!(
