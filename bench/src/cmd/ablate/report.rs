@@ -17,7 +17,7 @@ use cutlab_analysis::{
 use serde::Serialize;
 
 use super::{Comparison, Layout, Manifest, games_file};
-use crate::common::pipeline::{is_finished, rows_of_finished};
+use crate::common::pipeline::{rows_of_finished, unfinished_steps};
 
 /// Stockfish 15.1's own estimate of a step's worth, from the "(~N Elo)" notes of its
 /// `search.cpp`, for the parts that follow one of its steps.
@@ -109,17 +109,9 @@ struct CsvRow<'a> {
 /// The steps of searches (every step but the matches) finished and planned, while some are
 /// not finished; none when all are, or when the run has no plan to count them in.
 fn searches_done(layout: &Layout, manifest: &Manifest) -> Option<(usize, usize)> {
-    let plan = crate::common::pipeline::load_plan(layout).ok()?;
-    let searches: Vec<&str> = plan
-        .iter()
-        .map(|s| s.name.as_str())
-        .filter(|name| !name.starts_with("match-"))
-        .collect();
-    let done = searches
-        .iter()
-        .filter(|name| is_finished(&manifest.steps, name))
-        .count();
-    (done < searches.len()).then_some((done, searches.len()))
+    let (planned, left) =
+        unfinished_steps(layout, &manifest.steps, |name| !name.starts_with("match-"))?;
+    (!left.is_empty()).then_some((planned - left.len(), planned))
 }
 
 fn row(
@@ -724,12 +716,7 @@ mod tests {
         let before = row(&layout, (&manifest, &looks), &c, 1000).unwrap();
         assert!(before.tree_size_ratio.is_none());
         assert_eq!(searches_done(&layout, &manifest), Some((0, 1)));
-        manifest.steps.push(StepRecord {
-            name: "size-stack".into(),
-            command: String::new(),
-            seconds: 1.0,
-            finished_utc: String::new(),
-        });
+        manifest.steps.push(StepRecord::finished("size-stack"));
         let after = row(&layout, (&manifest, &looks), &c, 1000).unwrap();
         let ratio = after.tree_size_ratio.unwrap().value;
         assert!((ratio - 2.0).abs() < 1e-9, "{ratio}");

@@ -15,7 +15,7 @@ use cutlab_analysis::{
 use cutlab_search::fit_params::FitParams;
 
 use super::{Layout, Manifest, scale};
-use crate::common::pipeline::{is_finished, rows_of_finished};
+use crate::common::pipeline::{is_finished, rows_of_finished, unfinished_steps};
 
 /// Jiang and Buro's Table 2: MPC's score against Crafty by endgame threshold.
 const PAPER_TABLE2: [(f64, f64); 10] = [
@@ -183,18 +183,12 @@ fn plies_at_equal_nodes(
 /// Whether the run has steps of its plan still to finish, said in a line naming the next;
 /// none when all have (or the run has no plan to count them in).
 fn in_progress(layout: &Layout, manifest: &Manifest) -> Option<String> {
-    let plan = crate::common::pipeline::load_plan(layout).ok()?;
-    let left: Vec<&str> = plan
-        .iter()
-        .map(|s| s.name.as_str())
-        .filter(|name| !is_finished(&manifest.steps, name))
-        .collect();
+    let (planned, left) = unfinished_steps(layout, &manifest.steps, |_| true)?;
     let next = left.first()?;
     Some(format!(
-        "**In progress: {} of the {} steps have finished** (next: `{next}`); the sections of \
-         the others appear as they finish.",
-        plan.len() - left.len(),
-        plan.len()
+        "**In progress: {} of the {planned} steps have finished** (next: `{next}`); the \
+         sections of the others appear as they finish.",
+        planned - left.len()
     ))
 }
 
@@ -636,12 +630,7 @@ mod tests {
             csv.flush().unwrap();
         }
         let manifest = Manifest {
-            steps: vec![StepRecord {
-                name: "trace-mpc".into(),
-                command: String::new(),
-                seconds: 1.0,
-                finished_utc: String::new(),
-            }],
+            steps: vec![StepRecord::finished("trace-mpc")],
             ..Manifest::default()
         };
         let rows: Vec<VerifyRow> = all_in(&dir, ".verify.csv", (&manifest, "trace-")).unwrap();
@@ -690,12 +679,7 @@ mod tests {
             plies_at_equal_nodes(&layout, &manifest, &rows, &variants).unwrap(),
             None
         );
-        manifest.steps.push(StepRecord {
-            name: "regress".into(),
-            command: String::new(),
-            seconds: 1.0,
-            finished_utc: String::new(),
-        });
+        manifest.steps.push(StepRecord::finished("regress"));
         let text = plies_at_equal_nodes(&layout, &manifest, &rows, &variants)
             .unwrap()
             .unwrap();
@@ -721,14 +705,8 @@ mod tests {
         let plan =
             ["regress", "fit", "depth"].map(|name| crate::common::pipeline::Step::new(name, &[]));
         crate::common::pipeline::save_plan(&layout, &plan).unwrap();
-        let record = |name: &str| StepRecord {
-            name: name.into(),
-            command: String::new(),
-            seconds: 1.0,
-            finished_utc: String::new(),
-        };
         let mut manifest = Manifest {
-            steps: vec![record("regress")],
+            steps: vec![StepRecord::finished("regress")],
             ..Manifest::default()
         };
         let line = in_progress(&layout, &manifest).unwrap();
@@ -736,7 +714,9 @@ mod tests {
             line.contains("1 of the 3 steps") && line.contains("`fit`"),
             "{line}"
         );
-        manifest.steps.extend([record("fit"), record("depth")]);
+        manifest
+            .steps
+            .extend(["fit", "depth"].map(StepRecord::finished));
         assert_eq!(in_progress(&layout, &manifest), None);
         std::fs::remove_dir_all(&dir).ok();
     }

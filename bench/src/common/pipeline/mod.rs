@@ -23,7 +23,7 @@ pub use environment::environment;
 pub use positions::write_position_files;
 pub use records::{
     StepRecord, finished_steps, is_finished, load_manifest, load_plan, record_step,
-    rows_of_finished, save_manifest, save_plan, step_record,
+    rows_of_finished, save_manifest, save_plan, step_record, unfinished_steps,
 };
 pub use shards::merge_shards;
 

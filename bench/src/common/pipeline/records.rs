@@ -21,6 +21,19 @@ pub struct StepRecord {
     pub finished_utc: String,
 }
 
+#[cfg(test)]
+impl StepRecord {
+    /// A record of step `name` for tests: finished, its command and time of no interest.
+    pub fn finished(name: &str) -> StepRecord {
+        StepRecord {
+            name: name.into(),
+            command: String::new(),
+            seconds: 1.0,
+            finished_utc: String::new(),
+        }
+    }
+}
+
 /// The plan file's contents.
 #[derive(Serialize, Deserialize)]
 struct PlanFile {
@@ -89,6 +102,28 @@ pub fn finished_steps(layout: &Layout, steps: &[Step]) -> Vec<StepRecord> {
 #[must_use]
 pub fn is_finished(steps: &[StepRecord], name: &str) -> bool {
     steps.iter().any(|s| s.name == name)
+}
+
+/// Of the steps of the run's plan that `counts` selects: how many there are, and the names of
+/// those not finished, in the plan's order; none when the run has no plan to count them in.
+#[must_use]
+pub fn unfinished_steps(
+    layout: &Layout,
+    finished: &[StepRecord],
+    counts: impl Fn(&str) -> bool,
+) -> Option<(usize, Vec<String>)> {
+    let plan = load_plan(layout).ok()?;
+    let counted: Vec<&str> = plan
+        .iter()
+        .map(|s| s.name.as_str())
+        .filter(|name| counts(name))
+        .collect();
+    let left = counted
+        .iter()
+        .filter(|name| !is_finished(finished, name))
+        .map(|name| (*name).to_string())
+        .collect();
+    Some((counted.len(), left))
 }
 
 /// The rows of `path`, a file that step `step` writes: none until the step has finished, so
@@ -160,12 +195,7 @@ mod tests {
         let mut steps = Vec::new();
         let before: Vec<GameRow> = rows_of_finished(&steps, "match", &path).unwrap();
         assert!(before.is_empty());
-        steps.push(StepRecord {
-            name: "match".into(),
-            command: String::new(),
-            seconds: 1.0,
-            finished_utc: String::new(),
-        });
+        steps.push(StepRecord::finished("match"));
         let after = rows_of_finished::<GameRow>(&steps, "match", &path).unwrap_err();
         assert!(after.contains("games.csv:2"), "{after}");
         let absent: Vec<GameRow> = rows_of_finished(&steps, "match", &dir.join("no.csv")).unwrap();
