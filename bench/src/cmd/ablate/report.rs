@@ -40,7 +40,7 @@ fn stockfish_note(method: &str) -> Option<&'static str> {
 /// One comparison at one effort: what leaving the method out of the stack (`without`),
 /// adding it to the baseline (`with`) or adding it to the stack (`added`) changes, against
 /// that reference.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct AblationRow {
     /// `without`, `with` or `added`.
     pub direction: String,
@@ -740,18 +740,10 @@ mod tests {
             direction: "added".into(),
             method: "prob-ab".into(),
             effort_nodes: 5000,
-            positions: 0,
-            delta_depth: None,
-            tree_size_ratio: None,
-            false_cut_rate: None,
-            verified_cuts: 0,
-            share_of_cuts: None,
-            delta_regret_cp: None,
-            delta_elo: None,
             elo_rout: stats.rout_bound(),
             games: 400,
             verdict: "decided",
-            stockfish_note: None,
+            ..AblationRow::default()
         };
         let rendered = table(std::slice::from_ref(&row), "99%").render();
         assert!(
@@ -783,22 +775,10 @@ mod tests {
             direction: "without".into(),
             method: method.into(),
             effort_nodes: nodes,
-            positions: 0,
-            delta_depth: None,
-            tree_size_ratio: None,
-            false_cut_rate: None,
-            verified_cuts: 0,
-            share_of_cuts: None,
-            delta_regret_cp: None,
-            delta_elo: Some(Estimate {
-                value: elo,
-                low: elo - h,
-                high: elo + h,
-            }),
-            elo_rout: None,
+            delta_elo: Some(Estimate::around(elo, h)),
             games: 800,
             verdict,
-            stockfish_note: None,
+            ..AblationRow::default()
         };
         let rows = [
             row("lmp", 5000, 34.0, 27.0, "decided"),
