@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::common::pipeline::{Layout, load_plan, merge_shards, run_and_record, step_record};
+use crate::common::pipeline::{
+    Layout, idle_wait, load_plan, merge_shards, run_and_record, step_record,
+};
 
 /// Options of `cutlab step`.
 #[derive(Args, Debug)]
@@ -21,6 +23,11 @@ pub struct StepArgs {
     /// Merge the step's N finished shards.
     #[arg(long)]
     merge: Option<usize>,
+    /// Minutes a step that measures time (searches at fixed time, timed matches) waits for an
+    /// idle machine (other processes below half a core busy) before it runs anyway; every
+    /// step's record, and the report, say how busy others kept the machine.
+    #[arg(long, default_value_t = 10, value_name = "MINUTES")]
+    idle_wait: u64,
 }
 
 /// Runs the step.
@@ -54,9 +61,9 @@ pub fn run(args: &StepArgs) -> Result<(), String> {
                 eprintln!("{}: done earlier", shard.name);
                 return Ok(());
             }
-            run_and_record(&layout, &shard, true)?
+            run_and_record(&layout, &shard, true, idle_wait(args.idle_wait))?
         }
-        (None, None) => run_and_record(&layout, step, true)?,
+        (None, None) => run_and_record(&layout, step, true, idle_wait(args.idle_wait))?,
     };
     eprintln!("{}: done in {:.0} s", record.name, record.seconds);
     Ok(())

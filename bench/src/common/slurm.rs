@@ -69,6 +69,8 @@ struct Job {
     after: Vec<String>,
     /// CPUs per task.
     cpus: usize,
+    /// Whether it measures time and so has its node to itself (`--exclusive`).
+    exclusive: bool,
 }
 
 /// A word for a shell script, quoted where it must be.
@@ -121,6 +123,9 @@ fn submit(layout: &Layout, job: &Job, options: &SlurmOptions) -> Result<String, 
     );
     if let Some(n) = job.array {
         let _ = writeln!(script, "#SBATCH --array=1-{n}");
+    }
+    if job.exclusive {
+        let _ = writeln!(script, "#SBATCH --exclusive");
     }
     if let Some(p) = &options.slurm_partition {
         let _ = writeln!(script, "#SBATCH --partition={p}");
@@ -209,6 +214,7 @@ pub fn submit_plan(
                 command: step_command(&step.name, &[]),
                 after,
                 cpus: cpus(step),
+                exclusive: step.measures_time(),
             };
             let id = submit(layout, &job, options)?;
             submitted.push((job.name, id.clone()));
@@ -223,6 +229,7 @@ pub fn submit_plan(
                 ),
                 after,
                 cpus: cpus(step),
+                exclusive: step.measures_time(),
             };
             let array_id = submit(layout, &array, options)?;
             submitted.push((array.name, array_id.clone()));
@@ -232,6 +239,7 @@ pub fn submit_plan(
                 command: step_command(&step.name, &["--merge".into(), n.to_string()]),
                 after: vec![array_id],
                 cpus: 1,
+                exclusive: false,
             };
             let id = submit(layout, &merge, options)?;
             submitted.push((merge.name, id.clone()));
@@ -246,6 +254,7 @@ pub fn submit_plan(
             command: cutlab(finish),
             after: submitted.iter().map(|(_, id)| id.clone()).collect(),
             cpus: 1,
+            exclusive: false,
         };
         let id = submit(layout, &last, options)?;
         submitted.push((last.name, id));

@@ -105,6 +105,20 @@ fn slurm_jobs_run_shards_that_merge_into_the_whole() {
     );
     let merge = std::fs::read_to_string(plan.join("slurm/cutlab-depth-merge.sbatch")).unwrap();
     assert!(merge.contains("--merge 3"), "{merge}");
+    // A search at fixed depth shares its node; one at fixed time has the node to itself.
+    assert!(!array.contains("--exclusive"), "{array}");
+    let timed = dir.join("timed-jobs");
+    let submitted = Command::new(EXE)
+        .args(["slurm", "--slurm-dry-run", "--slurm-array", "2", "--dir"])
+        .arg(&timed)
+        .args(["--", "depth", "--suite", suite.to_str().unwrap()])
+        .args(["--variants", "null-move", "--time-ms", "100", "--out"])
+        .arg(dir.join("timed.csv"))
+        .output()
+        .expect("slurm runs");
+    assert!(submitted.status.success(), "{submitted:?}");
+    let script = std::fs::read_to_string(timed.join("slurm/cutlab-depth.sbatch")).unwrap();
+    assert!(script.contains("#SBATCH --exclusive"), "{script}");
     // Resubmitted from anywhere, a script reads and writes the same files: the submission's
     // directory is the job's, the logs' path absolute.
     let cwd = std::env::current_dir().unwrap();
@@ -196,6 +210,8 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
                 "none",
                 "--positions",
                 "6",
+                "--idle-wait",
+                "0",
             ])
             .arg("--out")
             .arg(&out)
@@ -313,7 +329,7 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
     let run = |extra: &[&str]| {
         Command::new(EXE)
             .args(["ablate", "--quick", "--methods", "rfp", "--positions", "2"])
-            .args(["--extras", "mpc", "--engine", "none"])
+            .args(["--extras", "mpc", "--engine", "none", "--idle-wait", "0"])
             .args([
                 "--nodes",
                 "300",
@@ -347,6 +363,12 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
         manifest.contains("finished_utc = \"20") && manifest.contains("(null-move+lmr, depth 9)"),
         "{manifest}"
     );
+    // On Linux every step records how busy other processes kept the machine, and the step
+    // table shows it.
+    if cfg!(target_os = "linux") {
+        assert!(manifest.contains("other_cores_busy = "), "{manifest}");
+        assert!(report.contains("| others' busy cores |"), "{report}");
+    }
     // The time factor is measured by a bench (it was read as 0 from the new manifest).
     assert!(
         report.contains("this machine's bench speed is") && !report.contains("by 0.00"),
@@ -523,7 +545,15 @@ fn a_killed_pipeline_takes_its_step_along_and_a_busy_directory_is_refused() {
             .args(["ablate", "--quick", "--methods", "rfp", "--extras", "none"])
             .args(["--positions", "2", "--engine", "none", "--nodes", "300"])
             .args(["--looks", "400", "--depth", "3", "--time-ms", "20"])
-            .args(["--threads", "1", "--time-factor", "1", "--out"])
+            .args([
+                "--threads",
+                "1",
+                "--time-factor",
+                "1",
+                "--idle-wait",
+                "0",
+                "--out",
+            ])
             .arg(&dir)
             .args(extra)
             .stdout(std::process::Stdio::null())

@@ -28,8 +28,8 @@ use serde::{Deserialize, Serialize};
 use crate::common::{
     options::SuiteOptions,
     pipeline::{
-        Layout, Step, StepRecord, environment, finished_steps, load_manifest, run_and_record,
-        save_manifest, save_plan, step_record, write_position_files,
+        Layout, Step, StepRecord, environment, finished_steps, idle_wait, load_manifest,
+        run_and_record, save_manifest, save_plan, step_record, write_position_files,
     },
     speed,
 };
@@ -117,6 +117,11 @@ pub struct AblateArgs {
     /// Continue an interrupted run (or the other shards' work) in `--out`.
     #[arg(long)]
     resume: bool,
+    /// Minutes a step that measures time (searches at fixed time, timed matches) waits for an
+    /// idle machine (other processes below half a core busy) before it runs anyway; every
+    /// step's record, and the report, say how busy others kept the machine.
+    #[arg(long, default_value_t = 10, value_name = "MINUTES")]
+    idle_wait: u64,
     /// Run the K-th of N shares of the steps (K from 1); the run whose steps are all done
     /// writes the report.
     #[arg(long, value_parser = crate::common::shard::spec)]
@@ -716,7 +721,7 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
             continue;
         }
         eprintln!("[{k}/{total}] {}", step.command_line());
-        run_and_record(&layout, step, true)?;
+        run_and_record(&layout, step, true, idle_wait(args.idle_wait))?;
         record(&mut manifest)?;
     }
     record(&mut manifest)?;

@@ -18,8 +18,8 @@ use scale::Scale;
 
 use crate::common::{
     pipeline::{
-        Layout, Step, StepRecord, environment, finished_steps, load_manifest, record_step,
-        run_and_record, save_manifest, save_plan, step_record, write_position_files,
+        Layout, Step, StepRecord, environment, finished_steps, idle_wait, load_manifest,
+        record_step, run_and_record, save_manifest, save_plan, step_record, write_position_files,
     },
     slurm::{SlurmOptions, describe, submit_plan},
     speed,
@@ -74,6 +74,11 @@ pub struct ReproduceArgs {
     /// Continue an interrupted run in `--out`: finished steps are skipped, experiments resume.
     #[arg(long)]
     resume: bool,
+    /// Minutes a step that measures time (searches at fixed time, timed matches) waits for an
+    /// idle machine (other processes below half a core busy) before it runs anyway; every
+    /// step's record, and the report, say how busy others kept the machine.
+    #[arg(long, default_value_t = 10, value_name = "MINUTES")]
+    idle_wait: u64,
     /// Multiply the scale's time limits by this (default: the reference speed over this
     /// machine's, measured by a 2-second bench, so that a scale means the same search effort
     /// on any machine; a resumed run keeps its factor).
@@ -582,7 +587,7 @@ pub fn run(args: &ReproduceArgs) -> Result<(), String> {
             continue;
         }
         eprintln!("[{}/{}] {}", k + 1, steps.len(), step.command_line());
-        run_and_record(&layout, step, args.resume)?;
+        run_and_record(&layout, step, args.resume, idle_wait(args.idle_wait))?;
         manifest.steps = finished_steps(&layout, &steps);
         save_manifest(&layout, &manifest)?;
         report::write(&layout, &manifest)?;

@@ -15,7 +15,7 @@ use cutlab_analysis::{
 use cutlab_search::fit_params::FitParams;
 
 use super::{Layout, Manifest, scale};
-use crate::common::pipeline::{is_finished, rows_of_finished, unfinished_steps};
+use crate::common::pipeline::{busy_machine_note, is_finished, rows_of_finished, unfinished_steps};
 
 /// Jiang and Buro's Table 2: MPC's score against Crafty by endgame threshold.
 const PAPER_TABLE2: [(f64, f64); 10] = [
@@ -305,6 +305,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     if let Some(line) = in_progress(layout, manifest) {
         let _ = writeln!(out, "{line}\n");
     }
+    out.push_str(&busy_machine_note(&manifest.steps).unwrap_or_default());
     out.push_str(&manifest.power);
     let params_note = manifest.params.as_ref().map_or_else(
         || {
@@ -566,14 +567,29 @@ The paper's claim (MPC-Crafty \
             format!("{id} (`{command}`)"),
         ]);
     }
-    let mut steps = Table::new(&["step", ">minutes", "finished (UTC)", "command"]);
+    // Records from before the load was measured have none: the column only when one has.
+    let loads = manifest.steps.iter().any(|s| s.other_cores_busy.is_some());
+    let mut header = vec!["step", ">minutes", "finished (UTC)"];
+    if loads {
+        header.push(">others' busy cores");
+    }
+    header.push("command");
+    let mut steps = Table::new(&header);
     for s in &manifest.steps {
-        steps.row(vec![
+        let mut row = vec![
             s.name.clone(),
             format!("{:.2}", s.seconds / 60.0),
             s.finished_utc.clone(),
-            format!("`{}`", s.command),
-        ]);
+        ];
+        if loads {
+            row.push(
+                s.other_cores_busy
+                    .map(|c| format!("{c:.2}"))
+                    .unwrap_or_default(),
+            );
+        }
+        row.push(format!("`{}`", s.command));
+        steps.row(row);
     }
     let _ = writeln!(
         out,

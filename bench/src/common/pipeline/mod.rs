@@ -7,6 +7,7 @@
 //! can run in any process: one after another here, or as Slurm jobs (`common::slurm`).
 
 mod environment;
+mod load;
 mod positions;
 mod records;
 mod shards;
@@ -14,7 +15,7 @@ mod shards;
 use std::{
     path::{Path, PathBuf},
     process::{Command, Stdio},
-    time::Instant,
+    time::{Duration, Instant},
 };
 
 use serde::{Deserialize, Serialize};
@@ -67,6 +68,13 @@ impl Step {
     pub fn after(mut self, name: &str) -> Step {
         self.after.push(name.to_string());
         self
+    }
+
+    /// Whether the step measures time (a search or a match limited by the clock): its
+    /// results depend on the speed the machine gives it, so it runs on an idle one.
+    #[must_use]
+    pub fn measures_time(&self) -> bool {
+        measures_time(&self.args)
     }
 
     /// How the step's command splits over processes.
@@ -139,6 +147,42 @@ impl Step {
     }
 }
 
+/// `--idle-wait`'s minutes as a duration.
+#[must_use]
+pub fn idle_wait(minutes: u64) -> Duration {
+    Duration::from_secs(minutes.saturating_mul(60))
+}
+
+/// Whether `cutlab ARGS` measures time: it limits a search or a match by the clock.
+fn measures_time<S: AsRef<str>>(args: &[S]) -> bool {
+    args.iter()
+        .any(|a| matches!(a.as_ref(), "--time-ms" | "--tc" | "--movetime-ms"))
+}
+
+/// A report's warning about the finished steps that measured time while other processes kept
+/// the machine busy ([`load::IDLE_CORES`] or more on average): their times, depths and regrets
+/// are a slower machine's than the report's. `None` when there are none.
+#[must_use]
+pub fn busy_machine_note(steps: &[StepRecord]) -> Option<String> {
+    let busy: Vec<String> = steps
+        .iter()
+        .filter(|s| measures_time(&s.command.split_whitespace().collect::<Vec<_>>()))
+        .filter_map(|s| {
+            s.other_cores_busy
+                .filter(|&c| c >= load::IDLE_CORES)
+                .map(|c| format!("`{}` ({c:.2})", s.name))
+        })
+        .collect();
+    (!busy.is_empty()).then(|| {
+        format!(
+            "**Timed on a busy machine**: other processes kept cores busy (on average, in \
+             brackets) while {} measured time, so their times, depths and regrets are those of \
+             a slower machine than the one named below.\n\n",
+            busy.join(", ")
+        )
+    })
+}
+
 /// `dir/stem.ext` as `dir/stem.shard<k>.ext`: the output of shard `k`.
 #[must_use]
 pub fn shard_path(path: &str, k: usize) -> String {
@@ -176,11 +220,25 @@ impl Layout {
     }
 }
 
-/// Runs one step as a child process, its standard output to `logs/<name>.log`.
+/// What a step's run measures of itself: its wall time and the cores others kept busy.
+pub struct Ran {
+    /// Wall time, seconds.
+    pub seconds: f64,
+    /// Cores that other processes kept busy while it ran (`None` where unmeasured).
+    pub other_cores_busy: Option<f64>,
+}
+
+/// Runs one step as a child process, its standard output to `logs/<name>.log`. A step that
+/// measures time first waits for an idle machine, at most `idle_wait`.
 ///
 /// # Errors
 /// The child cannot start or fails (the message names its log).
-pub fn run_step(layout: &Layout, step: &Step, resume: bool) -> Result<f64, String> {
+pub fn run_step(
+    layout: &Layout,
+    step: &Step,
+    resume: bool,
+    idle_wait: Duration,
+) -> Result<Ran, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cutlab executable: {e}"))?;
     let log_path = layout.file(&format!("logs/{}.log", step.name));
     let log =
@@ -194,6 +252,10 @@ pub fn run_step(layout: &Layout, step: &Step, resume: bool) -> Result<f64, Strin
     if matches!(args[0].as_str(), "trace" | "fit") {
         args.push("--force".into());
     }
+    if step.measures_time() {
+        load::wait_for_idle(&step.name, idle_wait);
+    }
+    let meter = load::Meter::start();
     let start = Instant::now();
     let mut command = Command::new(exe);
     command.args(&args).stdin(Stdio::null()).stdout(log);
@@ -212,25 +274,34 @@ pub fn run_step(layout: &Layout, step: &Step, resume: bool) -> Result<f64, Strin
             step.name
         ));
     }
-    Ok(start.elapsed().as_secs_f64())
+    Ok(Ran {
+        seconds: start.elapsed().as_secs_f64(),
+        other_cores_busy: meter.and_then(|m| m.other_cores()),
+    })
 }
 
 /// Runs one step here and writes its record.
 ///
 /// # Errors
 /// As [`run_step`], or a record that cannot be written.
-pub fn run_and_record(layout: &Layout, step: &Step, resume: bool) -> Result<StepRecord, String> {
-    let seconds = run_step(layout, step, resume)?;
-    finish(layout, step, seconds)
+pub fn run_and_record(
+    layout: &Layout,
+    step: &Step,
+    resume: bool,
+    idle_wait: Duration,
+) -> Result<StepRecord, String> {
+    let ran = run_step(layout, step, resume, idle_wait)?;
+    finish(layout, step, &ran)
 }
 
-/// Writes the record of `step`, finished after `seconds`.
-fn finish(layout: &Layout, step: &Step, seconds: f64) -> Result<StepRecord, String> {
+/// Writes the record of `step`, finished as `ran` says.
+fn finish(layout: &Layout, step: &Step, ran: &Ran) -> Result<StepRecord, String> {
     let record = StepRecord {
         name: step.name.clone(),
         command: step.command_line(),
-        seconds,
+        seconds: ran.seconds,
         finished_utc: environment::now_utc(),
+        other_cores_busy: ran.other_cores_busy,
     };
     record_step(layout, &record)?;
     Ok(record)
@@ -238,7 +309,36 @@ fn finish(layout: &Layout, step: &Step, seconds: f64) -> Result<StepRecord, Stri
 
 #[cfg(test)]
 mod tests {
-    use super::{Sharding, Step, shard_path};
+    use super::{Sharding, Step, StepRecord, busy_machine_note, shard_path};
+
+    /// Only a step that measures time, beside others using half a core or more, is named.
+    #[test]
+    fn the_report_names_the_timed_steps_that_ran_on_a_busy_machine() {
+        let record = |name: &str, command: &str, busy: Option<f64>| StepRecord {
+            command: command.into(),
+            other_cores_busy: busy,
+            ..StepRecord::finished(name)
+        };
+        assert!(Step::new("d", &["depth", "--time-ms", "100"]).measures_time());
+        assert!(Step::new("m", &["match", "--tc", "10+0.1"]).measures_time());
+        assert!(!Step::new("s", &["depth", "--depth", "9"]).measures_time());
+        let steps = [
+            record(
+                "timed-busy",
+                "cutlab depth --time-ms 890 --out d.csv",
+                Some(1.9),
+            ),
+            record("timed-idle", "cutlab oracle --time-ms 890", Some(0.2)),
+            record("fixed-busy", "cutlab match --nodes 5000", Some(2.0)),
+            record("timed-unmeasured", "cutlab match --tc 10+0.1", None),
+        ];
+        let note = busy_machine_note(&steps).unwrap();
+        assert!(note.contains("`timed-busy` (1.90)"), "{note}");
+        for quiet in ["timed-idle", "fixed-busy", "timed-unmeasured"] {
+            assert!(!note.contains(quiet), "{note}");
+        }
+        assert!(busy_machine_note(&steps[1..]).is_none());
+    }
 
     #[test]
     fn shards_write_files_of_their_own_that_no_step_writes() {

@@ -19,6 +19,10 @@ pub struct StepRecord {
     /// When it finished, UTC (`YYYY-MM-DD HH:MM`; empty in records from before).
     #[serde(default)]
     pub finished_utc: String,
+    /// Cores that other processes kept busy while it ran, on average (`pipeline::load`;
+    /// absent where unmeasured, and in records from before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub other_cores_busy: Option<f64>,
 }
 
 #[cfg(test)]
@@ -30,6 +34,7 @@ impl StepRecord {
             command: String::new(),
             seconds: 1.0,
             finished_utc: String::new(),
+            other_cores_busy: None,
         }
     }
 }

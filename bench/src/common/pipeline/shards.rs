@@ -3,30 +3,36 @@
 
 use std::{
     path::{Path, PathBuf},
-    time::Instant,
+    time::{Duration, Instant},
 };
 
-use super::{Layout, Sharding, Step, StepRecord, finish, run_step, step_record};
+use super::{Layout, Ran, Sharding, Step, StepRecord, finish, run_step, step_record};
 
 /// Joins the `n` shards of a finished sharded step: their CSVs (and PGNs) into the step's
 /// own outputs, or, for a step sharded in place, the whole command again with `--resume`.
-/// Writes the step's record, its seconds the sum of its shards'.
+/// Writes the step's record, its seconds the sum of its shards', its others' load the most
+/// any shard saw.
 ///
 /// # Errors
 /// A shard without its record or outputs, or files that cannot be merged or written.
 pub fn merge_shards(layout: &Layout, step: &Step, n: usize) -> Result<StepRecord, String> {
     let mut seconds = 0.0;
+    let mut other_cores_busy = None::<f64>;
     for k in 1..=n {
         let shard = step.shard(k, n);
-        seconds += step_record(layout, &shard.name)
-            .ok_or_else(|| format!("step {}: shard {k}/{n} has not finished", step.name))?
-            .seconds;
+        let record = step_record(layout, &shard.name)
+            .ok_or_else(|| format!("step {}: shard {k}/{n} has not finished", step.name))?;
+        seconds += record.seconds;
+        if let Some(c) = record.other_cores_busy {
+            other_cores_busy = Some(other_cores_busy.map_or(c, |o| o.max(c)));
+        }
     }
+    // The merge's own runs find the work done: they measure nothing and never wait.
     match step.sharding() {
         Sharding::Whole => return Err(format!("step {} is not sharded", step.name)),
         Sharding::InPlace => {
             let start = Instant::now();
-            run_step(layout, &step.clone().arg("--resume"), true)?;
+            run_step(layout, &step.clone().arg("--resume"), true, Duration::ZERO)?;
             seconds += start.elapsed().as_secs_f64();
         }
         Sharding::OutFile => {
@@ -48,7 +54,7 @@ pub fn merge_shards(layout: &Layout, step: &Step, n: usize) -> Result<StepRecord
                 step.args[0].as_str(),
                 "depth" | "oracle" | "match" | "regress"
             ) {
-                run_step(layout, step, true)?;
+                run_step(layout, step, true, Duration::ZERO)?;
                 let log = layout.file(&format!("logs/{}.log", step.name));
                 if let Ok(text) = std::fs::read_to_string(&log) {
                     print!("{text}");
@@ -59,7 +65,14 @@ pub fn merge_shards(layout: &Layout, step: &Step, n: usize) -> Result<StepRecord
             }
         }
     }
-    finish(layout, step, seconds)
+    finish(
+        layout,
+        step,
+        &Ran {
+            seconds,
+            other_cores_busy,
+        },
+    )
 }
 
 /// Joins what `n` shards wrote in place of `path` (`dir/stem.ext`): every `dir/stem.shardK.rest`
