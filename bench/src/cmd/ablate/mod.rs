@@ -28,8 +28,8 @@ use serde::{Deserialize, Serialize};
 use crate::common::{
     options::SuiteOptions,
     pipeline::{
-        Layout, Step, StepRecord, environment, finished_steps, idle_wait, load_manifest,
-        run_and_record, save_manifest, save_plan, step_record, write_position_files,
+        Layout, Step, StepRecord, check_finished_commands, environment, finished_steps, idle_wait,
+        load_manifest, run_and_record, save_manifest, save_plan, step_record, write_position_files,
     },
     speed,
 };
@@ -690,6 +690,7 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
         (&stack, &baseline),
         &comparisons,
     );
+    check_finished_commands(&layout, &steps)?;
     save_plan(&layout, &steps)?;
     let nps = speed_nps.unwrap_or(speed::REFERENCE_NPS);
     let time_ms = time_ms(args, &scale, factor);

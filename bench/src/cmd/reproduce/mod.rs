@@ -18,8 +18,9 @@ use scale::Scale;
 
 use crate::common::{
     pipeline::{
-        Layout, Step, StepRecord, environment, finished_steps, idle_wait, load_manifest,
-        record_step, run_and_record, save_manifest, save_plan, step_record, write_position_files,
+        Layout, Step, StepRecord, check_finished_commands, environment, finished_steps, idle_wait,
+        load_manifest, record_step, run_and_record, save_manifest, save_plan, step_record,
+        write_position_files,
     },
     slurm::{SlurmOptions, describe, submit_plan},
     speed,
@@ -566,6 +567,7 @@ pub fn run(args: &ReproduceArgs) -> Result<(), String> {
             record_step(&layout, done)?;
         }
     }
+    check_finished_commands(&layout, &steps)?;
     save_plan(&layout, &steps)?;
     if args.slurm {
         let words: Vec<String> = std::env::args().skip(1).collect();

@@ -23,8 +23,8 @@ use serde::{Deserialize, Serialize};
 pub use environment::environment;
 pub use positions::write_position_files;
 pub use records::{
-    StepRecord, finished_steps, is_finished, load_manifest, load_plan, record_step,
-    rows_of_finished, save_manifest, save_plan, step_record, unfinished_steps,
+    StepRecord, check_finished_commands, finished_steps, is_finished, load_manifest, load_plan,
+    record_step, rows_of_finished, save_manifest, save_plan, step_record, unfinished_steps,
 };
 pub use shards::merge_shards;
 

@@ -93,6 +93,49 @@ pub fn step_record(layout: &Layout, name: &str) -> Option<StepRecord> {
     toml::from_str(&std::fs::read_to_string(path).ok()?).ok()
 }
 
+/// A command's words less its parallelism (`--threads`, `--concurrency` and their values),
+/// which changes how fast its rows come, never what they hold.
+fn rows_command(command: &str) -> Vec<&str> {
+    let mut words = Vec::new();
+    let mut skip = false;
+    for word in command.split_whitespace() {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        skip = matches!(word, "--threads" | "--concurrency");
+        if !skip {
+            words.push(word);
+        }
+    }
+    words
+}
+
+/// Refuses a plan in which a finished step has another command than the one it finished with
+/// (another build's plan, other options), its parallelism aside: skipped as done, its
+/// outputs would answer the other command and be mixed silently with the new steps'.
+///
+/// # Errors
+/// The first such step, with both commands and the ways on.
+pub fn check_finished_commands(layout: &Layout, steps: &[Step]) -> Result<(), String> {
+    for step in steps {
+        let Some(record) = step_record(layout, &step.name) else {
+            continue;
+        };
+        let planned = step.command_line();
+        if rows_command(&record.command) != rows_command(&planned) {
+            return Err(format!(
+                "{}: step '{}' finished as `{}`, and this run plans it as `{planned}`; its \
+                 outputs answer the first. Resume with the options and build that started the \
+                 run, or remove the step's record and its outputs to run it again",
+                layout.file(&format!("steps/{}.toml", step.name)).display(),
+                step.name,
+                record.command
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The records of the finished steps of a plan, in its order.
 #[must_use]
 pub fn finished_steps(layout: &Layout, steps: &[Step]) -> Vec<StepRecord> {
@@ -187,7 +230,38 @@ pub fn load_manifest<M: DeserializeOwned>(
 mod tests {
     use cutlab_analysis::rows::GameRow;
 
-    use super::{StepRecord, rows_of_finished};
+    use super::{Layout, Step, StepRecord, check_finished_commands, record_step, rows_of_finished};
+
+    /// A finished step planned with another command stops the run before anything is
+    /// written; the same command resumes.
+    #[test]
+    fn a_finished_step_planned_otherwise_is_refused() {
+        let dir = std::env::temp_dir().join(format!("cutlab-replan-{}", std::process::id()));
+        let layout = Layout { dir: dir.clone() };
+        let step = Step::new("oracle", &["oracle", "--depth", "6"]);
+        record_step(
+            &layout,
+            &StepRecord {
+                command: step.command_line(),
+                ..StepRecord::finished("oracle")
+            },
+        )
+        .unwrap();
+        let later = Step::new("other", &["depth"]);
+        assert!(check_finished_commands(&layout, &[step.clone(), later.clone()]).is_ok());
+        // More threads give the same rows sooner.
+        let faster = step.clone().args(&["--threads", "16"]);
+        assert!(check_finished_commands(&layout, &[faster]).is_ok());
+        let deeper = Step::new("oracle", &["oracle", "--depth", "10"]);
+        let refused = check_finished_commands(&layout, &[deeper, later]).unwrap_err();
+        assert!(
+            refused.contains("steps/oracle.toml")
+                && refused.contains("`cutlab oracle --depth 6`")
+                && refused.contains("`cutlab oracle --depth 10`"),
+            "{refused}"
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
 
     /// A step's file is read only once its record is there; then a file that does not parse
     /// is an error naming it, never an empty table.
