@@ -85,10 +85,10 @@ pub struct ReproduceArgs {
     /// on any machine; a resumed run keeps its factor).
     #[arg(long)]
     time_factor: Option<f64>,
-    /// Fixed depth and nodes instead of time (depth and oracle steps at the scale's trace and
-    /// oracle depths, each match at the nodes per move its time control costs at the
-    /// reference speed, 74,000 at 2+0.02): every row repeats exactly, on any machine and in
-    /// any split over processes.
+    /// Fixed depth and nodes instead of time (the depth step at the scale's trace depth, the
+    /// oracle step too when an external engine judges, else at the internal oracle's depth;
+    /// each match at the nodes per move its time control costs at the reference speed, 74,000
+    /// at 2+0.02): every row repeats exactly, on any machine and in any split over processes.
     #[arg(long)]
     deterministic: bool,
     /// Submit the steps as Slurm jobs (job arrays for the long ones, merge jobs after them,
@@ -338,12 +338,14 @@ fn plan(
                 &scale::ORACLE_VARIANTS.join(","),
                 "--oracle",
                 &oracle,
+                "--threads",
+                &threads,
                 "--out",
                 &layout.path("regret.csv"),
             ],
         ),
         scale.oracle_time_ms,
-        scale.internal_oracle_depth,
+        scale.oracle_search_depth(engine.is_some()),
     )));
 
     // Cut decisions of each method alone: counts, and sampled cuts verified full-width.

@@ -106,6 +106,20 @@ pub struct Scale {
 }
 
 impl Scale {
+    /// The depth each variant searches to in the oracle step under `--deterministic`. With an
+    /// external engine judging, the depth comparison's and the traces': deep enough for every
+    /// method to act below the root (ProbCut checks at depth 8), where a shallower search
+    /// would show the methods choosing null move's moves. With the internal oracle, its own
+    /// depth: the full-width search to the same depth then judges each method's pruning.
+    #[must_use]
+    pub fn oracle_search_depth(&self, external_engine: bool) -> u32 {
+        if external_engine {
+            self.trace_depth.unsigned_abs()
+        } else {
+            self.internal_oracle_depth
+        }
+    }
+
     /// The scale called `name`.
     pub fn named(name: &str) -> Option<Scale> {
         match name {
