@@ -15,7 +15,9 @@ use cutlab_analysis::{
 use cutlab_search::fit_params::FitParams;
 
 use super::{Layout, Manifest, scale};
-use crate::common::pipeline::{busy_machine_note, is_finished, rows_of_finished, unfinished_steps};
+use crate::common::pipeline::{
+    StepRecord, busy_machine_note, is_finished, rows_of_finished, unfinished_steps,
+};
 
 /// Jiang and Buro's Table 2: MPC's score against Crafty by endgame threshold.
 const PAPER_TABLE2: [(f64, f64); 10] = [
@@ -197,9 +199,11 @@ fn games_of(layout: &Layout, name: &str) -> Result<Option<MatchSummary>, String>
     Ok(MatchSummary::of(&games))
 }
 
-/// A match table with the paper's score beside ours.
+/// A match table with the paper's score beside ours; a match whose step has not finished is
+/// marked as playing (its interval and verdict are the games' so far).
 fn sweep(
     layout: &Layout,
+    steps: &[StepRecord],
     label: &str,
     entries: &[(String, String, Option<f64>)],
 ) -> Result<Option<String>, String> {
@@ -207,7 +211,12 @@ fn sweep(
     let mut paper = Vec::new();
     for (row, file, reference) in entries {
         if let Some(m) = games_of(layout, file)? {
-            played.push((row.clone(), m));
+            let row = if is_finished(steps, file) {
+                row.clone()
+            } else {
+                format!("{row} (playing)")
+            };
+            played.push((row, m));
             paper.push(reference.map_or("-".to_string(), |p| format!("{p:.1}%")));
         }
     }
@@ -394,7 +403,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
             )
         })
         .collect();
-    if let Some(table) = sweep(layout, "t_end", &t2)? {
+    if let Some(table) = sweep(layout, &manifest.steps, "t_end", &t2)? {
         let _ = writeln!(
             out,
             "## Table 2: endgame threshold\n\nMPC (middlegame t = 1.0, endgame t = t_end) against \
@@ -419,7 +428,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
             (format!("{t}"), file, paper_score(&PAPER_TABLE3, t))
         })
         .collect();
-    if let Some(table) = sweep(layout, "t_mid", &t3)? {
+    if let Some(table) = sweep(layout, &manifest.steps, "t_mid", &t3)? {
         let _ = writeln!(
             out,
             "## Table 3: middlegame threshold\n\nMPC (middlegame t = t_mid, endgame t = 1.0) \
@@ -451,9 +460,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
             None if m.games >= h.max_games => {
                 format!("undecided at the cap of {} games", h.max_games)
             }
-            None => {
-                "undecided so far (the match has not reached a decision or its cap)".to_string()
-            }
+            None => "undecided so far (the match is playing)".to_string(),
         };
         let table =
             tables::matches("match", &[(format!("{} vs null-move", h.variant), m)]).render();
@@ -490,7 +497,7 @@ The paper's claim (MPC-Crafty \
                     )
                 })
                 .collect();
-            if let Some(table) = sweep(layout, "variant", &entries)? {
+            if let Some(table) = sweep(layout, &manifest.steps, "variant", &entries)? {
                 let _ = writeln!(
                     out,
                     "## Table 4: against an external engine (time control {k})\n\n{id} \
@@ -609,7 +616,6 @@ The paper's claim (MPC-Crafty \
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::common::pipeline::StepRecord;
 
     /// A deterministic run's rows have no time limit: the heading says time to their depth,
     /// never "0 ms per position".
@@ -708,6 +714,37 @@ mod tests {
         assert_eq!(
             plies_at_equal_nodes(&layout, &manifest, &timed, &variants).unwrap(),
             None
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A match whose step has not finished is in its table marked as playing; once finished,
+    /// as it is.
+    #[test]
+    fn a_match_still_playing_is_marked_so() {
+        let dir = std::env::temp_dir().join(format!("cutlab-playing-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("matches")).unwrap();
+        let layout = Layout { dir: dir.clone() };
+        let mut csv = csv::Writer::from_path(dir.join("matches/table2-tend-1.csv")).unwrap();
+        for (game, score) in [(1, 1.0), (2, 0.5)] {
+            csv.serialize(GameRow {
+                game,
+                pair: 1,
+                result: "1-0".into(),
+                first_engine_score: score,
+                ..GameRow::default()
+            })
+            .unwrap();
+        }
+        csv.flush().unwrap();
+        let entries = [("1".to_string(), "table2-tend-1".to_string(), Some(57.8))];
+        let playing = sweep(&layout, &[], "t_end", &entries).unwrap().unwrap();
+        assert!(playing.contains("| 1 (playing) "), "{playing}");
+        let done = [StepRecord::finished("table2-tend-1")];
+        let finished = sweep(&layout, &done, "t_end", &entries).unwrap().unwrap();
+        assert!(
+            !finished.contains("playing") && finished.contains("| 1 "),
+            "{finished}"
         );
         std::fs::remove_dir_all(&dir).ok();
     }
