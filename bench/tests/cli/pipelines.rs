@@ -273,6 +273,14 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
     let steps = log.lines().filter(|l| l.starts_with('[')).count();
     assert!(steps > 10, "{log}");
     assert_eq!(log.matches("done earlier").count(), steps, "{log}");
+    // A step whose record is removed runs again (the manifest's list of finished steps does
+    // not bring it back); the others are done earlier.
+    std::fs::remove_file(out.join("steps/fit.toml")).unwrap();
+    let refit = run(&["--resume"]);
+    assert!(refit.status.success());
+    let log = String::from_utf8_lossy(&refit.stderr);
+    assert_eq!(log.matches("done earlier").count(), steps - 1, "{log}");
+    assert!(log.contains("] cutlab fit "), "{log}");
     // Published by `scripts/publish-run` (CSVs gzipped, PGNs packed, the traces' node and test
     // rows left out), the run gives the same report: `cutlab report` reads the study.
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();

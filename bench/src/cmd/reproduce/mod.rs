@@ -563,9 +563,11 @@ pub fn run(args: &ReproduceArgs) -> Result<(), String> {
             args.engine
         );
     }
-    // Runs recorded before steps had record files of their own keep what they finished.
-    for done in &manifest.steps {
-        if step_record(&layout, &done.name).is_none() {
+    // Runs recorded before steps had record files of their own (no `steps/` at all) keep what
+    // they finished; in a later run the records alone say what has finished, so removing
+    // one runs its step again.
+    if !layout.file("steps").is_dir() {
+        for done in &manifest.steps {
             record_step(&layout, done)?;
         }
     }
