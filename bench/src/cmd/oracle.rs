@@ -35,11 +35,15 @@ pub struct OracleArgs {
           value_parser = crate::common::options::variants)]
     variants: String,
     /// Time per chosen move, milliseconds.
-    #[arg(long, default_value_t = 1000, conflicts_with = "depth", value_parser = crate::common::options::milliseconds)]
+    #[arg(long, default_value_t = 1000, conflicts_with_all = ["depth", "nodes"], value_parser = crate::common::options::milliseconds)]
     time_ms: u64,
     /// Fixed depth per chosen move instead of time.
-    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=100))]
+    #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(i32).range(1..=100))]
     depth: Option<i32>,
+    /// Fixed nodes per chosen move instead of time: every variant the same effort, and rows
+    /// that repeat on any machine.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
     /// `internal:depth=D` or `uci:COMMAND[,depth=D][,nodes=N][,movetime=MS]`.
     #[arg(long, default_value = "internal:depth=5")]
     oracle: String,
@@ -349,9 +353,11 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
         &suite,
     )?;
     let mut writer = crate::common::results::appender::<RegretRow>(&args.run.out)?;
-    let limits = args
-        .depth
-        .map_or_else(|| Limits::movetime(args.time_ms), Limits::depth);
+    let limits = match (args.depth, args.nodes) {
+        (Some(depth), _) => Limits::depth(depth),
+        (None, Some(nodes)) => Limits::nodes(nodes),
+        (None, None) => Limits::movetime(args.time_ms),
+    };
     let bar = crate::common::progress::bar(work.len() as u64, "choices");
     crate::common::parallel::run(
         &work,

@@ -361,6 +361,35 @@ fn regret_is_zero_when_the_variant_is_the_oracle() {
         sorted_lines(&dir.join("threaded.oracle.csv")),
         sorted_lines(&dir.join("regret.oracle.csv"))
     );
+    // At fixed nodes every variant gets the same effort and the rows repeat, on one thread
+    // or two; no search goes past its nodes.
+    let at_nodes = |name: &str, threads: &str| {
+        let out = dir.join(name);
+        let status = Command::new(EXE)
+            .args(["oracle", "--suite", suite.to_str().unwrap()])
+            .args(["--variants", "null-move,null-move+mpc", "--nodes", "3000"])
+            .args([
+                "--oracle",
+                "internal:depth=3",
+                "--threads",
+                threads,
+                "--out",
+            ])
+            .arg(&out)
+            .status()
+            .expect("oracle runs");
+        assert!(status.success());
+        out
+    };
+    let (one, two) = (at_nodes("nodes1.csv", "1"), at_nodes("nodes2.csv", "2"));
+    assert_eq!(sorted_lines(&one), sorted_lines(&two));
+    let mut reader = csv::Reader::from_path(&one).unwrap();
+    let nodes: Vec<u64> = reader
+        .records()
+        .map(|r| r.unwrap()[9].parse().unwrap())
+        .collect();
+    assert_eq!(nodes.len(), 6);
+    assert!(nodes.iter().all(|&n| n > 0 && n <= 3000), "{nodes:?}");
 }
 
 #[test]
