@@ -85,10 +85,10 @@ pub struct ReproduceArgs {
     /// on any machine; a resumed run keeps its factor).
     #[arg(long)]
     time_factor: Option<f64>,
-    /// Fixed depth and nodes instead of time (the depth step at the scale's trace depth, the
-    /// oracle step too when an external engine judges, else at the internal oracle's depth;
-    /// each match at the nodes per move its time control costs at the reference speed, 74,000
-    /// at 2+0.02): every row repeats exactly, on any machine and in any split over processes.
+    /// Fixed depth and nodes instead of time (the depth step at the scale's trace depth; the
+    /// oracle's choices and each match's moves in the nodes their time costs at the reference
+    /// speed, 825,000 a choice and 74,000 a move at 2+0.02): every row repeats exactly, on any
+    /// machine and in any split over processes.
     #[arg(long)]
     deterministic: bool,
     /// Submit the steps as Slurm jobs (job arrays for the long ones, merge jobs after them,
@@ -322,31 +322,37 @@ fn plan(
         scale.trace_depth.unsigned_abs(),
     )));
 
-    // Oracle regret, probabilistic alpha-beta included.
+    // Oracle regret, probabilistic alpha-beta included: in a fixed time, or (--deterministic)
+    // in the nodes that time costs at the reference speed.
     let oracle = match engine {
         Some(cmd) => format!("uci:{cmd},depth={}", scale.engine_oracle_depth),
         None => format!("internal:depth={}", scale.internal_oracle_depth),
     };
-    steps.push(with_params(limited(
-        Step::new(
+    let oracle_step = with_params(Step::new(
+        "oracle",
+        &[
             "oracle",
-            &[
-                "oracle",
-                "--suite",
-                &layout.path("oracle-positions.epd"),
-                "--variants",
-                &scale::ORACLE_VARIANTS.join(","),
-                "--oracle",
-                &oracle,
-                "--threads",
-                &threads,
-                "--out",
-                &layout.path("regret.csv"),
-            ],
-        ),
-        scale.oracle_time_ms,
-        scale.oracle_search_depth(engine.is_some()),
-    )));
+            "--suite",
+            &layout.path("oracle-positions.epd"),
+            "--variants",
+            &scale::ORACLE_VARIANTS.join(","),
+            "--oracle",
+            &oracle,
+            "--threads",
+            &threads,
+            "--out",
+            &layout.path("regret.csv"),
+        ],
+    ));
+    steps.push(if args.deterministic {
+        oracle_step
+            .arg("--nodes")
+            .arg(scale.oracle_nodes().to_string())
+    } else {
+        oracle_step
+            .arg("--time-ms")
+            .arg(scaled_ms(scale.oracle_time_ms).to_string())
+    });
 
     // Cut decisions of each method alone: counts, and sampled cuts verified full-width.
     for (method, verify) in scale::TRACED {

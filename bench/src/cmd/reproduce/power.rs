@@ -139,14 +139,7 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
         ],
         s.positions as f64 * scale::DEPTH_VARIANTS.len() as f64 * depth_ms / 1000.0 / threads,
     );
-    // An external engine judges wherever Table 4 is played. Under `--deterministic` with it,
-    // the variants search as deep as the depth comparison, at about its time per search.
-    let oracle_depth = sc.oracle_search_depth(s.table4);
-    let oracle_ms = if s.deterministic && s.table4 {
-        depth_ms
-    } else {
-        (sc.oracle_time_ms as f64 * s.factor).round()
-    };
+    let oracle_ms = (sc.oracle_time_ms as f64 * s.factor).round();
     let oracle_positions = sc.oracle_positions.min(s.positions);
     row(
         &mut t,
@@ -156,7 +149,7 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
                 "{oracle_positions} positions x {} variants {}",
                 scale::ORACLE_VARIANTS.len(),
                 if s.deterministic {
-                    format!("to depth {oracle_depth}")
+                    format!("x {} nodes", sc.oracle_nodes())
                 } else {
                     format!("x {oracle_ms} ms")
                 }
@@ -320,9 +313,9 @@ mod tests {
         assert!(text.contains("GSPRT elo0=0 elo1=20"), "{text}");
     }
 
-    /// `--deterministic` states each match's nodes per move and the depth and oracle steps'
-    /// depths (the plan's, not a time), and its budget stays the timed run's: the nodes cost
-    /// what the time control does.
+    /// `--deterministic` states each match's nodes per move, the depth step's depth and the
+    /// oracle's nodes per choice (the plan's, not a time), and its budget stays the timed
+    /// run's: the nodes cost what the time does.
     #[test]
     fn a_deterministic_plan_gives_each_match_its_nodes() {
         let sizes = |deterministic| Sizes {
@@ -335,12 +328,8 @@ mod tests {
             scale::DEPTH_VARIANTS.len(),
             Scale::STANDARD.trace_depth
         );
-        // Table 4's engine judges the oracle: the variants search as deep as the depth step.
-        let oracle = format!(
-            "{} variants to depth {}",
-            scale::ORACLE_VARIANTS.len(),
-            Scale::STANDARD.trace_depth
-        );
+        // The oracle's choices in the nodes 500 ms cost at the reference speed.
+        let oracle = format!("{} variants x 825000 nodes", scale::ORACLE_VARIANTS.len());
         let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(flat.contains(&depth) && flat.contains(&oracle), "{text}");
         assert!(!text.contains(" ms "), "{text}");
@@ -349,23 +338,13 @@ mod tests {
             text.contains("cap 2000 games at 186000 nodes per move"),
             "{text}"
         );
-        // Every row's budget but the oracle's (and so the total's) is the timed run's: the
-        // nodes cost what the time control does. The oracle's variants search as deep as
-        // the depth step, at about its time per search, where the timed run gives each less.
-        let budgets = |t: &str| -> Vec<String> {
+        let total = |t: &str| {
             t.lines()
-                .filter(|l| {
-                    l.starts_with("| ")
-                        && !l.starts_with("| oracle regret")
-                        && !l.starts_with("| total")
-                })
-                .filter_map(|l| l.trim_end_matches('|').rsplit('|').next())
-                .map(|b| b.trim().to_string())
-                .collect()
+                .find(|l| l.starts_with("| total"))
+                .and_then(|l| l.split("at most ").nth(1))
+                .map(str::to_string)
         };
-        let timed = statement(&sizes(false)).unwrap();
-        assert!(budgets(&text).len() >= 8, "{text}");
-        assert_eq!(budgets(&text), budgets(&timed));
+        assert_eq!(total(&text), total(&statement(&sizes(false)).unwrap()));
         // A time factor (`--time-factor`) scales time, never the nodes the plan plays.
         let slower = statement(&Sizes {
             factor: 2.0,

@@ -106,18 +106,14 @@ pub struct Scale {
 }
 
 impl Scale {
-    /// The depth each variant searches to in the oracle step under `--deterministic`. With an
-    /// external engine judging, the depth comparison's and the traces': deep enough for every
-    /// method to act below the root (ProbCut checks at depth 8), where a shallower search
-    /// would show the methods choosing null move's moves. With the internal oracle, its own
-    /// depth: the full-width search to the same depth then judges each method's pruning.
+    /// The nodes each variant searches per chosen move in the oracle step under
+    /// `--deterministic`: what the scale's time per move costs at the reference speed
+    /// (825,000 for 500 ms), the timed run's effort for every variant. (A fixed depth would
+    /// be no common effort: probabilistic alpha-beta, without null move, takes 30 times
+    /// null move's nodes at depth 6, and at a depth where ProbCut acts, hours.)
     #[must_use]
-    pub fn oracle_search_depth(&self, external_engine: bool) -> u32 {
-        if external_engine {
-            self.trace_depth.unsigned_abs()
-        } else {
-            self.internal_oracle_depth
-        }
+    pub fn oracle_nodes(&self) -> u64 {
+        self.oracle_time_ms * crate::common::speed::REFERENCE_NPS / 1000
     }
 
     /// The scale called `name`.
