@@ -3,7 +3,7 @@
 
 use std::{
     path::{Path, PathBuf},
-    time::{Duration, Instant},
+    time::Duration,
 };
 
 use super::{Layout, Ran, Sharding, Step, StepRecord, finish, run_step, step_record};
@@ -31,9 +31,8 @@ pub fn merge_shards(layout: &Layout, step: &Step, n: usize) -> Result<StepRecord
     match step.sharding() {
         Sharding::Whole => return Err(format!("step {} is not sharded", step.name)),
         Sharding::InPlace => {
-            let start = Instant::now();
-            run_step(layout, &step.clone().arg("--resume"), true, Duration::ZERO)?;
-            seconds += start.elapsed().as_secs_f64();
+            seconds +=
+                run_step(layout, &step.clone().arg("--resume"), true, Duration::ZERO)?.seconds;
         }
         Sharding::OutFile => {
             // One merge per stem: a match's `--out` and `--pgn` usually share one, and its
