@@ -17,7 +17,9 @@ use cutlab_analysis::{
 use serde::Serialize;
 
 use super::{Comparison, Layout, Manifest, games_file};
-use crate::common::pipeline::{busy_machine_note, rows_of_finished, unfinished_steps};
+use crate::common::pipeline::{
+    busy_cores_column, busy_machine_note, rows_of_finished, unfinished_steps,
+};
 
 /// Stockfish 15.1's own estimate of a step's worth, from the "(~N Elo)" notes of its
 /// `search.cpp`, for the parts that follow one of its steps.
@@ -646,25 +648,18 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     md.push_str(&sections);
     csv.flush()
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    // Records from before the load was measured have none: the column only when one has.
-    let loads = manifest.steps.iter().any(|s| s.other_cores_busy.is_some());
-    md.push_str(if loads {
+    let loads = busy_cores_column(&manifest.steps);
+    md.push_str(if loads.is_some() {
         "\n## Steps\n\n| step | seconds | finished (UTC) | others' busy cores | command |\n\
          | --- | --: | --- | --: | --- |\n"
     } else {
         "\n## Steps\n\n| step | seconds | finished (UTC) | command |\n| --- | --: | --- | --- |\n"
     });
-    for s in &manifest.steps {
-        let load = if loads {
-            format!(
-                " {} |",
-                s.other_cores_busy
-                    .map(|c| format!("{c:.2}"))
-                    .unwrap_or_default()
-            )
-        } else {
-            String::new()
-        };
+    for (k, s) in manifest.steps.iter().enumerate() {
+        let load = loads
+            .as_ref()
+            .map(|cells| format!(" {} |", cells[k]))
+            .unwrap_or_default();
         md.push_str(&format!(
             "| {} | {:.0} | {} |{load} `{}` |\n",
             s.name, s.seconds, s.finished_utc, s.command

@@ -16,7 +16,8 @@ use cutlab_search::fit_params::FitParams;
 
 use super::{Layout, Manifest, scale};
 use crate::common::pipeline::{
-    StepRecord, busy_machine_note, is_finished, rows_of_finished, unfinished_steps,
+    StepRecord, busy_cores_column, busy_machine_note, is_finished, rows_of_finished,
+    unfinished_steps,
 };
 
 /// Jiang and Buro's Table 2: MPC's score against Crafty by endgame threshold.
@@ -574,26 +575,21 @@ The paper's claim (MPC-Crafty \
             format!("{id} (`{command}`)"),
         ]);
     }
-    // Records from before the load was measured have none: the column only when one has.
-    let loads = manifest.steps.iter().any(|s| s.other_cores_busy.is_some());
+    let loads = busy_cores_column(&manifest.steps);
     let mut header = vec!["step", ">minutes", "finished (UTC)"];
-    if loads {
+    if loads.is_some() {
         header.push(">others' busy cores");
     }
     header.push("command");
     let mut steps = Table::new(&header);
-    for s in &manifest.steps {
+    for (k, s) in manifest.steps.iter().enumerate() {
         let mut row = vec![
             s.name.clone(),
             format!("{:.2}", s.seconds / 60.0),
             s.finished_utc.clone(),
         ];
-        if loads {
-            row.push(
-                s.other_cores_busy
-                    .map(|c| format!("{c:.2}"))
-                    .unwrap_or_default(),
-            );
+        if let Some(cells) = &loads {
+            row.push(cells[k].clone());
         }
         row.push(format!("`{}`", s.command));
         steps.row(row);

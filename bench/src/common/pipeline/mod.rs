@@ -183,6 +183,23 @@ pub fn busy_machine_note(steps: &[StepRecord]) -> Option<String> {
     })
 }
 
+/// The step table's column of others' busy cores, a cell per step in their order; `None` when
+/// no record has one (records from before the load was measured), so that such tables keep
+/// their columns.
+#[must_use]
+pub fn busy_cores_column(steps: &[StepRecord]) -> Option<Vec<String>> {
+    steps.iter().any(|s| s.other_cores_busy.is_some()).then(|| {
+        steps
+            .iter()
+            .map(|s| {
+                s.other_cores_busy
+                    .map(|c| format!("{c:.2}"))
+                    .unwrap_or_default()
+            })
+            .collect()
+    })
+}
+
 /// `dir/stem.ext` as `dir/stem.shard<k>.ext`: the output of shard `k`.
 #[must_use]
 pub fn shard_path(path: &str, k: usize) -> String {
