@@ -324,6 +324,44 @@ fn a_match_resumes_pair_by_pair_and_its_shards_sum_up_to_the_whole() {
     );
 }
 
+/// A match stopped by its SPRT and run again with `--resume` (as a resumed plan does) plays
+/// no more games; it once played another batch of pairs past the decision.
+#[test]
+fn a_resumed_match_whose_sprt_decided_plays_no_more_games() {
+    let dir = temp_dir("match-sprt-resume");
+    let csv_path = dir.join("games.csv");
+    // Bounds of ±0.41 (alpha = beta = 0.4): the first pair or two decide.
+    let play = |extra: &[&str]| {
+        Command::new(EXE)
+            .args([
+                "match",
+                "--engine",
+                "variant=null-move",
+                "--engine",
+                "variant=plain",
+            ])
+            .args(["--nodes", "300", "--games", "40", "--concurrency", "1"])
+            .args(["--sprt", "elo0=0,elo1=400,alpha=0.4,beta=0.4", "--out"])
+            .arg(&csv_path)
+            .args(extra)
+            .output()
+            .expect("match runs")
+    };
+    let first = stdout_of_success(&play(&[]));
+    assert!(first.contains("accepted"), "{first}");
+    let before = std::fs::read(&csv_path).unwrap();
+    let games = before.iter().filter(|&&b| b == b'\n').count() - 1;
+    assert!(games < 40, "the test stopped the match ({games} games)");
+    let resumed = play(&["--resume"]);
+    assert_eq!(stdout_of_success(&resumed), first, "the same summary");
+    assert!(
+        String::from_utf8_lossy(&resumed.stderr).contains("(the SPRT decided on them)"),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    assert_eq!(std::fs::read(&csv_path).unwrap(), before, "no game added");
+}
+
 /// An interrupted match leaves its PGN ahead of its CSV (the PGN is written first), perhaps
 /// with half a game: the resume cuts it back, and the PGN ends as the uninterrupted match's.
 #[test]

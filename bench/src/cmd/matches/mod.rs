@@ -344,11 +344,23 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         .filter(|p| !done.contains(&(p + 1)))
         .collect();
     let mut penta = MatchSummary::of(&rows).map_or_else(Pentanomial::default, |s| s.pentanomial);
+    // A resumed match whose test decided before the interruption plays no more pairs.
+    let decided_earlier = sprt.is_some_and(|s| s.decision(s.llr(&penta)).is_some());
+    let pair_numbers = if decided_earlier {
+        Vec::new()
+    } else {
+        pair_numbers
+    };
     if !rows.is_empty() {
         eprintln!(
-            "match: {} game pairs already in the output, {} to play",
+            "match: {} game pairs already in the output, {} to play{}",
             done.len(),
-            pair_numbers.len()
+            pair_numbers.len(),
+            if decided_earlier {
+                " (the SPRT decided on them)"
+            } else {
+                ""
+            }
         );
     }
     // A new match's PGN replaces an existing one only with --force (a resumed one keeps
@@ -402,7 +414,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     );
     let mut stop = None;
     let mut start = 0;
-    for end in stage_ends {
+    for end in stage_ends.into_iter() {
         let stage: Vec<usize> = pair_numbers
             .iter()
             .copied()
