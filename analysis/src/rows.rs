@@ -246,3 +246,57 @@ pub struct VerifyRow {
     #[serde(default)]
     pub pruned_move: Option<String>,
 }
+
+/// One row of `<stem>.false-cuts.csv` of `cutlab trace --verify-cuts`: the verified cuts of one
+/// position, method, remaining depth and outcome, counted. The reports read these; the rows of
+/// `<stem>.verify.csv` (one per cut, with its position) are what a study leaves out.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FalseCutRow {
+    /// Position id.
+    pub position: String,
+    /// Method that cut.
+    pub method: String,
+    /// Remaining depth of the nodes.
+    pub depth: i32,
+    /// `cut-high` or `cut-low`.
+    pub outcome: String,
+    /// Cuts sampled and re-searched.
+    pub sampled_cuts: u64,
+    /// Of those, the cuts whose re-search disagrees with the bound claimed.
+    pub false_cuts: u64,
+    /// Nodes the re-searches took.
+    pub verify_nodes: u64,
+}
+
+impl FalseCutRow {
+    /// The verified cuts `rows` counted per position, method, depth and outcome, in the order
+    /// each of these first appears.
+    #[must_use]
+    pub fn count(rows: &[VerifyRow]) -> Vec<Self> {
+        let mut counted: Vec<Self> = Vec::new();
+        let mut index = std::collections::HashMap::new();
+        for r in rows {
+            let key = (
+                r.position.as_str(),
+                r.method.as_str(),
+                r.depth,
+                r.outcome.as_str(),
+            );
+            let k = *index.entry(key).or_insert_with(|| {
+                counted.push(Self {
+                    position: r.position.clone(),
+                    method: r.method.clone(),
+                    depth: r.depth,
+                    outcome: r.outcome.clone(),
+                    ..Self::default()
+                });
+                counted.len() - 1
+            });
+            let c = &mut counted[k];
+            c.sampled_cuts += 1;
+            c.false_cuts += u64::from(!r.correct);
+            c.verify_nodes += r.verify_nodes;
+        }
+        counted
+    }
+}

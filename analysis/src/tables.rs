@@ -11,7 +11,7 @@ use cutlab_search::fit_params::FitParams;
 use crate::{
     elo::{MatchStats, Pentanomial},
     markdown::{Table, ci, percent},
-    rows::{DepthRow, GameRow, RegretRow, TallyRow, VerifyRow},
+    rows::{DepthRow, FalseCutRow, GameRow, RegretRow, TallyRow},
     stats::{mean_ci, paired, paired_difference, paired_ratio, wilson},
 };
 
@@ -277,7 +277,7 @@ pub fn matches(label: &str, entries: &[(String, MatchSummary)]) -> Table {
 /// False-cut rate per method: sampled cuts whose full-width re-search disagrees with the bound
 /// the cut claimed, with a 95% Wilson interval.
 #[must_use]
-pub fn false_cuts(rows: &[VerifyRow]) -> Table {
+pub fn false_cuts(rows: &[FalseCutRow]) -> Table {
     let mut t = Table::new(&[
         "method",
         ">sampled cuts",
@@ -286,15 +286,23 @@ pub fn false_cuts(rows: &[VerifyRow]) -> Table {
         ">mean depth",
     ]);
     for method in distinct(rows, |r| r.method.as_str()) {
-        let of: Vec<&VerifyRow> = rows.iter().filter(|r| r.method == method).collect();
-        let wrong = of.iter().filter(|r| !r.correct).count();
+        let (sampled, wrong, depths) =
+            rows.iter()
+                .filter(|r| r.method == method)
+                .fold((0, 0, 0), |(n, w, d), r| {
+                    (
+                        n + r.sampled_cuts,
+                        w + r.false_cuts,
+                        d + i64::from(r.depth) * i64::try_from(r.sampled_cuts).unwrap_or(i64::MAX),
+                    )
+                });
         #[expect(clippy::cast_precision_loss, reason = "counts")]
-        let depth = of.iter().map(|r| f64::from(r.depth)).sum::<f64>() / of.len() as f64;
+        let depth = depths as f64 / sampled as f64;
         t.row(vec![
             method.to_string(),
-            of.len().to_string(),
+            sampled.to_string(),
             wrong.to_string(),
-            percent(wilson(wrong as u64, of.len() as u64, 0.95)),
+            percent(wilson(wrong, sampled, 0.95)),
             format!("{depth:.1}"),
         ]);
     }
@@ -363,6 +371,7 @@ pub fn cuts_by_node_type(rows: &[TallyRow]) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rows::VerifyRow;
 
     fn game(game: usize, white: &str, black: &str, result: &str, first: f64) -> GameRow {
         GameRow {
@@ -452,11 +461,18 @@ mod tests {
             fen: String::new(),
             pruned_move: None,
         };
-        let rows = [
+        let rows = FalseCutRow::count(&[
             row("probcut", true),
             row("probcut", false),
             row("null-move", true),
-        ];
+        ]);
+        assert_eq!(
+            rows.len(),
+            2,
+            "one row per position, method, depth and outcome"
+        );
+        assert_eq!((rows[0].sampled_cuts, rows[0].false_cuts), (2, 1));
+        assert_eq!(rows[0].verify_nodes, 20);
         let text = false_cuts(&rows).render();
         assert!(
             text.contains("| probcut   |            2 |     1 |       50.0% [9.5, 90.5] |"),

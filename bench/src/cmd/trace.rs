@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use cutlab_analysis::rows::{TallyRow, VerifyRow};
+use cutlab_analysis::rows::{FalseCutRow, TallyRow, VerifyRow};
 use cutlab_instrument::{
     Counters, CsvSink, CutSampler, Histograms, NodeFilter, Tee, VerifyRates, csv_sink::tests_path,
 };
@@ -38,7 +38,8 @@ pub struct TraceArgs {
     time_ms: Option<u64>,
     /// Node CSV to write; cut tests go to `<stem>.tests.csv`, their counts per position,
     /// method, node type and depth to `<stem>.tallies.csv`, the configuration to
-    /// `<stem>.config.toml`, verified cuts to `<stem>.verify.csv`.
+    /// `<stem>.config.toml`, verified cuts to `<stem>.verify.csv` and their counts per
+    /// position, method, depth and outcome to `<stem>.false-cuts.csv`.
     #[arg(long)]
     out: PathBuf,
     /// Replace `--out` (and its companion files) when it exists.
@@ -205,11 +206,15 @@ fn verify(args: &TraceArgs, sampler: &CutSampler) -> Result<(), String> {
         })
         .collect();
     crate::common::results::write_csv(&path, &rows)?;
+    let counted = FalseCutRow::count(&rows);
+    let counted_path = sibling(&args.out, "false-cuts.csv");
+    crate::common::results::write_csv(&counted_path, &counted)?;
     println!(
-        "cut verification ({} sampled cuts, rows in {}):\n{}",
+        "cut verification ({} sampled cuts, rows in {}, counted in {}):\n{}",
         rows.len(),
         path.display(),
-        cutlab_analysis::tables::false_cuts(&rows).render()
+        counted_path.display(),
+        cutlab_analysis::tables::false_cuts(&counted).render()
     );
     Ok(())
 }

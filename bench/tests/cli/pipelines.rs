@@ -306,12 +306,13 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert!(
-        traces.iter().any(|f| f.ends_with(".tallies.csv.gz")),
+        traces.iter().any(|f| f.ends_with(".tallies.csv.gz"))
+            && traces.iter().any(|f| f.ends_with(".false-cuts.csv.gz")),
         "{traces:?}"
     );
     assert!(
         traces.iter().all(|f| f.ends_with(".tallies.csv.gz")
-            || f.ends_with(".verify.csv.gz")
+            || f.ends_with(".false-cuts.csv.gz")
             || f.ends_with(".config.toml")),
         "{traces:?}"
     );

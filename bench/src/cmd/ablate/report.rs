@@ -10,7 +10,7 @@ use cutlab_analysis::{
     elo::{Looks, RoutBound, Stop},
     markdown::Table,
     plot,
-    rows::{DepthRow, GameRow, RegretRow, TallyRow, VerifyRow, read_if_stored},
+    rows::{DepthRow, FalseCutRow, GameRow, RegretRow, TallyRow, read_if_stored},
     stats::{Estimate, independent_difference, paired, paired_difference, paired_ratio, wilson},
     tables::MatchSummary,
 };
@@ -59,7 +59,7 @@ pub struct AblationRow {
     /// Share of the method's sampled cuts that a full-width re-search contradicts (Wilson).
     pub false_cut_rate: Option<Estimate>,
     /// Sampled cuts verified.
-    pub verified_cuts: usize,
+    pub verified_cuts: u64,
     /// The method's share of all cuts in the traced search (the stack for `without`, the
     /// variant otherwise).
     pub share_of_cuts: Option<f64>,
@@ -95,7 +95,7 @@ struct CsvRow<'a> {
     false_cut_rate: Option<f64>,
     false_cut_rate_low: Option<f64>,
     false_cut_rate_high: Option<f64>,
-    verified_cuts: usize,
+    verified_cuts: u64,
     share_of_cuts: Option<f64>,
     delta_regret_cp: Option<f64>,
     delta_regret_low: Option<f64>,
@@ -161,13 +161,15 @@ fn row(
     };
     let (trace_step, trace) = (format!("trace-{traced}"), format!("traces/{traced}"));
     let method = c.traced_method();
-    let verified: Vec<VerifyRow> = rows_of_finished(
+    let verified: Vec<FalseCutRow> = rows_of_finished(
         &manifest.steps,
         &trace_step,
-        &layout.file(&format!("{trace}.verify.csv")),
+        &layout.file(&format!("{trace}.false-cuts.csv")),
     )?;
-    let mine: Vec<&VerifyRow> = verified.iter().filter(|v| v.method == method).collect();
-    let wrong = mine.iter().filter(|v| !v.correct).count();
+    let (sampled, wrong) = verified
+        .iter()
+        .filter(|v| v.method == method)
+        .fold((0, 0), |(n, w), v| (n + v.sampled_cuts, w + v.false_cuts));
     let counted: Vec<TallyRow> = rows_of_finished(
         &manifest.steps,
         &trace_step,
@@ -200,8 +202,8 @@ fn row(
         positions: d_ref.len(),
         delta_depth: paired_difference(&d_ref, &d_var, 0.95),
         tree_size_ratio: paired_ratio(&n_ref, &n_var, 0.95),
-        false_cut_rate: wilson(wrong as u64, mine.len() as u64, 0.95),
-        verified_cuts: mine.len(),
+        false_cut_rate: wilson(wrong, sampled, 0.95),
+        verified_cuts: sampled,
         share_of_cuts: (all > 0).then(|| of_method as f64 / all as f64),
         delta_regret_cp: paired_difference(&r_ref, &r_var, 0.95),
         delta_elo,
@@ -553,8 +555,8 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
          method's cost per node: the depth reached at fixed time (Δdepth) reports it.\n\n{} \
          positions, seed {}. Other intervals are 95%: t intervals of paired differences over \
          positions (depth at fixed time, regret), a t interval of log node ratios (tree size at \
-         fixed depth), Wilson (false cuts: `traces/<name>.verify.csv`; shares of cuts: \
-         `traces/<name>.tallies.csv`; the traces' node and test rows are left out of a \
+         fixed depth), Wilson (false cuts: `traces/<name>.false-cuts.csv`; shares of cuts: \
+         `traces/<name>.tallies.csv`; the traces' node, test and verified-cut rows are left out of a \
          published study, as their deterministic commands write them again). Stockfish's \
          note is its `search.cpp`'s \"(~N Elo)\" for the step the method follows (Stockfish \
          15.1). Time limits: {}.\n",

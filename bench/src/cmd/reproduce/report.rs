@@ -8,7 +8,7 @@ use cutlab_analysis::{
     elo::Sprt,
     markdown::Table,
     plot,
-    rows::{self, DepthRow, GameRow, RegretRow, SampleRow, TallyRow, VerifyRow},
+    rows::{self, DepthRow, FalseCutRow, GameRow, RegretRow, SampleRow, TallyRow},
     stats::{paired, paired_ratio},
     tables::{self, MatchSummary},
 };
@@ -539,10 +539,10 @@ The paper's claim (MPC-Crafty \
 
     // Cut decisions.
     let traces = layout.file("traces");
-    let verify_rows: Vec<VerifyRow> = all_in(&traces, ".verify.csv", (manifest, "trace-"))?;
+    let verified: Vec<FalseCutRow> = all_in(&traces, ".false-cuts.csv", (manifest, "trace-"))?;
     let counted: Vec<TallyRow> = all_in(&traces, ".tallies.csv", (manifest, "trace-"))?;
     if !counted.is_empty() {
-        let false_cuts = tables::false_cuts(&verify_rows).render();
+        let false_cuts = tables::false_cuts(&verified).render();
         let _ = writeln!(
             out,
             "## Ours: false cuts\n\nEach method alone (`traces/<method>.*`); a share of its cuts \
@@ -639,10 +639,11 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         for method in ["probcut", "mpc"] {
-            let mut csv = csv::Writer::from_path(dir.join(format!("{method}.verify.csv"))).unwrap();
-            csv.serialize(VerifyRow {
+            let mut csv =
+                csv::Writer::from_path(dir.join(format!("{method}.false-cuts.csv"))).unwrap();
+            csv.serialize(FalseCutRow {
                 method: method.into(),
-                ..VerifyRow::default()
+                ..FalseCutRow::default()
             })
             .unwrap();
             csv.flush().unwrap();
@@ -651,7 +652,8 @@ mod tests {
             steps: vec![StepRecord::finished("trace-mpc")],
             ..Manifest::default()
         };
-        let rows: Vec<VerifyRow> = all_in(&dir, ".verify.csv", (&manifest, "trace-")).unwrap();
+        let rows: Vec<FalseCutRow> =
+            all_in(&dir, ".false-cuts.csv", (&manifest, "trace-")).unwrap();
         let methods: Vec<&str> = rows.iter().map(|r| r.method.as_str()).collect();
         assert_eq!(methods, ["mpc"]);
         std::fs::remove_dir_all(&dir).ok();
