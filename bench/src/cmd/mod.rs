@@ -85,8 +85,8 @@ pub enum Command {
     /// Position suites.
     #[command(subcommand)]
     Suite(SuiteCommand),
-    /// A match's PGN packed into a third of its gzipped size (a study's games in the repository),
-    /// and back byte for byte.
+    /// A match's PGN packed into a quarter of its gzipped size (a study's games in the
+    /// repository), and back byte for byte.
     #[command(subcommand)]
     Games(games::GamesCommand),
     /// List the variant parts that can be joined with `+` into a variant name.

@@ -831,7 +831,7 @@ fn datagen_labels_the_positions_of_played_games() {
     args.push(csv.to_str().unwrap());
     args.extend(["--pgn", pgn.to_str().unwrap()]);
     stdout_of_success(&Command::new(EXE).args(&args).output().unwrap());
-    let packed = dir.join("m.moves.csv.gz");
+    let packed = dir.join("m.moves.csv.xz");
     stdout_of_success(
         &Command::new(EXE)
             .args(["games", "pack"])

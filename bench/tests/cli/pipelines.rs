@@ -281,8 +281,9 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
     let log = String::from_utf8_lossy(&refit.stderr);
     assert_eq!(log.matches("done earlier").count(), steps - 1, "{log}");
     assert!(log.contains("] cutlab fit "), "{log}");
-    // Published by `scripts/publish-run` (CSVs gzipped, PGNs packed, the traces' node and test
-    // rows left out), the run gives the same report: `cutlab report` reads the study.
+    // Published by `scripts/publish-run` (CSVs gzipped, PGNs packed, the traces' node, test
+    // and verified-cut rows left out), the run gives the same report: `cutlab report` reads
+    // the study.
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     let study = dir.join("study");
     let publish = |run: &std::path::Path| {
@@ -316,7 +317,26 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
             || f.ends_with(".config.toml")),
         "{traces:?}"
     );
-    assert!(study.join("matches/headline.moves.csv.gz").is_file());
+    assert!(study.join("matches/headline.moves.csv.xz").is_file());
+    // Restored, the study's games come back as the run's PGN, byte for byte.
+    let restored = dir.join("restored");
+    let back = Command::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../scripts/publish-run"
+    ))
+    .args([
+        "--restore".as_ref(),
+        study.as_os_str(),
+        restored.as_os_str(),
+    ])
+    .env("CUTLAB", EXE)
+    .output()
+    .unwrap();
+    stdout_of_success(&back);
+    assert_eq!(
+        std::fs::read(restored.join("matches/headline.pgn")).unwrap(),
+        std::fs::read(out.join("matches/headline.pgn")).unwrap()
+    );
     // Published again, a study takes only its own run grown: a copy that lacks a finished
     // step (an older run) is refused and the study kept as it was.
     stdout_of_success(&publish(&out));
