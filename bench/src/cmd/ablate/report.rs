@@ -556,10 +556,10 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
          positions, seed {}. Other intervals are 95%: t intervals of paired differences over \
          positions (depth at fixed time, regret), a t interval of log node ratios (tree size at \
          fixed depth), Wilson (false cuts: `traces/<name>.false-cuts.csv`; shares of cuts: \
-         `traces/<name>.tallies.csv`; the traces' node, test and verified-cut rows are left out of a \
-         published study, as their deterministic commands write them again). Stockfish's \
-         note is its `search.cpp`'s \"(~N Elo)\" for the step the method follows (Stockfish \
-         15.1). Time limits: {}.\n",
+         `traces/<name>.tallies.csv`; the traces' node, test and verified-cut rows are left \
+         out of a published study, as their deterministic commands write them again). \
+         Stockfish's note is its `search.cpp`'s \"(~N Elo)\" for the step the method follows \
+         (Stockfish 15.1). Time limits: {}.\n",
         manifest.scale,
         manifest.stack,
         manifest.baseline,
