@@ -503,7 +503,10 @@ The paper's claim (MPC-Crafty \
                     out,
                     "## Table 4: against an external engine (time control {k})\n\n{id} \
                      (`{command}`) at UCI_Elo {} stands in for Yace; the paper's column is its \
-                     score against Yace at 2 min + 10 s (1) or 8 min + 20 s (2).\n\n{table}",
+                     score against Yace at 2 min + 10 s (1) or 8 min + 20 s (2). At a limited \
+                     strength the engine picks among its best moves at random (Stockfish seeds \
+                     its generator from the clock), so these games, unlike the other matches, \
+                     do not replay byte for byte: a replay agrees within the interval.\n\n{table}",
                     manifest.engine_elo
                 );
                 let _ = writeln!(
