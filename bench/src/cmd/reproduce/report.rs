@@ -467,8 +467,18 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
             tables::matches("match", &[(format!("{} vs null-move", h.variant), m)]).render();
         let text = format!(
             "GSPRT elo0 = {}, elo1 = {} (alpha = beta = 0.05): LLR {llr:.2} in ({:.2}, {:.2}): \
-             **{state}**.",
-            h.elo.0, h.elo.1, sprt.lower, sprt.upper
+             **{state}**.{}",
+            h.elo.0,
+            h.elo.1,
+            sprt.lower,
+            sprt.upper,
+            if sprt.decision(llr).is_some() {
+                " The decision is the test's; the table's interval is the fixed-sample one of \
+                 the games played, which a sequential stop leaves too narrow and pulled away \
+                 from the hypothesis it rejected."
+            } else {
+                ""
+            }
         );
         let _ = writeln!(
             out,
