@@ -651,11 +651,15 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     csv.flush()
         .map_err(|e| format!("{}: {e}", path.display()))?;
     let loads = busy_cores_column(&manifest.steps);
+    md.push_str(
+        "\n## Steps\n\nA step's seconds are its last run's: a step resumed after an interruption \
+         does not count its earlier runs.\n\n",
+    );
     md.push_str(if loads.is_some() {
-        "\n## Steps\n\n| step | seconds | finished (UTC) | others' busy cores | command |\n\
+        "| step | seconds | finished (UTC) | others' busy cores | command |\n\
          | --- | --: | --- | --: | --- |\n"
     } else {
-        "\n## Steps\n\n| step | seconds | finished (UTC) | command |\n| --- | --: | --- | --- |\n"
+        "| step | seconds | finished (UTC) | command |\n| --- | --: | --- | --- |\n"
     });
     for (k, s) in manifest.steps.iter().enumerate() {
         let load = loads
