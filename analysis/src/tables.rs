@@ -286,18 +286,15 @@ pub fn false_cuts(rows: &[FalseCutRow]) -> Table {
         ">mean depth",
     ]);
     for method in distinct(rows, |r| r.method.as_str()) {
-        let (sampled, wrong, depths) =
-            rows.iter()
-                .filter(|r| r.method == method)
-                .fold((0, 0, 0), |(n, w, d), r| {
-                    (
-                        n + r.sampled_cuts,
-                        w + r.false_cuts,
-                        d + i64::from(r.depth) * i64::try_from(r.sampled_cuts).unwrap_or(i64::MAX),
-                    )
-                });
+        let of: Vec<&FalseCutRow> = rows.iter().filter(|r| r.method == method).collect();
+        let sampled: u64 = of.iter().map(|r| r.sampled_cuts).sum();
+        let wrong: u64 = of.iter().map(|r| r.false_cuts).sum();
         #[expect(clippy::cast_precision_loss, reason = "counts")]
-        let depth = depths as f64 / sampled as f64;
+        let depth = of
+            .iter()
+            .map(|r| f64::from(r.depth) * r.sampled_cuts as f64)
+            .sum::<f64>()
+            / sampled as f64;
         t.row(vec![
             method.to_string(),
             sampled.to_string(),
