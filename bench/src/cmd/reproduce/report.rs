@@ -5,11 +5,11 @@
 use std::{fmt::Write as _, path::Path};
 
 use cutlab_analysis::{
-    elo::Sprt,
+    elo::{MatchStats, Sprt},
     markdown::Table,
     plot,
     rows::{self, DepthRow, FalseCutRow, GameRow, RegretRow, SampleRow, TallyRow},
-    stats::{paired, paired_ratio},
+    stats::{Estimate, independent_difference, paired, paired_ratio},
     tables::{self, MatchSummary},
 };
 use cutlab_search::fit_params::FitParams;
@@ -233,6 +233,51 @@ fn sweep(
         let _ = write!(line, " {p:>5} |");
     }
     Ok(Some(lines.join("\n") + "\n"))
+}
+
+/// The paper's comparison through a common opponent: each later entry's Elo against it less
+/// the first entry's, from two independent finished matches (95% intervals, their half-widths
+/// combined in quadrature), each said decided or not.
+fn contrasts(
+    layout: &Layout,
+    steps: &[StepRecord],
+    entries: &[(String, String, Option<f64>)],
+) -> Result<Option<String>, String> {
+    let elo = |file: &str| -> Result<Option<Estimate>, String> {
+        Ok(games_of(layout, file)?
+            .filter(|_| is_finished(steps, file))
+            .and_then(|m| MatchStats::from_pentanomial(&m.pentanomial).elo_estimate()))
+    };
+    let Some((first, first_file, _)) = entries.first() else {
+        return Ok(None);
+    };
+    let Some(reference) = elo(first_file)? else {
+        return Ok(None);
+    };
+    let mut parts = Vec::new();
+    for (row, file, _) in &entries[1..] {
+        if let Some(e) = elo(file)? {
+            let d = independent_difference(&reference, &e);
+            let verdict = if d.low > 0.0 {
+                "better"
+            } else if d.high < 0.0 {
+                "worse"
+            } else {
+                "undecided"
+            };
+            parts.push(format!(
+                "{row} {:+.0} [{:+.0}, {:+.0}], {verdict}",
+                d.value, d.low, d.high
+            ));
+        }
+    }
+    Ok((!parts.is_empty()).then(|| {
+        format!(
+            "Each variant's Elo against the same opponent less {first}'s (two independent \
+             matches, 95%, the half-widths combined in quadrature): {}.\n",
+            parts.join("; ")
+        )
+    }))
 }
 
 /// Thresholds of the matches named `<prefix><t>.csv`, in increasing order.
@@ -509,6 +554,9 @@ The paper's claim (MPC-Crafty \
                 })
                 .collect();
             if let Some(table) = sweep(layout, &manifest.steps, "variant", &entries)? {
+                let contrast = contrasts(layout, &manifest.steps, &entries)?
+                    .map(|c| format!("\n{c}"))
+                    .unwrap_or_default();
                 let _ = writeln!(
                     out,
                     "## Table 4: against an external engine (time control {k})\n\n{id} \
@@ -516,7 +564,8 @@ The paper's claim (MPC-Crafty \
                      score against Yace at 2 min + 10 s (1) or 8 min + 20 s (2). At a limited \
                      strength the engine picks among its best moves at random (Stockfish seeds \
                      its generator from the clock), so these games, unlike the other matches, \
-                     do not replay byte for byte: a replay agrees within the interval.\n\n{table}",
+                     do not replay byte for byte: a replay agrees within the interval.\n\n{table}\
+                     {contrast}",
                     manifest.engine_elo
                 );
                 let _ = writeln!(
@@ -670,6 +719,78 @@ mod tests {
             all_in(&dir, ".false-cuts.csv", (&manifest, "trace-")).unwrap();
         let methods: Vec<&str> = rows.iter().map(|r| r.method.as_str()).collect();
         assert_eq!(methods, ["mpc"]);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// Two variants' matches against one opponent: the second's Elo less the first's, with
+    /// the half-widths of the two 95% intervals combined in quadrature; shown only when both
+    /// matches have finished.
+    #[test]
+    fn table_4_contrasts_each_variant_with_the_first_through_the_opponent() {
+        let dir = std::env::temp_dir().join(format!("cutlab-contrast-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("matches")).unwrap();
+        let layout = Layout { dir: dir.clone() };
+        let write = |name: &str, pairs: &[(f64, f64)]| -> Estimate {
+            let mut csv = csv::Writer::from_path(dir.join(format!("matches/{name}.csv"))).unwrap();
+            let mut games = Vec::new();
+            for (p, &(first, second)) in pairs.iter().enumerate() {
+                for (g, score) in [first, second].into_iter().enumerate() {
+                    let (white, black) = if g == 0 { (name, "opp") } else { ("opp", name) };
+                    let row = GameRow {
+                        game: 2 * p + g + 1,
+                        pair: p + 1,
+                        white: white.into(),
+                        black: black.into(),
+                        first_engine_score: score,
+                        ..GameRow::default()
+                    };
+                    csv.serialize(&row).unwrap();
+                    games.push(row);
+                }
+            }
+            csv.flush().unwrap();
+            let m = MatchSummary::of(&games).unwrap();
+            MatchStats::from_pentanomial(&m.pentanomial)
+                .elo_estimate()
+                .unwrap()
+        };
+        // Twenty pairs each (at five, the interval is "too few games").
+        let a = write(
+            "a",
+            &[(1.0, 0.5), (0.0, 0.5), (0.5, 0.5), (0.0, 0.0), (1.0, 0.0)].repeat(4),
+        );
+        let b = write(
+            "b",
+            &[(1.0, 1.0), (1.0, 0.5), (0.5, 0.5), (0.0, 1.0), (1.0, 0.5)].repeat(4),
+        );
+        let entries = [
+            ("A".to_string(), "a".to_string(), None),
+            ("B".to_string(), "b".to_string(), None),
+        ];
+        let steps = [StepRecord::finished("a")];
+        assert_eq!(
+            contrasts(&layout, &steps, &entries).unwrap(),
+            None,
+            "b plays"
+        );
+        let steps = [StepRecord::finished("a"), StepRecord::finished("b")];
+        let text = contrasts(&layout, &steps, &entries).unwrap().unwrap();
+        let half = ((a.high - a.low) / 2.0).hypot((b.high - b.low) / 2.0);
+        let d = b.value - a.value;
+        let expected = format!(
+            "B {:+.0} [{:+.0}, {:+.0}], {}",
+            d,
+            d - half,
+            d + half,
+            if d - half > 0.0 {
+                "better"
+            } else {
+                "undecided"
+            }
+        );
+        assert!(text.contains("less A's"), "{text}");
+        assert!(text.contains(&expected), "{expected} in {text}");
         std::fs::remove_dir_all(&dir).ok();
     }
 
