@@ -5,7 +5,7 @@
 use std::{fmt::Write as _, path::Path};
 
 use cutlab_analysis::{
-    elo::{MatchStats, Sprt},
+    elo::Sprt,
     markdown::Table,
     plot,
     rows::{self, DepthRow, FalseCutRow, GameRow, RegretRow, SampleRow, TallyRow},
@@ -246,7 +246,7 @@ fn contrasts(
     let elo = |file: &str| -> Result<Option<Estimate>, String> {
         Ok(games_of(layout, file)?
             .filter(|_| is_finished(steps, file))
-            .and_then(|m| MatchStats::from_pentanomial(&m.pentanomial).elo_estimate()))
+            .and_then(|m| m.stats.elo_estimate()))
     };
     let Some((first, first_file, _)) = entries.first() else {
         return Ok(None);
@@ -750,8 +750,9 @@ mod tests {
                 }
             }
             csv.flush().unwrap();
-            let m = MatchSummary::of(&games).unwrap();
-            MatchStats::from_pentanomial(&m.pentanomial)
+            MatchSummary::of(&games)
+                .unwrap()
+                .stats
                 .elo_estimate()
                 .unwrap()
         };

@@ -115,7 +115,7 @@ fn rows_command(command: &str) -> Vec<&str> {
 /// outputs would answer the other command and be mixed silently with the new steps'.
 ///
 /// # Errors
-/// The first such step, with both commands and the ways on.
+/// The first such step, naming both commands and how to go on.
 pub fn check_finished_commands(layout: &Layout, steps: &[Step]) -> Result<(), String> {
     for step in steps {
         let Some(record) = step_record(layout, &step.name) else {
