@@ -14,11 +14,11 @@
 //! seeded by their number, so `--shard K/N` (games K, K+N, ...) into separate directories
 //! gives the same positions as one run.
 //!
-//! `--from-games` labels games already played instead (a study's packed `matches/*.moves.csv.xz`,
+//! `--from-games` labels games already played instead (a study's packed `games.moves.csv.xz`,
 //! which the repository keeps while generated data does not outlive its machine): every
 //! position of each game is searched with `--nodes` for its score and kept by the same rule,
-//! with the game's result; games are numbered across the files in order, and unfinished ones
-//! (`*`) are dropped.
+//! with the game's result; games are numbered across the files in order (in a file, by PGN
+//! name, then each PGN's order), and unfinished ones (`*`) are dropped.
 
 use std::{
     collections::HashSet,
@@ -49,7 +49,7 @@ pub struct DatagenArgs {
           value_parser = crate::common::options::count_up_to::<u32>(1_000_000_000))]
     games: Option<u32>,
     /// Label the positions of games already played instead: packed games files (`cutlab
-    /// games pack`, e.g. `results/STUDY/matches/*/*.moves.csv.xz`), comma-separated or
+    /// games pack`, e.g. `results/STUDY/games.moves.csv.xz`), comma-separated or
     /// repeated; every position is searched with `--nodes` for its score.
     #[arg(long, value_delimiter = ',', num_args = 1..)]
     from_games: Vec<PathBuf>,

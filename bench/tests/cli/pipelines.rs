@@ -317,7 +317,8 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
             || f.ends_with(".config.toml")),
         "{traces:?}"
     );
-    assert!(study.join("matches/headline.moves.csv.xz").is_file());
+    assert!(study.join("games.moves.csv.xz").is_file());
+    assert!(!study.join("matches/headline.pgn").exists());
     // Restored, the study's games come back as the run's PGN, byte for byte.
     let restored = dir.join("restored");
     let back = Command::new(concat!(
@@ -337,6 +338,7 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
         std::fs::read(restored.join("matches/headline.pgn")).unwrap(),
         std::fs::read(out.join("matches/headline.pgn")).unwrap()
     );
+    assert!(!restored.join("games.moves.csv.xz").exists());
     // Published again, a study takes only its own run grown: a copy that lacks a finished
     // step (an older run) is refused and the study kept as it was.
     stdout_of_success(&publish(&out));

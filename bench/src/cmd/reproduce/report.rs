@@ -453,7 +453,8 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
         let _ = writeln!(
             out,
             "## Table 2: endgame threshold\n\nMPC (middlegame t = 1.0, endgame t = t_end) against \
-             null move alone, score of MPC (`matches/table2-*.csv`, PGN beside).\n\n{table}"
+             null move alone, score of MPC (`matches/table2-*.csv`, its PGN beside; in \
+             a study, in `games.moves.csv.xz`).\n\n{table}"
         );
         let _ = writeln!(summary, "Table 2, MPC vs null-move by t_end:\n{table}");
     }
