@@ -38,7 +38,7 @@ use shakmaty::{
     uci::UciMove,
 };
 
-use crate::common::results::new_output;
+use crate::common::{progress, results::new_output};
 
 /// `cutlab games`: the subcommands.
 #[derive(Subcommand)]
@@ -55,13 +55,13 @@ pub enum GamesCommand {
 #[derive(Args)]
 pub struct PackArgs {
     /// The PGNs to pack.
-    #[arg(required = true, num_args = 1..)]
+    #[arg(required = true, num_args = 1.., value_name = "PGN")]
     pgns: Vec<PathBuf>,
     /// The file to write, `NAME.moves.csv.xz` (refused if it exists, unless `--force`).
     output: PathBuf,
     /// Store each PGN under its path below this folder (`matches/5000/a.pgn`), which
     /// `unpack` writes it back to; without it, under its file name.
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     root: Option<PathBuf>,
     /// Replace an existing output.
     #[arg(long)]
@@ -75,8 +75,9 @@ pub struct UnpackArgs {
     input: PathBuf,
     /// The folder to write into: each PGN at the name it was packed under.
     dir: PathBuf,
-    /// Only these PGNs, by the names they were packed under (comma-separated or repeated).
-    #[arg(long, value_delimiter = ',')]
+    /// Only these PGNs, by the names they were packed under (comma-separated or repeated; a
+    /// name the file does not hold is refused with the list of those it does).
+    #[arg(long, value_delimiter = ',', value_name = "NAME")]
     only: Vec<String>,
     /// Replace existing PGNs.
     #[arg(long)]
@@ -397,14 +398,16 @@ pub fn read_games(path: &Path) -> Result<Vec<GameMoves>, String> {
         .collect()
 }
 
-/// Packs the PGN text `pgn` under the name `name`; refused unless its packed games unpack to
-/// the same text.
-fn pack(name: &str, pgn: &str) -> Result<Vec<Packed>, String> {
+/// Packs the PGN text `pgn` under the name `name`, calling `on_game` after each game;
+/// refused unless its packed games unpack to the same text.
+fn pack(name: &str, pgn: &str, on_game: &dyn Fn()) -> Result<Vec<Packed>, String> {
     let games = split_games(pgn)?
         .into_iter()
         .enumerate()
         .map(|(i, (tags, text))| {
-            pack_game(name, i + 1, tags, &text).map_err(|e| format!("game {}: {e}", i + 1))
+            let game = pack_game(name, i + 1, tags, &text);
+            on_game();
+            game.map_err(|e| format!("game {}: {e}", i + 1))
         })
         .collect::<Result<Vec<_>, _>>()?;
     let again: String = games.iter().map(unpack_game).collect::<Result<_, _>>()?;
@@ -497,7 +500,7 @@ fn run_pack(args: &PackArgs) -> Result<(), String> {
     let inputs: Vec<&Path> = args.pgns.iter().map(PathBuf::as_path).collect();
     new_output(&args.output, "OUTPUT", args.force, &inputs)?;
     let mut names = HashSet::new();
-    let mut games = Vec::new();
+    let mut pgns = Vec::with_capacity(args.pgns.len());
     for path in &args.pgns {
         let name = packed_name(path, args.root.as_deref())?;
         if !names.insert(name.clone()) {
@@ -506,10 +509,23 @@ fn run_pack(args: &PackArgs) -> Result<(), String> {
                 path.display()
             ));
         }
-        let at = |e: String| format!("{}: {e}", path.display());
-        let pgn = std::fs::read_to_string(path).map_err(|e| at(e.to_string()))?;
-        games.extend(pack(&name, &pgn).map_err(at)?);
+        let pgn = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        pgns.push((path, name, pgn));
     }
+    let count: usize = pgns
+        .iter()
+        .map(|(_, _, pgn)| split_games(pgn).map_or(0, |games| games.len()))
+        .sum();
+    let bar = progress::bar(count as u64, "games");
+    let mut games = Vec::with_capacity(count);
+    for (path, name, pgn) in &pgns {
+        let packed = pack(name, pgn, &|| bar.inc(1));
+        games.extend(packed.map_err(|e| {
+            bar.finish_and_clear();
+            format!("{}: {e}", path.display())
+        })?);
+    }
+    bar.finish_and_clear();
     sort_games(&mut games);
     write_packed(&args.output, &games)?;
     println!(
@@ -543,15 +559,20 @@ fn run_unpack(args: &UnpackArgs) -> Result<(), String> {
         new_output(&path, "DIR", args.force, &[&args.input])?;
         outputs.push(path);
     }
-    let mut count = 0;
+    let count: usize = pgns.values().map(Vec::len).sum();
+    let bar = progress::bar(count as u64, "games");
     for ((name, games), path) in pgns.iter().zip(&outputs) {
-        let pgn: String = games
+        let pgn: Result<String, String> = games
             .iter()
-            .map(|g| unpack_game(g).map_err(|e| at(format!("{name}: game {}: {e}", g.game))))
-            .collect::<Result<_, _>>()?;
+            .map(|g| {
+                bar.inc(1);
+                unpack_game(g).map_err(|e| at(format!("{name}: game {}: {e}", g.game)))
+            })
+            .collect();
+        let pgn = pgn.inspect_err(|_| bar.finish_and_clear())?;
         std::fs::write(path, pgn).map_err(|e| format!("{}: {e}", path.display()))?;
-        count += games.len();
     }
+    bar.finish_and_clear();
     println!(
         "{count} games of {} PGN files unpacked into {}",
         outputs.len(),
@@ -610,7 +631,7 @@ mod tests {
 
     #[test]
     fn a_pgn_packs_and_unpacks_to_the_same_bytes() {
-        let games = pack("a.pgn", PGN).unwrap();
+        let games = pack("a.pgn", PGN, &|| {}).unwrap();
         assert_eq!(games.len(), 2);
         assert_eq!((games[0].game, games[0].result.as_str()), (1, "1/2-1/2"));
         let again: String = games.iter().map(|g| unpack_game(g).unwrap()).collect();
@@ -621,8 +642,8 @@ mod tests {
     /// no FEN tag, first) come back apart, each PGN's in its order; a gap is refused.
     #[test]
     fn the_games_of_several_pgns_sort_together_and_come_back_apart() {
-        let mut games = pack("m/a.pgn", PGN).unwrap();
-        games.extend(pack("m/b.pgn", PGN).unwrap());
+        let mut games = pack("m/a.pgn", PGN, &|| {}).unwrap();
+        games.extend(pack("m/b.pgn", PGN, &|| {}).unwrap());
         sort_games(&mut games);
         let order: Vec<(&str, usize)> = games.iter().map(|g| (g.pgn.as_str(), g.game)).collect();
         assert_eq!(
@@ -687,7 +708,7 @@ mod tests {
     /// and nothing captures: it is 0.
     #[test]
     fn a_move_is_its_rank_by_the_rule_of_thumb() {
-        let games = pack("a.pgn", PGN).unwrap();
+        let games = pack("a.pgn", PGN, &|| {}).unwrap();
         assert!(games[1].ranks.starts_with('>'), "{}", games[1].ranks);
         assert!(games[1].ranks.ends_with('0'), "{}", games[1].ranks);
         assert_eq!(games[1].ranks.chars().count(), 4);
@@ -717,14 +738,18 @@ mod tests {
     fn what_would_not_come_back_is_refused() {
         let commented = PGN.replace("2. g4", "{ a blunder } 2. g4");
         assert!(
-            pack("a.pgn", &commented)
+            pack("a.pgn", &commented, &|| {})
                 .unwrap_err()
                 .contains("not a move")
         );
         let laid_out = PGN.replace("1. f3 e5", "1.f3 e5");
-        assert!(pack("a.pgn", &laid_out).is_err());
+        assert!(pack("a.pgn", &laid_out, &|| {}).is_err());
         let illegal = PGN.replace("Qh4#", "Qh5#");
-        assert!(pack("a.pgn", &illegal).unwrap_err().contains("not legal"));
+        assert!(
+            pack("a.pgn", &illegal, &|| {})
+                .unwrap_err()
+                .contains("not legal")
+        );
         let bad = Packed {
             pgn: "a.pgn".into(),
             game: 1,

@@ -85,7 +85,7 @@ pub enum Command {
     /// Position suites.
     #[command(subcommand)]
     Suite(SuiteCommand),
-    /// A match's PGN packed into a quarter of its gzipped size (a study's games in the
+    /// PGNs packed into about a fifth of their gzipped size (a study's games in the
     /// repository), and back byte for byte.
     #[command(subcommand)]
     Games(games::GamesCommand),
