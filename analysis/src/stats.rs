@@ -24,6 +24,19 @@ impl Estimate {
             high: value + half,
         }
     }
+
+    /// Whether the interval excludes 0: `Some(true)` when it lies above, `Some(false)` below,
+    /// `None` when it holds 0 (undecided at its confidence).
+    #[must_use]
+    pub fn sign(&self) -> Option<bool> {
+        if self.low > 0.0 {
+            Some(true)
+        } else if self.high < 0.0 {
+            Some(false)
+        } else {
+            None
+        }
+    }
 }
 
 /// The two-sided normal quantile for `confidence` (1.96 for 0.95).
@@ -213,5 +226,14 @@ mod tests {
         assert_eq!((x, y), (vec![1.0, 2.0], vec![10.0, 20.0]));
         let (x, same) = paired(&rows, ("x", "x"), key, |r| r.2);
         assert_eq!((x, same), (vec![1.0, 2.0], vec![1.0, 2.0]));
+    }
+
+    /// An interval decides a sign only when it excludes 0; one that touches 0 does not.
+    #[test]
+    fn an_interval_has_a_sign_when_it_excludes_zero() {
+        assert_eq!(Estimate::around(5.0, 3.0).sign(), Some(true));
+        assert_eq!(Estimate::around(-5.0, 3.0).sign(), Some(false));
+        assert_eq!(Estimate::around(3.0, 3.0).sign(), None);
+        assert_eq!(Estimate::around(-1.0, 3.0).sign(), None);
     }
 }

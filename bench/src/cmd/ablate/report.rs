@@ -410,15 +410,12 @@ fn by_effort(
                 (Some(a), Some(b)) => {
                     let d = independent_difference(&a, &b);
                     contrasts += 1;
-                    let verdict = if d.low > 0.0 {
-                        changed += 1;
-                        "worth more deeper"
-                    } else if d.high < 0.0 {
-                        changed += 1;
-                        "worth less deeper"
-                    } else {
-                        "not shown to change"
+                    let verdict = match d.sign() {
+                        Some(true) => "worth more deeper",
+                        Some(false) => "worth less deeper",
+                        None => "not shown to change",
                     };
+                    changed += u32::from(d.sign().is_some());
                     (interval(Some(&d), 1, ""), verdict)
                 }
                 _ if first.verdict == "to play" || r.verdict == "to play" => {

@@ -258,12 +258,10 @@ fn contrasts(
     for (row, file, _) in &entries[1..] {
         if let Some(e) = elo(file)? {
             let d = independent_difference(&reference, &e);
-            let verdict = if d.low > 0.0 {
-                "better"
-            } else if d.high < 0.0 {
-                "worse"
-            } else {
-                "undecided"
+            let verdict = match d.sign() {
+                Some(true) => "better",
+                Some(false) => "worse",
+                None => "undecided",
             };
             parts.push(format!(
                 "{row} {:+.0} [{:+.0}, {:+.0}], {verdict}",
