@@ -281,8 +281,8 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
     let log = String::from_utf8_lossy(&refit.stderr);
     assert_eq!(log.matches("done earlier").count(), steps - 1, "{log}");
     assert!(log.contains("] cutlab fit "), "{log}");
-    // Published by `scripts/publish-run` (CSVs gzipped, PGNs packed, the traces' node, test
-    // and verified-cut rows left out), the run gives the same report: `cutlab report` reads
+    // Published by `scripts/publish-run` (CSVs gzipped, PGNs and configurations packed, the
+    // traces' node, test and verified-cut rows left out), the run gives the same report: `cutlab report` reads
     // the study.
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     let study = dir.join("study");
@@ -312,14 +312,17 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
         "{traces:?}"
     );
     assert!(
-        traces.iter().all(|f| f.ends_with(".tallies.csv.gz")
-            || f.ends_with(".false-cuts.csv.gz")
-            || f.ends_with(".config.toml")),
+        traces
+            .iter()
+            .all(|f| f.ends_with(".tallies.csv.gz") || f.ends_with(".false-cuts.csv.gz")),
         "{traces:?}"
     );
     assert!(study.join("games.moves.csv.xz").is_file());
     assert!(!study.join("matches/headline.pgn").exists());
-    // Restored, the study's games come back as the run's PGN, byte for byte.
+    // The configurations are packed into one archive, none left beside the rows.
+    assert!(study.join("configs.tar.xz").is_file());
+    assert!(!study.join("samples.config.toml").exists());
+    // Restored, the study's games and configurations come back as the run's, byte for byte.
     let restored = dir.join("restored");
     let back = Command::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -339,6 +342,14 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
         std::fs::read(out.join("matches/headline.pgn")).unwrap()
     );
     assert!(!restored.join("games.moves.csv.xz").exists());
+    for config in ["samples.config.toml", "matches/headline.config.toml"] {
+        assert_eq!(
+            std::fs::read(restored.join(config)).unwrap(),
+            std::fs::read(out.join(config)).unwrap(),
+            "{config}"
+        );
+    }
+    assert!(!restored.join("configs.tar.xz").exists());
     // Published again, a study takes only its own run grown: a copy that lacks a finished
     // step (an older run) is refused and the study kept as it was.
     stdout_of_success(&publish(&out));

@@ -660,9 +660,9 @@ The paper's claim (MPC-Crafty \
         "## Configuration\n\n{}\nEach step below is a `cutlab` command (its minutes are its \
          last run's: a step resumed after an interruption does not count its earlier runs); its \
          output is in `logs/<step>.log`, and the search configuration of each variant is in the \
-         `*.config.toml` files beside the CSVs and in `variants/`. Positions: `positions.epd` \
-         (the oracle and traces use the first ones, `oracle-positions.epd` and \
-         `trace-positions.epd`).\n\n{}",
+         `*.config.toml` files beside the CSVs (in a published study, packed into \
+         `configs.tar.xz`) and in `variants/`. Positions: `positions.epd` (the oracle and \
+         traces use the first ones, `oracle-positions.epd` and `trace-positions.epd`).\n\n{}",
         env.render(),
         steps.render()
     );
