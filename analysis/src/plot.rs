@@ -24,7 +24,8 @@ pub struct ScatterPanel<'a> {
 type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 type PlotError = DrawingAreaErrorKind<<SVGBackend<'static> as DrawingBackend>::ErrorType>;
 
-/// A titled chart with labelled axes and a light grid on `area`.
+/// A titled chart with labelled axes and a grid at the labels on `area` (no minor lines: drawn
+/// white on white they were invisible, and most of a scatter plot's file).
 fn axes<'a, 'b>(
     area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
     (title, title_size): (&str, u32),
@@ -41,7 +42,7 @@ fn axes<'a, 'b>(
         .configure_mesh()
         .x_desc(x_label)
         .y_desc(y_label)
-        .light_line_style(WHITE)
+        .light_line_style(TRANSPARENT)
         .draw()?;
     Ok(chart)
 }
