@@ -413,8 +413,17 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
     }
     // The time factor is measured by a bench (it was read as 0 from the new manifest).
     assert!(
-        report.contains("this machine's bench speed is") && !report.contains("by 0.00"),
+        report.contains("the run's machine had a bench speed of") && !report.contains("by 0.00"),
         "{report}"
+    );
+    // A timed step records the bench speed of the machine it started on; a match at fixed
+    // nodes none.
+    let record = |name: &str| std::fs::read_to_string(dir.join(format!("steps/{name}.toml")));
+    assert!(record("depth-stack").unwrap().contains("speed_nps = "));
+    assert!(
+        !record("match-300-without-rfp")
+            .unwrap()
+            .contains("speed_nps")
     );
     for direction in ["without", "with", "added"] {
         assert!(dir.join(format!("forest-300-{direction}.svg")).is_file());

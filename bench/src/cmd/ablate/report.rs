@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use super::{Comparison, Layout, Manifest, games_file};
 use crate::common::pipeline::{
-    busy_cores_column, busy_machine_note, rows_of_finished, unfinished_steps,
+    busy_cores_column, busy_machine_note, rows_of_finished, speed_note, unfinished_steps,
 };
 
 /// Stockfish 15.1's own estimate of a step's worth, from the "(~N Elo)" notes of its
@@ -643,6 +643,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     }
     md.push_str(&family_error(stopped, decided));
     md.push_str(&busy_machine_note(&manifest.steps).unwrap_or_default());
+    md.push_str(&speed_note(&manifest.steps, manifest.speed_nps).unwrap_or_default());
     md.push_str(prob_ab_note(&manifest.comparisons).unwrap_or_default());
     md.push_str(&sections);
     csv.flush()

@@ -16,7 +16,7 @@ use cutlab_search::fit_params::FitParams;
 
 use super::{Layout, Manifest, scale};
 use crate::common::pipeline::{
-    StepRecord, busy_cores_column, busy_machine_note, is_finished, rows_of_finished,
+    StepRecord, busy_cores_column, busy_machine_note, is_finished, rows_of_finished, speed_note,
     unfinished_steps,
 };
 
@@ -359,6 +359,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
         let _ = writeln!(out, "{line}\n");
     }
     out.push_str(&busy_machine_note(&manifest.steps).unwrap_or_default());
+    out.push_str(&speed_note(&manifest.steps, manifest.speed_nps).unwrap_or_default());
     out.push_str(&manifest.power);
     let params_note = manifest.params.as_ref().map_or_else(
         || {

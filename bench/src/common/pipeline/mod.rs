@@ -20,6 +20,8 @@ use std::{
 
 use serde::{Deserialize, Serialize};
 
+use crate::common::speed;
+
 pub use environment::environment;
 pub use positions::write_position_files;
 pub use records::{
@@ -183,6 +185,34 @@ pub fn busy_machine_note(steps: &[StepRecord]) -> Option<String> {
     })
 }
 
+/// A report's warning about the finished steps that measured time on a machine whose bench
+/// speed differs from the one the run's time limits were set for (`run_nps`) by more than
+/// [`speed::SPEED_TOLERANCE`]: their searches had another effort than the scale's. `None` when
+/// there are none, or the run's speed is unknown (a factor given by `--time-factor`).
+#[must_use]
+#[expect(clippy::cast_precision_loss, reason = "speeds")]
+pub fn speed_note(steps: &[StepRecord], run_nps: Option<u64>) -> Option<String> {
+    let run = run_nps? as f64;
+    let other: Vec<String> = steps
+        .iter()
+        .filter_map(|s| {
+            let nps = s.speed_nps? as f64;
+            ((nps / run - 1.0).abs() > speed::SPEED_TOLERANCE)
+                .then(|| format!("`{}` ({:.2} M nps)", s.name, nps / 1e6))
+        })
+        .collect();
+    (!other.is_empty()).then(|| {
+        format!(
+            "**Timed on another machine**: the time limits were set for a bench speed of {:.2} M \
+             nps, and {} started on a machine of another speed (in brackets), so their searches \
+             had another effort than the scale's (a step resumed on another machine holds rows \
+             of both; records from before speeds were measured name none).\n\n",
+            run / 1e6,
+            other.join(", ")
+        )
+    })
+}
+
 /// The step table's column of others' busy cores, a cell per step in their order; `None` when
 /// no record has one (records from before the load was measured), so that such tables keep
 /// their columns.
@@ -243,19 +273,15 @@ pub struct Ran {
     pub seconds: f64,
     /// Cores that other processes kept busy while it ran (`None` where unmeasured).
     pub other_cores_busy: Option<f64>,
+    /// This machine's bench speed as it started, for a step that measures time.
+    pub speed_nps: Option<u64>,
 }
 
-/// Runs one step as a child process, its standard output to `logs/<name>.log`. A step that
-/// measures time first waits for an idle machine, at most `idle_wait`.
+/// Runs one step as a child process, its standard output to `logs/<name>.log`.
 ///
 /// # Errors
 /// The child cannot start or fails (the message names its log).
-pub fn run_step(
-    layout: &Layout,
-    step: &Step,
-    resume: bool,
-    idle_wait: Duration,
-) -> Result<Ran, String> {
+pub fn run_step(layout: &Layout, step: &Step, resume: bool) -> Result<Ran, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cutlab executable: {e}"))?;
     let log_path = layout.file(&format!("logs/{}.log", step.name));
     let log =
@@ -268,9 +294,6 @@ pub fn run_step(
     // A step that writes its outputs whole (a trace, a fit) rewrites them when it runs again.
     if matches!(args[0].as_str(), "trace" | "fit") {
         args.push("--force".into());
-    }
-    if step.measures_time() {
-        load::wait_for_idle(&step.name, idle_wait);
     }
     let meter = load::Meter::start();
     let start = Instant::now();
@@ -294,10 +317,14 @@ pub fn run_step(
     Ok(Ran {
         seconds: start.elapsed().as_secs_f64(),
         other_cores_busy: meter.and_then(|m| m.other_cores()),
+        speed_nps: None,
     })
 }
 
-/// Runs one step here and writes its record.
+/// Runs one step here and writes its record. A step that measures time first waits for an
+/// idle machine, at most `idle_wait`, and measures its bench speed for the record: a run
+/// keeps the time limits of its start, so a step run on a faster or slower machine searches
+/// with another effort ([`speed_note`]).
 ///
 /// # Errors
 /// As [`run_step`], or a record that cannot be written.
@@ -307,8 +334,14 @@ pub fn run_and_record(
     resume: bool,
     idle_wait: Duration,
 ) -> Result<StepRecord, String> {
-    let ran = run_step(layout, step, resume, idle_wait)?;
-    finish(layout, step, &ran)
+    let speed_nps = if step.measures_time() {
+        load::wait_for_idle(&step.name, idle_wait);
+        Some(crate::cmd::bench::speed(speed::SPEED_DEPTH)?)
+    } else {
+        None
+    };
+    let ran = run_step(layout, step, resume)?;
+    finish(layout, step, &Ran { speed_nps, ..ran })
 }
 
 /// Writes the record of `step`, finished as `ran` says.
@@ -319,6 +352,7 @@ fn finish(layout: &Layout, step: &Step, ran: &Ran) -> Result<StepRecord, String>
         seconds: ran.seconds,
         finished_utc: environment::now_utc(),
         other_cores_busy: ran.other_cores_busy,
+        speed_nps: ran.speed_nps,
     };
     record_step(layout, &record)?;
     Ok(record)
@@ -326,7 +360,7 @@ fn finish(layout: &Layout, step: &Step, ran: &Ran) -> Result<StepRecord, String>
 
 #[cfg(test)]
 mod tests {
-    use super::{Sharding, Step, StepRecord, busy_machine_note, shard_path};
+    use super::{Sharding, Step, StepRecord, busy_machine_note, shard_path, speed_note};
 
     /// Only a step that measures time, beside others using half a core or more, is named.
     #[test]
@@ -355,6 +389,31 @@ mod tests {
             assert!(!note.contains(quiet), "{note}");
         }
         assert!(busy_machine_note(&steps[1..]).is_none());
+    }
+
+    /// A timed step whose machine's speed is more than 10% from the run's is named with its
+    /// speed; one within 10%, or unmeasured, is not, nor any where the run's speed is unknown.
+    #[test]
+    fn the_report_names_the_timed_steps_run_at_another_speed() {
+        let record = |name: &str, speed: Option<u64>| StepRecord {
+            speed_nps: speed,
+            ..StepRecord::finished(name)
+        };
+        let steps = [
+            record("faster", Some(2_900_000)),
+            record("slower", Some(1_600_000)),
+            record("same", Some(1_950_000)),
+            record("unmeasured", None),
+        ];
+        let note = speed_note(&steps, Some(1_860_000)).unwrap();
+        assert!(note.contains("1.86 M nps"), "{note}");
+        assert!(note.contains("`faster` (2.90 M nps)"), "{note}");
+        assert!(note.contains("`slower` (1.60 M nps)"), "{note}");
+        for quiet in ["same", "unmeasured"] {
+            assert!(!note.contains(quiet), "{note}");
+        }
+        assert!(speed_note(&steps[2..], Some(1_860_000)).is_none());
+        assert!(speed_note(&steps, None).is_none());
     }
 
     #[test]

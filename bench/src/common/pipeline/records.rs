@@ -23,6 +23,10 @@ pub struct StepRecord {
     /// absent where unmeasured, and in records from before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub other_cores_busy: Option<f64>,
+    /// For a step that measures time, this machine's bench speed as the step started, nodes
+    /// per second (`speed::SPEED_DEPTH`; absent for other steps, and in records from before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed_nps: Option<u64>,
 }
 
 #[cfg(test)]
@@ -35,6 +39,7 @@ impl StepRecord {
             seconds: 1.0,
             finished_utc: String::new(),
             other_cores_busy: None,
+            speed_nps: None,
         }
     }
 }

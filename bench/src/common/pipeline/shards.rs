@@ -1,23 +1,21 @@
 //! Joining a step's shards: their outputs merged into the step's own (the shards' files then
 //! removed), the command's summary printed, and the step recorded.
 
-use std::{
-    path::{Path, PathBuf},
-    time::Duration,
-};
+use std::path::{Path, PathBuf};
 
 use super::{Layout, Ran, Sharding, Step, StepRecord, finish, run_step, step_record};
 
 /// Joins the `n` shards of a finished sharded step: their CSVs (and PGNs) into the step's
 /// own outputs, or, for a step sharded in place, the whole command again with `--resume`.
 /// Writes the step's record, its seconds the sum of its shards', its others' load the most
-/// any shard saw.
+/// any shard saw, its speed the slowest shard's machine's.
 ///
 /// # Errors
 /// A shard without its record or outputs, or files that cannot be merged or written.
 pub fn merge_shards(layout: &Layout, step: &Step, n: usize) -> Result<StepRecord, String> {
     let mut seconds = 0.0;
     let mut other_cores_busy = None::<f64>;
+    let mut speed_nps = None::<u64>;
     for k in 1..=n {
         let shard = step.shard(k, n);
         let record = step_record(layout, &shard.name)
@@ -26,13 +24,15 @@ pub fn merge_shards(layout: &Layout, step: &Step, n: usize) -> Result<StepRecord
         if let Some(c) = record.other_cores_busy {
             other_cores_busy = Some(other_cores_busy.map_or(c, |o| o.max(c)));
         }
+        if let Some(s) = record.speed_nps {
+            speed_nps = Some(speed_nps.map_or(s, |o| o.min(s)));
+        }
     }
     // The merge's own runs find the work done: they measure nothing and never wait.
     match step.sharding() {
         Sharding::Whole => return Err(format!("step {} is not sharded", step.name)),
         Sharding::InPlace => {
-            seconds +=
-                run_step(layout, &step.clone().arg("--resume"), true, Duration::ZERO)?.seconds;
+            seconds += run_step(layout, &step.clone().arg("--resume"), true)?.seconds;
         }
         Sharding::OutFile => {
             // One merge per stem: a match's `--out` and `--pgn` usually share one, and its
@@ -53,7 +53,7 @@ pub fn merge_shards(layout: &Layout, step: &Step, n: usize) -> Result<StepRecord
                 step.args[0].as_str(),
                 "depth" | "oracle" | "match" | "regress"
             ) {
-                run_step(layout, step, true, Duration::ZERO)?;
+                run_step(layout, step, true)?;
                 let log = layout.file(&format!("logs/{}.log", step.name));
                 if let Ok(text) = std::fs::read_to_string(&log) {
                     print!("{text}");
@@ -70,6 +70,7 @@ pub fn merge_shards(layout: &Layout, step: &Step, n: usize) -> Result<StepRecord
         &Ran {
             seconds,
             other_cores_busy,
+            speed_nps,
         },
     )
 }
