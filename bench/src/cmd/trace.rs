@@ -8,7 +8,7 @@ use cutlab_analysis::rows::{FalseCutRow, TallyRow, VerifyRow};
 use cutlab_instrument::{
     Counters, CsvSink, CutSampler, Histograms, NodeFilter, Tee, VerifyRates, csv_sink::tests_path,
 };
-use cutlab_search::{Limits, Search, verify::verify_cuts};
+use cutlab_search::{Limits, Search, SearchConfig, verify::verify_cuts};
 use cutlab_suites::Suite;
 use serde::Serialize;
 
@@ -121,6 +121,7 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
         ),
     );
     crate::common::results::write_config(&args.out, "trace", args, &config, &suite, false)?;
+    let verifying = config.clone();
     let mut search = Search::with_observer(config, args.hash_mb, observer);
 
     let positions = crate::common::shard::shard(&suite.positions, args.shard.as_deref())?;
@@ -158,7 +159,7 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
     println!("\n{}", counters.summary());
     println!("{}", histograms.summary());
     if args.verify_cuts.any() {
-        verify(args, &sampler)?;
+        verify(args, &sampler, &verifying)?;
     }
     Ok(())
 }
@@ -180,8 +181,9 @@ fn count_rows(position: &str, counters: &Counters) -> Vec<TallyRow> {
         .collect()
 }
 
-fn verify(args: &TraceArgs, sampler: &CutSampler) -> Result<(), String> {
-    let checked = verify_cuts(&sampler.samples, args.hash_mb)?;
+/// Verifies the sampled cuts of a search configured as `traced`, with its evaluation.
+fn verify(args: &TraceArgs, sampler: &CutSampler, traced: &SearchConfig) -> Result<(), String> {
+    let checked = verify_cuts(&sampler.samples, traced, args.hash_mb)?;
     let path = sibling(&args.out, "verify.csv");
     let rows: Vec<VerifyRow> = checked
         .iter()
