@@ -121,7 +121,6 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
         ),
     );
     crate::common::results::write_config(&args.out, "trace", args, &config, &suite, false)?;
-    let verifying = config.clone();
     let mut search = Search::with_observer(config, args.hash_mb, observer);
 
     let positions = crate::common::shard::shard(&suite.positions, args.shard.as_deref())?;
@@ -159,7 +158,7 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
     println!("\n{}", counters.summary());
     println!("{}", histograms.summary());
     if args.verify_cuts.any() {
-        verify(args, &sampler, &verifying)?;
+        verify(args, &sampler, &search.config)?;
     }
     Ok(())
 }

@@ -282,8 +282,8 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
     assert_eq!(log.matches("done earlier").count(), steps - 1, "{log}");
     assert!(log.contains("] cutlab fit "), "{log}");
     // Published by `scripts/publish-run` (CSVs gzipped, PGNs and configurations packed, the
-    // traces' node, test and verified-cut rows left out), the run gives the same report: `cutlab report` reads
-    // the study.
+    // traces' node, test and verified-cut rows left out), the run gives the same report:
+    // `cutlab report` reads the study.
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     let study = dir.join("study");
     let publish = |run: &std::path::Path| {

@@ -410,12 +410,13 @@ fn by_effort(
                 (Some(a), Some(b)) => {
                     let d = independent_difference(&a, &b);
                     contrasts += 1;
-                    let verdict = match d.sign() {
+                    let sign = d.sign();
+                    changed += u32::from(sign.is_some());
+                    let verdict = match sign {
                         Some(true) => "worth more deeper",
                         Some(false) => "worth less deeper",
                         None => "not shown to change",
                     };
-                    changed += u32::from(d.sign().is_some());
                     (interval(Some(&d), 1, ""), verdict)
                 }
                 _ if first.verdict == "to play" || r.verdict == "to play" => {
