@@ -174,6 +174,23 @@ pub struct GameRow {
     /// The game as PGN (written to the PGN file, not the CSV).
     #[serde(skip)]
     pub pgn: String,
+    /// Each move's score (written to `--scores`, not here).
+    #[serde(skip)]
+    pub scores: Vec<ScoreRow>,
+}
+
+/// One row of `cutlab match --scores`: the score an engine gave for one move of a game, the
+/// data on which `cutlab adjudicate` replays adjudication rules.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ScoreRow {
+    /// Game number, from 1 (the `game` of `--out`).
+    pub game: usize,
+    /// Half-moves played from the opening, this move included (from 1).
+    pub ply: usize,
+    /// `white` or `black`: the side that moved.
+    pub mover: String,
+    /// The mover's score in its own view, centipawns (empty when its engine gave none).
+    pub score_cp: Option<i32>,
 }
 
 /// One row of `<stem>.tallies.csv` of `cutlab trace`: the forward-pruning tests of one

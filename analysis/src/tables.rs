@@ -383,6 +383,7 @@ mod tests {
             first_engine_score: first,
             restarts: 0,
             pgn: String::new(),
+            scores: Vec::new(),
         }
     }
 

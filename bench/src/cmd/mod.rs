@@ -1,6 +1,7 @@
 //! The subcommands, one file (or folder) each.
 
 mod ablate;
+mod adjudicate;
 pub(crate) mod bench;
 mod datagen;
 mod depth;
@@ -55,6 +56,9 @@ pub enum Command {
     Datagen(datagen::DatagenArgs),
     /// Play games between variants and UCI engines: Elo, LOS, pentanomial, SPRT, PGN.
     Match(matches::MatchArgs),
+    /// Adjudication rules replayed on games played to their end (`match --scores`): the
+    /// results they would change, with an interval, and the moves they would save.
+    Adjudicate(adjudicate::AdjudicateArgs),
     /// The summary of one match from its games CSVs (resumed runs, shards): Elo, LOS,
     /// pentanomial, SPRT state.
     MatchReport(match_report::MatchReportArgs),
@@ -129,6 +133,7 @@ impl Command {
             Command::Merge(args) => merge::run(&args),
             Command::Match(args) => matches::run(&args),
             Command::MatchReport(args) => match_report::run(&args),
+            Command::Adjudicate(args) => adjudicate::run(&args),
             Command::Oracle(args) => oracle::run(&args),
             Command::Fit(args) => fit::run(&args),
             Command::Reproduce(args) => reproduce::run(&args),

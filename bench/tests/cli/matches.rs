@@ -405,3 +405,106 @@ fn search_signature(config: &str, name: &str) -> u64 {
     let table: toml::Table = config.parse().unwrap();
     u64::try_from(table["search_signature"][name].as_integer().unwrap()).unwrap()
 }
+
+/// At fixed nodes a game is deterministic, so `adjudicate`'s replay of rules on games played
+/// to their end (`--scores`) gives each game the result and length a match adjudicated live
+/// by the same rules plays.
+#[test]
+fn adjudication_replayed_on_scores_is_the_live_adjudication() {
+    let dir = temp_dir("adjudicate");
+    let rules = [
+        "--resign",
+        "movecount=2,score=150",
+        "--draw",
+        "movenumber=10,movecount=2,score=30",
+    ];
+    let play = |stem: &str, extra: &[&str]| {
+        let out = Command::new(EXE)
+            .args(["match", "--engine", "variant=null-move+lmr"])
+            .args([
+                "--engine",
+                "variant=plain",
+                "--nodes",
+                "400",
+                "--games",
+                "8",
+            ])
+            .arg("--out")
+            .arg(dir.join(format!("{stem}.csv")))
+            .args(extra)
+            .output()
+            .expect("match runs");
+        stdout_of_success(&out);
+    };
+    let scores = dir.join("natural.scores.csv");
+    play("natural", &["--scores", scores.to_str().unwrap()]);
+    play("live", &rules);
+    let replay = dir.join("replay.csv");
+    let out = Command::new(EXE)
+        .arg("adjudicate")
+        .arg(dir.join("natural.csv"))
+        .args(rules)
+        .arg("--out")
+        .arg(&replay)
+        .output()
+        .expect("adjudicate runs");
+    let summary = stdout_of_success(&out);
+    assert!(summary.contains("Games: 8, adjudicated: "), "{summary}");
+    let read = |path: &std::path::Path| -> Vec<csv::StringRecord> {
+        let mut reader = csv::Reader::from_path(path).unwrap();
+        reader.records().map(Result::unwrap).collect()
+    };
+    let live = read(&dir.join("live.csv"));
+    let replayed = read(&replay);
+    let adjudicated = live
+        .iter()
+        .filter(|r| r[6].starts_with("adjudication"))
+        .count();
+    assert!(adjudicated > 0, "the rules end some game early");
+    for (l, r) in live.iter().zip(&replayed) {
+        // live: result 5, plies 7; replay: adjudicated_result 4, adjudicated_plies 6.
+        assert_eq!((&l[5], &l[7]), (&r[4], &r[6]), "game {}", &l[0]);
+    }
+    // The scores: one row per ply of every game, plies counted from 1.
+    let natural = read(&dir.join("natural.csv"));
+    let plies: usize = natural.iter().map(|r| r[7].parse::<usize>().unwrap()).sum();
+    assert_eq!(read(&scores).len(), plies);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A PGN that lost whole games of the CSV, or whose last game is torn, is not appended to: a
+/// resume would write the next game onto half of one.
+#[test]
+fn a_resumed_match_refuses_a_pgn_short_of_its_csv() {
+    let dir = temp_dir("match-pgn-torn");
+    let play = |games: &str, extra: &[&str]| {
+        Command::new(EXE)
+            .args(["match", "--engine", "variant=null-move"])
+            .args([
+                "--engine",
+                "variant=plain",
+                "--nodes",
+                "300",
+                "--games",
+                games,
+            ])
+            .arg("--out")
+            .arg(dir.join("m.csv"))
+            .arg("--pgn")
+            .arg(dir.join("m.pgn"))
+            .args(extra)
+            .output()
+            .expect("match runs")
+    };
+    stdout_of_success(&play("4", &[]));
+    let pgn = std::fs::read_to_string(dir.join("m.pgn")).unwrap();
+    std::fs::write(dir.join("m.pgn"), &pgn[..pgn.len() - 40]).unwrap();
+    let out = play("6", &["--resume"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("m.pgn: 3 whole games where the CSV holds 4"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -2,12 +2,13 @@
 
 use std::{fmt::Write as _, time::Instant};
 
-use cutlab_analysis::rows::GameRow;
+use cutlab_analysis::rows::{GameRow, ScoreRow};
 use cutlab_search::Position;
 use shakmaty::{Color, Position as _, san::SanPlus};
 
 use super::{
     PairSetting,
+    adjudication::Adjudicator,
     players::{Answer, Control, Player},
 };
 
@@ -67,16 +68,6 @@ impl Ending {
     ];
 }
 
-/// Adjudication rules (`--draw`, `--resign`, `--maxmoves`).
-pub struct Adjudication {
-    /// From move number, for this many moves of each side, within this score.
-    pub draw: Option<(u32, u32, i32)>,
-    /// For this many moves, at or below minus this score.
-    pub resign: Option<(u32, i32)>,
-    /// Moves of each side.
-    pub maxmoves: Option<u32>,
-}
-
 #[expect(clippy::too_many_lines, reason = "one game from opening to result")]
 /// Plays one game from `opening`; the first engine is `players[0]`. An engine that fails
 /// before its clock runs out is started again and asked the same position, up to
@@ -107,8 +98,8 @@ pub fn play_game(
     let mut game = vec![start.clone()];
     let mut moves: Vec<String> = Vec::new();
     let mut sans: Vec<String> = Vec::new();
-    let mut draw_run = 0;
-    let mut resign_run = [0_u32; 2];
+    let mut adjudicator = Adjudicator::new(*adjudication);
+    let mut scores: Vec<ScoreRow> = Vec::new();
     let mut restarts = 0;
     let (result, termination) = loop {
         let pos = game.last().cloned().unwrap_or_default();
@@ -136,11 +127,8 @@ pub fn play_game(
         if game.iter().filter(|p| p.key() == pos.key()).count() >= 3 {
             break ("1/2-1/2", Ending::ThreefoldRepetition);
         }
-        if adjudication
-            .maxmoves
-            .is_some_and(|m| moves.len() >= 2 * m as usize)
-        {
-            break ("1/2-1/2", Ending::MaxMoves);
+        if let Some(end) = adjudicator.before_move(moves.len()) {
+            break end;
         }
         let side = if pos.turn() == Color::White { 0 } else { 1 };
         let mover = if side == 0 {
@@ -192,29 +180,20 @@ pub fn play_game(
         sans.push(SanPlus::from_move(pos.chess().clone(), m).to_string());
         moves.push(text);
         game.push(pos.play(m));
+        scores.push(ScoreRow {
+            game: game_no,
+            ply: moves.len(),
+            mover: if pos.turn() == Color::White {
+                "white"
+            } else {
+                "black"
+            }
+            .to_string(),
+            score_cp: score,
+        });
         // Adjudication on the movers' own scores.
-        if let Some(score) = score {
-            if let Some((count, limit)) = adjudication.resign {
-                resign_run[side] = if score <= -limit {
-                    resign_run[side] + 1
-                } else {
-                    0
-                };
-                if resign_run[side] >= count {
-                    break (loss, Ending::Resign);
-                }
-            }
-            if let Some((from_move, count, limit)) = adjudication.draw {
-                let move_number = u32::try_from(moves.len() / 2).unwrap_or(u32::MAX);
-                draw_run = if move_number >= from_move && score.abs() <= limit {
-                    draw_run + 1
-                } else {
-                    0
-                };
-                if draw_run >= 2 * count {
-                    break ("1/2-1/2", Ending::DrawAdjudication);
-                }
-            }
+        if let Some(end) = adjudicator.after_move(moves.len(), pos.turn(), score) {
+            break end;
         }
     };
     let white_name = names[white_index];
@@ -271,5 +250,6 @@ pub fn play_game(
         first_engine_score,
         restarts,
         pgn,
+        scores,
     })
 }

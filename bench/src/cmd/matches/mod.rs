@@ -3,6 +3,7 @@
 //! with clocks, rule endings and optional adjudication; W/D/L, Elo with interval, LOS,
 //! pentanomial counts, normalized Elo and SPRT as fastchess reports them; PGN and per-game CSV.
 
+pub mod adjudication;
 mod game;
 mod players;
 pub mod report;
@@ -18,11 +19,12 @@ use std::{
 use clap::{Args, ValueEnum};
 use cutlab_analysis::{
     elo::{Looks, Pentanomial, Sprt},
-    rows::GameRow,
+    rows::{GameRow, ScoreRow},
     tables::MatchSummary,
 };
 
-use game::{Adjudication, play_game};
+use adjudication::Adjudication;
+use game::play_game;
 use players::{Control, EngineSpec, Player, check_control, parse_engine};
 
 use crate::common::options::count_up_to;
@@ -87,6 +89,10 @@ pub struct MatchArgs {
     /// Per-game CSV to write.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Per-move CSV of each mover's score (`game,ply,mover,score_cp`), on which `cutlab
+    /// adjudicate` replays adjudication rules; resumed with `--out`.
+    #[arg(long, requires = "out")]
+    scores: Option<PathBuf>,
     /// Replace an existing `--pgn` (a match that is not resumed).
     #[arg(long)]
     force: bool,
@@ -270,33 +276,8 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         check_control(spec, control)?;
     }
     let (sprt, looks) = stopping_rules(args.sprt.as_deref(), &args.looks, args.stop_within)?;
-    let adjudication = Adjudication {
-        draw: match &args.draw {
-            Some(t) => {
-                let v = parse_kv(t, "draw", &["movenumber", "movecount", "score"])?;
-                #[expect(
-                    clippy::cast_possible_truncation,
-                    clippy::cast_sign_loss,
-                    reason = "small"
-                )]
-                Some((v[0] as u32, v[1] as u32, v[2] as i32))
-            }
-            None => None,
-        },
-        resign: match &args.resign {
-            Some(t) => {
-                let v = parse_kv(t, "resign", &["movecount", "score"])?;
-                #[expect(
-                    clippy::cast_possible_truncation,
-                    clippy::cast_sign_loss,
-                    reason = "small"
-                )]
-                Some((v[0] as u32, v[1] as i32))
-            }
-            None => None,
-        },
-        maxmoves: args.maxmoves,
-    };
+    let adjudication =
+        Adjudication::parse(args.draw.as_deref(), args.resign.as_deref(), args.maxmoves)?;
     let mut suite = match &args.openings {
         Some(path) => cutlab_suites::load(path, false).map_err(|e| e.to_string())?,
         None => cutlab_suites::openings(),
@@ -365,9 +346,11 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     }
     // A new match's PGN replaces an existing one only with --force (a resumed one keeps
     // the games of its CSV rows).
-    if let Some(path) = args.pgn.as_deref().filter(|_| !args.resume) {
-        let inputs: Vec<&Path> = args.openings.iter().map(PathBuf::as_path).collect();
-        crate::common::results::new_output(path, "--pgn", args.force, &inputs)?;
+    let inputs: Vec<&Path> = args.openings.iter().map(PathBuf::as_path).collect();
+    for (path, option) in [(&args.pgn, "--pgn"), (&args.scores, "--scores")] {
+        if let Some(path) = path.as_deref().filter(|_| !args.resume) {
+            crate::common::results::new_output(path, option, args.force, &inputs)?;
+        }
     }
     // The settings beside the games: a resume with others (another opponent, time control,
     // node count, seed or order) is refused before anything is written.
@@ -394,6 +377,11 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
             open_pgn(path, (!rows.is_empty()).then_some(rows.len()))?,
             path,
         )),
+        None => None,
+    };
+    // The scores as the PGN: cut back to the CSV's games on a resume, then appended to.
+    let mut scores = match &args.scores {
+        Some(path) => Some((open_scores(path, &rows)?, path)),
         None => None,
     };
     let bar = crate::common::progress::bar(pair_numbers.len() as u64 * 2, "games");
@@ -438,6 +426,13 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
                             .map_err(|e| format!("{}: {e}", path.display()))?;
                     }
                 }
+                if let Some((w, path)) = scores.as_mut() {
+                    crate::common::results::write_rows(
+                        w,
+                        path,
+                        games.iter().flat_map(|g| &g.scores),
+                    )?;
+                }
                 if let Some((w, path)) = writer.as_mut() {
                     crate::common::results::write_rows(w, path, &games)?;
                 }
@@ -477,6 +472,10 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
 /// The PGN file of a match: started afresh, or, when the match resumes `kept` games of its
 /// CSV, cut back to its first `kept` games (an interruption may have left the games of a pair
 /// the CSV does not have, or half a game) and appended to.
+///
+/// # Errors
+/// The file cannot be read or written, or it lacks whole games of the CSV (fewer games, or
+/// its last one torn): appending would write games onto a broken file.
 fn open_pgn(path: &Path, kept: Option<usize>) -> Result<File, String> {
     let err = |e: std::io::Error| format!("{}: {e}", path.display());
     let Some(kept) = kept else {
@@ -487,28 +486,52 @@ fn open_pgn(path: &Path, kept: Option<usize>) -> Result<File, String> {
         _ => Err(err(e)),
     })?;
     let starts = game_starts(&text);
-    match starts.get(kept) {
-        Some(&end) => {
-            eprintln!(
-                "match: {}: {} games past the CSV's {kept} cut off (an interrupted pair)",
-                path.display(),
-                starts.len() - kept
-            );
-            std::fs::write(path, &text[..end]).map_err(err)?;
-        }
-        None if starts.len() < kept => eprintln!(
-            "cutlab: warning: {}: {} games for the CSV's {kept}; the games of {} are not in it",
+    let end = starts.get(kept).copied().unwrap_or(text.len());
+    let whole = if end == text.len() && !text.is_empty() && !text.ends_with(b"\n\n") {
+        starts.len().min(kept).saturating_sub(1)
+    } else {
+        starts.len().min(kept)
+    };
+    if whole < kept {
+        return Err(format!(
+            "{}: {whole} whole games where the CSV holds {kept} (the file is short or its last \
+             game torn); appending would break it: restore the PGN from a copy, or resume \
+             without --pgn (the CSV keeps every game's result)",
+            path.display()
+        ));
+    }
+    if end < text.len() {
+        eprintln!(
+            "match: {}: {} games past the CSV's {kept} cut off (an interrupted pair)",
             path.display(),
-            starts.len(),
-            kept - starts.len()
-        ),
-        None => {}
+            starts.len() - kept
+        );
+        std::fs::write(path, &text[..end]).map_err(err)?;
     }
     OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)
         .map_err(err)
+}
+
+/// The scores of a match (`--scores`): started afresh, or cut back to the games of the CSV's
+/// `rows` when the match resumes them, then appended to.
+///
+/// # Errors
+/// The file cannot be read or written.
+fn open_scores(path: &Path, rows: &[GameRow]) -> Result<csv::Writer<File>, String> {
+    if rows.is_empty() {
+        crate::common::results::write_csv::<ScoreRow>(path, &[])?;
+    } else {
+        let games: std::collections::BTreeSet<usize> = rows.iter().map(|r| r.game).collect();
+        let kept: Vec<ScoreRow> = crate::common::results::resume_rows::<ScoreRow>(path, true)?
+            .into_iter()
+            .filter(|r| games.contains(&r.game))
+            .collect();
+        crate::common::results::write_csv(path, &kept)?;
+    }
+    crate::common::results::appender::<ScoreRow>(path)
 }
 
 /// The byte offsets at which the games of a PGN text start: its first tag, and every tag
