@@ -30,6 +30,8 @@ pub struct Limits {
     pub infinite: bool,
     /// Time kept back for communication and process latency, milliseconds (UCI `Move Overhead`).
     pub move_overhead_ms: u64,
+    /// The root moves to search (UCI `searchmoves`); empty: every legal move.
+    pub searchmoves: Vec<shakmaty::Move>,
 }
 
 impl Limits {

@@ -13,8 +13,10 @@ use std::{
 
 use cutlab_instrument::Bound;
 use cutlab_search::{
-    DEFAULT_VARIANT, Eval, Limits, Position, Search, SearchConfig, position::uci, score::uci_score,
-    search::Info,
+    DEFAULT_VARIANT, Eval, Limits, Position, Search, SearchConfig,
+    position::uci,
+    score::uci_score,
+    search::{Info, SearchResult},
 };
 use shakmaty::Position as _;
 
@@ -33,8 +35,68 @@ struct Engine {
     /// Keys of the positions before `root` in the game, oldest first.
     game: Vec<u64>,
     move_overhead_ms: u64,
-    /// The running search is `go infinite`.
+    /// The running search is `go infinite` or `go ponder`.
     infinite: bool,
+    /// The options that make the search configuration, kept apart so that the order a GUI
+    /// sends them in does not matter.
+    options: SearchOptions,
+}
+
+/// The UCI options from which the search configuration is built: `Variant`, then `Eval` over
+/// it when set, then `Confidence` over that when set. Each `setoption` of one of them builds
+/// the configuration again from all three.
+#[derive(Clone, Debug)]
+struct SearchOptions {
+    variant: String,
+    eval: Option<Eval>,
+    confidence: Option<f64>,
+}
+
+impl SearchOptions {
+    /// The configuration these options make.
+    ///
+    /// # Errors
+    /// An unknown variant, a network that cannot be loaded, or a confidence without prob-ab.
+    fn config(&self) -> Result<SearchConfig, String> {
+        let mut config = SearchConfig::resolve(&self.variant)
+            .or_else(|e| SearchConfig::resolve(&lowercase_parts(&self.variant)).map_err(|_| e))
+            .map_err(|e| e.to_string())?;
+        match self.eval {
+            Some(Eval::Classical) => {
+                config.eval = Eval::Classical;
+                config.network = None;
+            }
+            // The embedded network, unless the variant names a network file.
+            Some(Eval::Nnue) if config.eval != Eval::Nnue => {
+                cutlab_search::nnue::network(None).map_err(|e| e.to_string())?;
+                config.eval = Eval::Nnue;
+                config.network = None;
+            }
+            _ => {}
+        }
+        // ProbCut and MPC take the models fitted under the evaluation.
+        config.use_built_in_models().map_err(|e| e.to_string())?;
+        if let Some(p) = self.confidence {
+            config
+                .prob_ab
+                .as_mut()
+                .ok_or("Confidence applies to a variant with prob-ab; set Variant first")?
+                .confidence = p;
+        }
+        Ok(config)
+    }
+}
+
+/// A variant name with its parts' names in lower case (a network file after `@` as given).
+fn lowercase_parts(variant: &str) -> String {
+    variant
+        .split('+')
+        .map(|part| match part.split_once('@') {
+            Some((name, arg)) => format!("{}@{arg}", name.to_ascii_lowercase()),
+            None => part.to_ascii_lowercase(),
+        })
+        .collect::<Vec<_>>()
+        .join("+")
 }
 
 fn say(line: &str) {
@@ -59,6 +121,11 @@ pub fn run() {
         game: Vec::new(),
         move_overhead_ms: DEFAULT_OVERHEAD_MS,
         infinite: false,
+        options: SearchOptions {
+            variant: DEFAULT_VARIANT.to_string(),
+            eval: None,
+            confidence: None,
+        },
     };
     let stdin = io::stdin();
     for line in stdin.lock().lines() {
@@ -97,19 +164,17 @@ pub fn run() {
             "debug" => error("debug takes 'on' or 'off'"),
             "position" => engine.position(args),
             "go" => engine.go(args),
-            "stop" => engine.finish(),
+            // The engine does not ponder on its own clock (it offers no `Ponder` option): a
+            // ponder hit ends the ponder search, which answers at once.
+            "stop" | "ponderhit" => engine.finish(),
             "setoption" => engine.set_option(args),
             "quit" => return engine.finish(),
             other => error(&format!("unknown command '{other}'")),
         }
     }
-    // End of input: a finite search still answers (scripts pipe commands in); an infinite
-    // one is stopped.
-    if engine.infinite {
-        engine.finish();
-    } else {
-        engine.idle();
-    }
+    // End of input is `quit`, as in Stockfish: a GUI that closed or crashed leaves nobody to
+    // search for, so a running search is stopped (it still answers).
+    engine.finish();
 }
 
 impl Engine {
@@ -184,48 +249,32 @@ impl Engine {
                 Ok(ms) if ms <= 5000 => self.move_overhead_ms = ms,
                 _ => error(&format!("Move Overhead must be 0..5000 ms, got '{v}'")),
             },
-            ("variant", Some(v)) => match SearchConfig::resolve(v) {
-                Ok(mut config) => {
-                    // Keep a confidence set before the variant.
-                    if let (Some(old), Some(new)) = (search.config.prob_ab, config.prob_ab.as_mut())
-                    {
-                        new.confidence = old.confidence;
-                    }
-                    search.config = config;
-                    // A new variant starts with fresh tables (prob-ab keeps spreads where
-                    // the others keep evaluations).
-                    search.clear();
-                }
-                Err(e) => error(&e.to_string()),
-            },
+            ("variant", Some(v)) => {
+                let options = SearchOptions {
+                    variant: v.to_string(),
+                    ..self.options.clone()
+                };
+                self.configure(options, "Variant");
+            }
             ("eval", Some(v)) => {
-                match v.to_ascii_lowercase().as_str() {
-                    "classical" => {
-                        search.config.eval = Eval::Classical;
-                        search.config.network = None;
-                    }
-                    // The embedded network (a file is `Variant NAME+nnue@FILE`).
-                    "nnue" => match cutlab_search::nnue::network(None) {
-                        Ok(_) => {
-                            search.config.eval = Eval::Nnue;
-                            search.config.network = None;
-                        }
-                        Err(e) => return error(&format!("{e}; the evaluation stays as it was")),
-                    },
+                let eval = match v.to_ascii_lowercase().as_str() {
+                    "classical" => Eval::Classical,
+                    "nnue" => Eval::Nnue,
                     _ => return error(&format!("Eval is classical or nnue, got '{v}'")),
-                }
-                // ProbCut and MPC take the models fitted under the evaluation.
-                if let Err(e) = search.config.use_built_in_models() {
-                    error(&e.to_string());
-                }
+                };
+                let options = SearchOptions {
+                    eval: Some(eval),
+                    ..self.options.clone()
+                };
+                self.configure(options, "Eval");
             }
             ("confidence", Some(v)) => match v.parse::<f64>() {
                 Ok(p) if p > 0.0 && p < 1.0 => {
-                    if let Some(params) = search.config.prob_ab.as_mut() {
-                        params.confidence = p;
-                    } else {
-                        error("Confidence applies to a variant with prob-ab; set Variant first");
-                    }
+                    let options = SearchOptions {
+                        confidence: Some(p),
+                        ..self.options.clone()
+                    };
+                    self.configure(options, "Confidence");
                 }
                 _ => error(&format!(
                     "Confidence must be strictly between 0 and 1, got '{v}'"
@@ -235,10 +284,27 @@ impl Engine {
         }
     }
 
+    /// Builds the configuration from `options`; on success they are the engine's, and a new
+    /// configuration starts with fresh tables (prob-ab keeps spreads where the others keep
+    /// evaluations). On failure `option` is refused and everything stays as it was.
+    fn configure(&mut self, options: SearchOptions, option: &str) {
+        match options.config() {
+            Ok(config) => {
+                let search = self.idle();
+                if search.config != config {
+                    search.config = config;
+                    search.clear();
+                }
+                self.options = options;
+            }
+            Err(e) => error(&format!("{e}; {option} stays as it was")),
+        }
+    }
+
     /// Starts a search; whatever happens, exactly one `bestmove` answers it.
     fn go(&mut self, args: &[&str]) {
         self.finish();
-        let (mut limits, errors) = parse_go(args);
+        let (mut limits, errors) = parse_go(args, &self.root);
         for message in &errors {
             error(message);
         }
@@ -274,6 +340,11 @@ impl Engine {
                 }
                 match outcome {
                     Ok(result) => {
+                        // The nodes and time the whole search spent (match runners read them
+                        // from the last `info`), with the last completed iteration's line.
+                        if result.depth > 0 {
+                            say(&final_info(&result));
+                        }
                         let best = result.best_move.map_or_else(|| "0000".to_string(), uci);
                         match result.pv.get(1) {
                             Some(&ponder) => {
@@ -307,29 +378,58 @@ fn answer_without_search(root: &Position, message: &str) {
 }
 
 fn info_line(info: &Info) -> String {
-    let nps = info.nodes * 1000 / info.time_ms.max(1);
     let bound = match info.bound {
         Bound::Exact => "",
         Bound::Lower => " lowerbound",
         Bound::Upper => " upperbound",
     };
     let mut line = format!(
-        "info depth {} seldepth {} multipv 1 score {}{bound} nodes {} nps {nps} hashfull {} time {}",
+        "info depth {} seldepth {} multipv 1 score {}{bound} nodes {}{} hashfull {} time {}",
         info.depth,
         info.seldepth,
         uci_score(info.score),
         info.nodes,
+        nps(info.nodes, info.time_ms),
         info.hashfull,
         info.time_ms
     );
-    if !info.pv.is_empty() {
+    push_pv(&mut line, &info.pv);
+    line
+}
+
+/// The `info` that closes a search: the last completed iteration's depth, score and PV with
+/// the nodes and time of the whole search.
+fn final_info(result: &SearchResult) -> String {
+    let mut line = format!(
+        "info depth {} seldepth {} multipv 1 score {} nodes {}{} time {}",
+        result.depth,
+        result.seldepth,
+        uci_score(result.score),
+        result.nodes,
+        nps(result.nodes, result.time_ms),
+        result.time_ms
+    );
+    push_pv(&mut line, &result.pv);
+    line
+}
+
+/// ` nps N`, or nothing within the first millisecond (no rate can be told from it).
+fn nps(nodes: u64, time_ms: u64) -> String {
+    nodes
+        .saturating_mul(1000)
+        .checked_div(time_ms)
+        .map_or_else(String::new, |nps| format!(" nps {nps}"))
+}
+
+/// Appends ` pv MOVE...` to an `info` line (nothing for an empty PV).
+fn push_pv(line: &mut String, pv: &[shakmaty::Move]) {
+    if !pv.is_empty() {
         line.push_str(" pv");
-        for &m in &info.pv {
+        for &m in pv {
             line.push(' ');
             line.push_str(&uci(m));
         }
     }
-    line
 }
 
 /// A parsed `position` command.
@@ -388,11 +488,24 @@ fn parse_position(args: &[&str]) -> Result<ParsedPosition, String> {
 /// Parses the arguments of `go`: the limits it understood and an error per word it did not
 /// (the search goes on without them). Numbers saturate: a negative one is 0, one too large
 /// for its field is the field's maximum.
-fn parse_go(args: &[&str]) -> (Limits, Vec<String>) {
+fn parse_go(args: &[&str], root: &Position) -> (Limits, Vec<String>) {
     let mut limits = Limits::default();
     let mut errors = Vec::new();
     let mut words = args.iter().peekable();
     while let Some(&word) = words.next() {
+        if word == "searchmoves" {
+            // The moves up to the next parameter; an illegal one is named and left out.
+            while let Some(text) = words.next_if(|w| !GO_PARAMETERS.contains(w)) {
+                match root.parse_uci(text) {
+                    Ok(m) => limits.searchmoves.push(m),
+                    Err(e) => errors.push(format!("go searchmoves: {e}")),
+                }
+            }
+            if limits.searchmoves.is_empty() {
+                errors.push("go searchmoves: no legal move given; searching every move".into());
+            }
+            continue;
+        }
         let mut number = || -> Result<u64, String> {
             let value = words
                 .next_if(|v| v.parse::<f64>().is_ok() || v.bytes().all(|b| b.is_ascii_digit()))
@@ -421,6 +534,22 @@ fn parse_go(args: &[&str]) -> (Limits, Vec<String>) {
     }
     (limits, errors)
 }
+
+/// The parameters of `go` (where a `searchmoves` list ends).
+const GO_PARAMETERS: [&str; 12] = [
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+];
 
 /// A whole number of any size as u64: negative is 0, too large is `u64::MAX`; `None` when the
 /// text is not an integer.
@@ -457,6 +586,10 @@ impl Bounded for u32 {
 mod tests {
     use super::*;
 
+    fn start() -> Position {
+        Position::startpos()
+    }
+
     #[test]
     fn position_with_moves_keeps_the_game_keys() {
         let parsed = parse_position(&["startpos", "moves", "e2e4", "e7e5"]).unwrap();
@@ -489,31 +622,89 @@ mod tests {
 
     #[test]
     fn go_parameters_parse() {
-        let limits = parse_go(&[
-            "wtime",
-            "1000",
-            "btime",
-            "2000",
-            "winc",
-            "10",
-            "movestogo",
-            "5",
-        ])
+        let limits = parse_go(
+            &[
+                "wtime",
+                "1000",
+                "btime",
+                "2000",
+                "winc",
+                "10",
+                "movestogo",
+                "5",
+            ],
+            &start(),
+        )
         .0;
         assert_eq!(limits.wtime_ms, Some(1000));
         assert_eq!(limits.movestogo, Some(5));
-        assert_eq!(parse_go(&["depth"]).1.len(), 1);
+        assert_eq!(parse_go(&["depth"], &start()).1.len(), 1);
         assert_eq!(
-            parse_go(&["depth", "x"]).1.len(),
+            parse_go(&["depth", "x"], &start()).1.len(),
             2,
             "x is not a number nor a parameter"
         );
-        assert_eq!(parse_go(&["sideways"]).1.len(), 1);
+        assert_eq!(parse_go(&["sideways"], &start()).1.len(), 1);
         // Huge and negative numbers saturate; what is understood is kept beside an error.
-        let (limits, errors) = parse_go(&["depth", "99999999999999999999", "wtime", "-5"]);
+        let (limits, errors) =
+            parse_go(&["depth", "99999999999999999999", "wtime", "-5"], &start());
         assert_eq!((limits.depth, limits.wtime_ms), (Some(i32::MAX), Some(0)));
         assert!(errors.is_empty());
-        let (limits, errors) = parse_go(&["sideways", "nodes", "100"]);
+        let (limits, errors) = parse_go(&["sideways", "nodes", "100"], &start());
         assert_eq!((limits.nodes, errors.len()), (Some(100), 1));
+    }
+
+    #[test]
+    fn searchmoves_end_at_the_next_parameter_and_illegal_ones_are_named() {
+        let (limits, errors) = parse_go(&["searchmoves", "e2e4", "d2d4", "depth", "3"], &start());
+        assert_eq!(
+            limits
+                .searchmoves
+                .iter()
+                .map(|&m| uci(m))
+                .collect::<Vec<_>>(),
+            ["e2e4", "d2d4"]
+        );
+        assert_eq!((limits.depth, errors.len()), (Some(3), 0));
+        let (limits, errors) = parse_go(&["searchmoves", "e2e5", "nodes", "10"], &start());
+        assert!(limits.searchmoves.is_empty());
+        assert!(errors[0].contains("e2e5"), "{errors:?}");
+        assert_eq!(limits.nodes, Some(10));
+    }
+
+    #[test]
+    fn options_make_the_same_configuration_in_either_order() {
+        let mut a = SearchOptions {
+            variant: DEFAULT_VARIANT.into(),
+            eval: None,
+            confidence: None,
+        };
+        // The name aside (it is the variant's as given), the same searches.
+        let unnamed = |c: SearchConfig| SearchConfig {
+            name: String::new(),
+            ..c
+        };
+        a.eval = Some(Eval::Nnue);
+        a.variant = "modern".into();
+        let config = unnamed(a.config().unwrap());
+        assert_eq!(
+            config,
+            unnamed(SearchConfig::resolve("modern+nnue").unwrap())
+        );
+        a.variant = "MODERN".into();
+        assert_eq!(unnamed(a.config().unwrap()), config);
+        a.eval = Some(Eval::Classical);
+        assert_eq!(
+            unnamed(a.config().unwrap()),
+            unnamed(SearchConfig::resolve("modern").unwrap())
+        );
+        a.confidence = Some(0.9);
+        assert!(a.config().unwrap_err().contains("prob-ab"));
+    }
+
+    #[test]
+    fn nps_is_left_out_within_the_first_millisecond() {
+        assert_eq!(nps(5000, 0), "");
+        assert_eq!(nps(5000, 2), " nps 2500000");
     }
 }

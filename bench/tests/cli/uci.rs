@@ -163,8 +163,74 @@ fn the_eval_option_switches_the_evaluation() {
     assert_eq!(nodes_at_depth_6(&mut s), nnue, "still the network");
     s.send("setoption name Eval value classical");
     assert_eq!(nodes_at_depth_6(&mut s), classical);
+    // The options make one configuration whatever their order (a GUI may send them sorted):
+    // a Variant set after Eval keeps the evaluation, and a name in capitals is the same.
+    s.send("setoption name Eval value nnue");
+    s.send("setoption name Variant value null-move+lmr");
+    assert_eq!(nodes_at_depth_6(&mut s), nnue, "Eval kept across Variant");
+    s.send("setoption name Variant value NULL-MOVE+LMR");
+    s.send("setoption name Eval value classical");
+    assert_eq!(nodes_at_depth_6(&mut s), classical);
     s.send("quit");
     s.child.wait().expect("exits");
+}
+
+/// The words after `name` in an `info` line, as a number.
+fn info_value(line: &str, name: &str) -> u64 {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let i = words.iter().position(|&w| w == name).expect(name);
+    words[i + 1].parse().expect("a number")
+}
+
+#[test]
+fn the_last_info_gives_the_nodes_the_search_spent_and_searchmoves_limit_the_root() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    s.send("go nodes 20000");
+    let lines = s.until("bestmove");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    let last = info_value(infos[infos.len() - 1], "nodes");
+    let before = info_value(infos[infos.len() - 2], "nodes");
+    assert!(last >= 20_000 && last > before, "{infos:?}");
+    // Only the moves given are searched at the root.
+    s.send("go depth 6 searchmoves a2a3 h2h3");
+    let lines = s.until("bestmove");
+    let best = lines.last().unwrap();
+    assert!(
+        best.starts_with("bestmove a2a3") || best.starts_with("bestmove h2h3"),
+        "{lines:?}"
+    );
+    s.send("quit");
+    s.child.wait().expect("exits");
+}
+
+/// A GUI that closes the engine's input mid-search leaves nobody to search for: the engine
+/// answers and exits, even from a search bounded by a depth it would never reach.
+#[test]
+fn the_engine_exits_when_its_input_closes_mid_search() {
+    for go in ["go depth 60", "go nodes 99999999999999"] {
+        let mut s = Session::start();
+        s.send("position startpos");
+        s.send(go);
+        s.until("info depth 3");
+        drop(s.child.stdin.take());
+        let started = std::time::Instant::now();
+        let lines = s.until("bestmove");
+        assert_eq!(
+            lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+            1
+        );
+        while s.child.try_wait().expect("waits").is_none() {
+            assert!(
+                started.elapsed() < Duration::from_secs(5),
+                "{go}: still running"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
 }
 
 #[test]

@@ -284,6 +284,11 @@ impl<O: Observer> Search<O> {
             .then(|| Exit::bounded(h.score, h.bound).with_move(node.tt_move))
     }
 
+    /// A root move that UCI `searchmoves` leaves out.
+    fn outside_searchmoves(&self, node: &Node, m: Move) -> bool {
+        node.is_root() && !self.root_moves.is_empty() && !self.root_moves.contains(&m)
+    }
+
     /// Step 14: searches the moves in order, the first with the full window and the rest with
     /// a null window (re-searched when they beat alpha), reduced by LMR when late and quiet.
     /// `Err` when the search was stopped.
@@ -306,7 +311,7 @@ impl<O: Observer> Search<O> {
             };
             let mut counted = MoveCount::default();
             while let Some((m, _)) = picker.next(pos, &self.history) {
-                if node.excluded == Some(m) {
+                if node.excluded == Some(m) || self.outside_searchmoves(node, m) {
                     continue;
                 }
                 // Step 14a's gate holds for this move as the earlier moves left it.

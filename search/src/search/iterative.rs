@@ -65,8 +65,15 @@ impl<O: Observer> Search<O> {
         self.pv[0][0] = PackedMove::NONE;
 
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let legal = root.chess().legal_moves();
+        self.root_moves = limits
+            .searchmoves
+            .iter()
+            .filter(|m| legal.contains(m))
+            .cloned()
+            .collect();
         let mut result = SearchResult {
-            best_move: root.chess().legal_moves().first().copied(),
+            best_move: self.root_moves.first().or(legal.first()).copied(),
             score: 0,
             depth: 0,
             seldepth: 0,
@@ -75,7 +82,7 @@ impl<O: Observer> Search<O> {
             pv: Vec::new(),
             cuts: CutCounts::default(),
         };
-        let only_move = root.chess().legal_moves().len() == 1;
+        let only_move = legal.len() == 1 || self.root_moves.len() == 1;
         let mut settled = Settledness::default();
         let mut scores = Vec::new();
         if result.best_move.is_some() {

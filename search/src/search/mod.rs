@@ -142,6 +142,8 @@ pub struct Search<O: Observer = NoopObserver> {
     pub(crate) lmr: lmr::LmrTable,
     pub(crate) nodes: u64,
     pub(crate) node_limit: u64,
+    /// The root moves searched (UCI `searchmoves`); empty: every legal move.
+    pub(crate) root_moves: Vec<Move>,
     pub(crate) seldepth: u32,
     /// Depth of the root's search (Stockfish's `rootDepth`), set when the root is entered.
     pub(crate) root_depth: u32,
@@ -188,6 +190,7 @@ impl<O: Observer> Search<O> {
             keys: Vec::with_capacity(1024),
             nodes: 0,
             node_limit: u64::MAX,
+            root_moves: Vec::new(),
             seldepth: 0,
             root_depth: 0,
             cuts: CutCounts::default(),
