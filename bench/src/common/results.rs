@@ -11,9 +11,18 @@ use cutlab_search::SearchConfig;
 use cutlab_suites::{Suite, SuitePosition};
 use serde::{Serialize, de::DeserializeOwned};
 
-/// Whether `path` holds anything (a header at least).
+/// Whether `path` holds a row past its header. A file with its header alone (or part of it),
+/// as a run killed before its first row leaves it, holds nothing to resume or to keep: a new
+/// run writes it afresh.
 pub fn has_rows(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
+    use std::io::BufRead as _;
+    let Ok(file) = File::open(path) else {
+        return false;
+    };
+    std::io::BufReader::new(file)
+        .split(b'\n')
+        .skip(1)
+        .any(|line| line.is_ok_and(|l| !l.trim_ascii().is_empty()))
 }
 
 /// Whether two paths name one existing file (false when either is missing).
@@ -140,6 +149,11 @@ pub fn appender<T: Serialize + Default>(path: &Path) -> Result<csv::Writer<File>
         .map_err(|e| format!("{}: {e}", path.display()))?;
     // One writer at a time: two resumed runs on one file would write the same keys twice.
     crate::common::process::lock(&file, path)?;
+    // A header left alone by a killed run is written again, not twice.
+    if new {
+        file.set_len(0)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
     let mut writer = if new {
         cutlab_instrument::csv_header::writer::<T, _>(file)
     } else {

@@ -339,3 +339,38 @@ fn a_fit_of_nothing_is_refused_and_writes_nothing() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A run killed before its first row leaves its CSV with a header alone (or part of one):
+/// nothing to resume or keep, so the next run writes it afresh, with or without `--resume`
+/// (a killed `reproduce` used to stop at its `suite generate` step for good).
+#[test]
+fn a_csv_with_its_header_alone_is_written_afresh() {
+    let dir = temp_dir("header-alone");
+    let out = dir.join("e.epd");
+    let progress = dir.join("e.epd.games.csv");
+    let generate = |extra: &[&str]| {
+        Command::new(EXE)
+            .args(["suite", "generate", "--games", "2", "--nodes", "500"])
+            .arg("--out")
+            .arg(&out)
+            .args(extra)
+            .output()
+            .expect("suite generate runs")
+    };
+    for (header, extra) in [
+        ("game,ply,fen,score_cp\n", &[][..]),
+        ("game,p", &["--resume"][..]),
+    ] {
+        std::fs::write(&progress, header).unwrap();
+        stdout_of_success(&generate(extra));
+        assert!(out.is_file() && !progress.exists());
+        std::fs::remove_file(&out).unwrap();
+    }
+    // The same for the rows of an instrument: a header alone is no row to keep.
+    std::fs::write(dir.join("d.csv"), "position,variant\n").unwrap();
+    let done = depth_run(&dir, "d.csv", &[]);
+    stdout_of_success(&done);
+    let text = std::fs::read_to_string(dir.join("d.csv")).unwrap();
+    assert_eq!(text.matches("position,").count(), 1, "one header: {text}");
+    std::fs::remove_dir_all(&dir).ok();
+}
