@@ -224,13 +224,14 @@ pub fn write_variant_configs<A: Serialize>(
 /// not what a row holds: a resumed run may change them (a match resumed with more games, or
 /// with an SPRT, extends it; a training resumed with more epochs too, or quantised at
 /// another output scale, which no row of its losses depends on).
-const WORK_KEYS: [&str; 12] = [
+const WORK_KEYS: [&str; 13] = [
     "resume",
     "force",
     "threads",
     "shard",
     "out",
     "pgn",
+    "scores",
     "concurrency",
     "games",
     "rounds",

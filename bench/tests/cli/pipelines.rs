@@ -350,6 +350,24 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
         );
     }
     assert!(!restored.join("configs.tar.xz").exists());
+    // The restored run resumes where it is, spelt from another working directory: its
+    // records name the first run's folder, and every step is done earlier.
+    let resumed = Command::new(EXE)
+        .current_dir(&dir)
+        .args([
+            "reproduce",
+            "--smoke",
+            "--engine",
+            "none",
+            "--positions",
+            "6",
+        ])
+        .args(["--idle-wait", "0", "--resume", "--out", "./restored/"])
+        .output()
+        .expect("cutlab runs");
+    let log = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{log}");
+    assert_eq!(log.matches("done earlier").count(), steps, "{log}");
     // Published again, a study takes only its own run grown: a copy that lacks a finished
     // step (an older run) is refused and the study kept as it was.
     stdout_of_success(&publish(&out));

@@ -115,6 +115,49 @@ fn rows_command(command: &str) -> Vec<&str> {
     words
 }
 
+/// `recorded` with the run folder it spells replaced by `dir`, this run's spelling. A plan
+/// names a run's files below the folder as `--out` gave it, so a run restored or moved
+/// elsewhere, or resumed from another working directory, finds its records spelt otherwise.
+/// The old spelling is read off the first path (a word, or the value of a `key=` word) that
+/// `planned` spells below `dir` and the record ends alike; then every recorded path below the
+/// old folder, or the folder itself, is spelt with `dir`. A record of this run's spelling comes
+/// back as it is.
+fn relocated(recorded: &str, planned: &str, dir: &str) -> String {
+    /// A word's `key=` part (empty for none) and its path.
+    fn split(word: &str) -> (&str, &str) {
+        match word.find('=') {
+            Some(i) if !word.starts_with('-') => word.split_at(i + 1),
+            _ => ("", word),
+        }
+    }
+    let dir = dir.trim_end_matches('/');
+    let below = format!("{dir}/");
+    let old = recorded
+        .split_whitespace()
+        .zip(planned.split_whitespace())
+        .find_map(|(r, p)| {
+            let ((rk, r), (pk, p)) = (split(r), split(p));
+            let rest = p.strip_prefix(&below)?;
+            let old = r.strip_suffix(rest)?.strip_suffix('/')?;
+            (rk == pk && r != p && !old.is_empty()).then_some(old)
+        });
+    let Some(old) = old else {
+        return recorded.to_string();
+    };
+    recorded
+        .split_whitespace()
+        .map(|word| {
+            let (key, path) = split(word);
+            match path.strip_prefix(old) {
+                Some("") => format!("{key}{dir}"),
+                Some(rest) if rest.starts_with('/') => format!("{key}{dir}{rest}"),
+                _ => word.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Refuses a plan in which a finished step has another command than the one it finished with
 /// (another build's plan, other options), its parallelism aside: skipped as done, its
 /// outputs would answer the other command and be mixed silently with the new steps'.
@@ -127,11 +170,13 @@ pub fn check_finished_commands(layout: &Layout, steps: &[Step]) -> Result<(), St
             continue;
         };
         let planned = step.command_line();
-        if rows_command(&record.command) != rows_command(&planned) {
+        let recorded = relocated(&record.command, &planned, &layout.dir.display().to_string());
+        if rows_command(&recorded) != rows_command(&planned) {
             return Err(format!(
                 "{}: step '{}' finished as `{}`, and this run plans it as `{planned}`; its \
                  outputs answer the first. Resume with the options and build that started the \
-                 run, or remove the step's record and its outputs to run it again",
+                 run, or start a new run under the new ones with another --out (this one \
+                 stays as it is)",
                 layout.file(&format!("steps/{}.toml", step.name)).display(),
                 step.name,
                 record.command
@@ -235,7 +280,9 @@ pub fn load_manifest<M: DeserializeOwned>(
 mod tests {
     use cutlab_analysis::rows::GameRow;
 
-    use super::{Layout, Step, StepRecord, check_finished_commands, record_step, rows_of_finished};
+    use super::{
+        Layout, Step, StepRecord, check_finished_commands, record_step, relocated, rows_of_finished,
+    };
 
     /// A finished step planned with another command stops the run before anything is
     /// written; the same command resumes.
@@ -266,6 +313,51 @@ mod tests {
             "{refused}"
         );
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A run restored into another folder, or resumed from another working directory, finds
+    /// its records spelt with the old folder: they answer the same plan.
+    #[test]
+    fn a_moved_run_answers_its_plan() {
+        let planned = "cutlab match --out ./ab/a1/matches/x.csv --pgn ./ab/a1/matches/x.pgn";
+        let recorded =
+            "cutlab match --out nnue/ablate/matches/x.csv --pgn nnue/ablate/matches/x.pgn";
+        assert_eq!(relocated(recorded, planned, "./ab/a1"), planned);
+        assert_eq!(relocated(recorded, planned, "./ab/a1/"), planned);
+        assert_eq!(relocated(planned, planned, "./ab/a1"), planned);
+        // The folder itself, and words outside it, as well.
+        assert_eq!(
+            relocated(
+                "cutlab ablate --out old --suite s.epd",
+                "cutlab ablate --out new/x",
+                "new"
+            ),
+            "cutlab ablate --out old --suite s.epd",
+            "no word of the plan below the folder: nothing to read the old spelling off"
+        );
+        assert_eq!(
+            relocated(
+                "cutlab trace old/t.csv --dir old --suite old.epd",
+                "cutlab trace new/t.csv",
+                "new"
+            ),
+            "cutlab trace new/t.csv --dir new --suite old.epd"
+        );
+        // A path given as an engine's `variant=` word moves with the run.
+        assert_eq!(
+            relocated(
+                "cutlab match --engine variant=/tmp/r/variants/a.toml --out /tmp/r/m.csv",
+                "cutlab match --engine variant=./b/variants/a.toml --out ./b/m.csv",
+                "./b"
+            ),
+            "cutlab match --engine variant=./b/variants/a.toml --out ./b/m.csv"
+        );
+        // Another command still differs after the move.
+        let deeper = "cutlab oracle --depth 9 --out ab/o.csv";
+        assert_ne!(
+            relocated("cutlab oracle --depth 6 --out cd/o.csv", deeper, "ab"),
+            deeper
+        );
     }
 
     /// A step's file is read only once its record is there; then a file that does not parse
