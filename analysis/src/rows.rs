@@ -53,6 +53,61 @@ pub fn read_if_stored<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, String
     }
 }
 
+/// The games of a match's CSV, checked by [`check_games`].
+///
+/// # Errors
+/// As [`read`], or a game the check refuses.
+pub fn read_games(path: &Path) -> Result<Vec<GameRow>, String> {
+    let games = read(path)?;
+    check_games(path, &games)?;
+    Ok(games)
+}
+
+/// [`read_games`] of a file that may not be there yet (none then), as [`read_if_stored`].
+///
+/// # Errors
+/// As [`read_games`], for a file that is there.
+pub fn read_games_if_stored(path: &Path) -> Result<Vec<GameRow>, String> {
+    let games = read_if_stored(path)?;
+    check_games(path, &games)?;
+    Ok(games)
+}
+
+/// Refuses games that cannot be one match's as `cutlab match` writes them: a game number
+/// twice (a row copied, or a shard merged twice), a result that is not one of the three, or a
+/// first engine's score that its game's result contradicts (the first engine has White in odd
+/// games). Each is named with `path`.
+///
+/// # Errors
+/// The first such game.
+pub fn check_games(path: &Path, games: &[GameRow]) -> Result<(), String> {
+    let mut seen = std::collections::HashSet::new();
+    for g in games {
+        let at = |problem: String| format!("{}: game {}: {problem}", path.display(), g.game);
+        if !seen.insert(g.game) {
+            return Err(at("appears twice".into()));
+        }
+        let white_score = match g.result.as_str() {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            "1/2-1/2" => 0.5,
+            other => return Err(at(format!("result '{other}' is not 1-0, 0-1 or 1/2-1/2"))),
+        };
+        let first_score = if g.game % 2 == 1 {
+            white_score
+        } else {
+            1.0 - white_score
+        };
+        if (g.first_engine_score - first_score).abs() > f64::EPSILON {
+            return Err(at(format!(
+                "result {} gives the first engine {first_score}, the row says {}",
+                g.result, g.first_engine_score
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// One row of `cutlab regress`: a position searched to one depth.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct SampleRow {
@@ -315,5 +370,46 @@ impl FalseCutRow {
             c.verify_nodes += r.verify_nodes;
         }
         counted
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(game: usize, result: &str, first_engine_score: f64) -> GameRow {
+        GameRow {
+            game,
+            pair: game.div_ceil(2),
+            result: result.into(),
+            first_engine_score,
+            ..GameRow::default()
+        }
+    }
+
+    #[test]
+    fn games_that_cannot_be_one_match_are_named() {
+        let path = Path::new("m.csv");
+        let good = [
+            game(1, "1-0", 1.0),
+            game(2, "1-0", 0.0),
+            game(3, "1/2-1/2", 0.5),
+        ];
+        assert!(check_games(path, &good).is_ok());
+        let twice = [
+            game(1, "1-0", 1.0),
+            game(2, "0-1", 1.0),
+            game(2, "0-1", 1.0),
+        ];
+        let e = check_games(path, &twice).unwrap_err();
+        assert!(e.contains("m.csv: game 2: appears twice"), "{e}");
+        // Black won game 1, where the first engine has White: it scored 0, not 1.
+        let e = check_games(path, &[game(1, "0-1", 1.0)]).unwrap_err();
+        assert!(
+            e.contains("game 1: result 0-1 gives the first engine 0"),
+            "{e}"
+        );
+        let e = check_games(path, &[game(1, "*", 0.5)]).unwrap_err();
+        assert!(e.contains("result '*'"), "{e}");
     }
 }

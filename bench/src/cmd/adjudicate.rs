@@ -84,7 +84,7 @@ pub fn run(args: &AdjudicateArgs) -> Result<(), String> {
     let mut rows = Vec::new();
     let mut matches = Vec::new();
     for path in &args.games {
-        let games: Vec<GameRow> = cutlab_analysis::rows::read(path)?;
+        let games: Vec<GameRow> = cutlab_analysis::rows::read_games(path)?;
         let replayed = replay_file(path, &games, rules)?;
         let adjudicated: Vec<GameRow> = games
             .iter()

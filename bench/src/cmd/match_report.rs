@@ -35,7 +35,7 @@ pub fn run(args: &MatchReportArgs) -> Result<(), String> {
     crate::common::results::same_settings(&args.files)?;
     let mut rows: Vec<GameRow> = Vec::new();
     for path in &args.files {
-        rows.extend(cutlab_analysis::rows::read::<GameRow>(path)?);
+        rows.extend(cutlab_analysis::rows::read_games(path)?);
     }
     let summary = cutlab_analysis::tables::MatchSummary::of(&rows)
         .ok_or_else(|| "no games in the files".to_string())?;

@@ -597,6 +597,33 @@ fn a_report_that_differs_from_its_data_fails_the_check() {
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("differs from the report its data gives")
     );
+    // Nor is a games file trusted: a row copied, or a result its score contradicts, fails the
+    // check naming the game, where it used to be counted.
+    std::fs::write(dir.join("report.md"), &report).unwrap();
+    let gz = dir.join("faithful-vs-before.games.csv.gz");
+    let mut games = String::new();
+    std::io::Read::read_to_string(
+        &mut flate2::read::GzDecoder::new(std::fs::File::open(&gz).unwrap()),
+        &mut games,
+    )
+    .unwrap();
+    let write_gz = |text: &str| {
+        let mut encoder = flate2::write::GzEncoder::new(
+            std::fs::File::create(&gz).unwrap(),
+            flate2::Compression::fast(),
+        );
+        encoder.write_all(text.as_bytes()).unwrap();
+        encoder.finish().unwrap();
+    };
+    let last = games.lines().last().unwrap().to_string();
+    write_gz(&format!("{games}{last}\n"));
+    let err = String::from_utf8_lossy(&check().stderr).to_string();
+    assert!(err.contains("appears twice"), "{err}");
+    let first_win = games.replacen(",1-0,", ",0-1,", 1);
+    assert_ne!(first_win, games);
+    write_gz(&first_win);
+    let err = String::from_utf8_lossy(&check().stderr).to_string();
+    assert!(err.contains("gives the first engine"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -10,7 +10,7 @@ use cutlab_analysis::{
     elo::{Looks, RoutBound, Stop},
     markdown::Table,
     plot,
-    rows::{DepthRow, FalseCutRow, GameRow, RegretRow, TallyRow, read_if_stored},
+    rows::{DepthRow, FalseCutRow, GameRow, RegretRow, TallyRow, read_games_if_stored},
     stats::{Estimate, independent_difference, paired, paired_difference, paired_ratio, wilson},
     tables::MatchSummary,
 };
@@ -181,7 +181,7 @@ fn row(
             m + if c.method == method { c.cuts } else { 0 },
         )
     });
-    let games: Vec<GameRow> = read_if_stored(&layout.file(&games_file(c, nodes)))?;
+    let games: Vec<GameRow> = read_games_if_stored(&layout.file(&games_file(c, nodes)))?;
     let summary = MatchSummary::of(&games);
     let (delta_elo, elo_rout, verdict) = match &summary {
         Some(s) => {

@@ -8,7 +8,7 @@ use cutlab_analysis::{
     elo::{Looks, MIN_PAIRS, MatchStats},
     markdown::Table,
     plot,
-    rows::{GameRow, read_if_stored},
+    rows::{GameRow, read_games_if_stored},
     stats::{Estimate, independent_difference},
     tables::MatchSummary,
 };
@@ -59,7 +59,7 @@ fn measured(
     nodes: u64,
     (looks, confidence): (&Looks, f64),
 ) -> Result<Option<Measured>, String> {
-    let games: Vec<GameRow> = read_if_stored(&dir.join(games_file(c, nodes)))?;
+    let games: Vec<GameRow> = read_games_if_stored(&dir.join(games_file(c, nodes)))?;
     Ok(MatchSummary::of(&games).map(|m| {
         let stats = MatchStats::with_confidence(&m.pentanomial, confidence);
         Measured {

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use cutlab_analysis::{
     plot,
-    rows::{GameRow, read},
+    rows::{GameRow, read_games},
     stats::Estimate,
     tables::{MatchSummary, verdict},
 };
@@ -82,7 +82,7 @@ fn match_row(
     with_detail: bool,
 ) -> Result<(String, Option<Estimate>), String> {
     let path = dir.join(&entry.games);
-    let games: Vec<GameRow> = read(&path)?;
+    let games: Vec<GameRow> = read_games(&path)?;
     let m = MatchSummary::of(&games).ok_or_else(|| format!("{}: no games", path.display()))?;
     let s = &m.stats;
     let elo = if s.elo_error.is_finite() {
@@ -300,7 +300,7 @@ mod tests {
         for pair in 1..=4 {
             let (a, b) = (2 * pair - 1, 2 * pair);
             games.push_str(&format!(
-                "{a},{pair},o{pair},x,y,1-0,checkmate,40,0.0,0\n{b},{pair},o{pair},y,x,1/2-1/2,stalemate,40,0.0,0\n"
+                "{a},{pair},o{pair},x,y,0-1,checkmate,40,0.0,0\n{b},{pair},o{pair},y,x,1/2-1/2,stalemate,40,0.5,0\n"
             ));
         }
         std::fs::write(dir.join("g.csv"), games).unwrap();

@@ -196,7 +196,8 @@ fn in_progress(layout: &Layout, manifest: &Manifest) -> Option<String> {
 }
 
 fn games_of(layout: &Layout, name: &str) -> Result<Option<MatchSummary>, String> {
-    let games: Vec<GameRow> = rows::read_if_stored(&layout.file(&format!("matches/{name}.csv")))?;
+    let games: Vec<GameRow> =
+        rows::read_games_if_stored(&layout.file(&format!("matches/{name}.csv")))?;
     Ok(MatchSummary::of(&games))
 }
 
@@ -737,11 +738,19 @@ mod tests {
             for (p, &(first, second)) in pairs.iter().enumerate() {
                 for (g, score) in [first, second].into_iter().enumerate() {
                     let (white, black) = if g == 0 { (name, "opp") } else { ("opp", name) };
+                    // The first engine has White in the pair's first game.
+                    let white_score = if g == 0 { score } else { 1.0 - score };
+                    let result = match white_score {
+                        1.0 => "1-0",
+                        0.0 => "0-1",
+                        _ => "1/2-1/2",
+                    };
                     let row = GameRow {
                         game: 2 * p + g + 1,
                         pair: p + 1,
                         white: white.into(),
                         black: black.into(),
+                        result: result.into(),
                         first_engine_score: score,
                         ..GameRow::default()
                     };
@@ -860,11 +869,11 @@ mod tests {
         std::fs::create_dir_all(dir.join("matches")).unwrap();
         let layout = Layout { dir: dir.clone() };
         let mut csv = csv::Writer::from_path(dir.join("matches/table2-tend-1.csv")).unwrap();
-        for (game, score) in [(1, 1.0), (2, 0.5)] {
+        for (game, result, score) in [(1, "1-0", 1.0), (2, "1/2-1/2", 0.5)] {
             csv.serialize(GameRow {
                 game,
                 pair: 1,
-                result: "1-0".into(),
+                result: result.into(),
                 first_engine_score: score,
                 ..GameRow::default()
             })
