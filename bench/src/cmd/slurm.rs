@@ -81,6 +81,14 @@ pub fn run(args: &SlurmArgs) -> Result<(), String> {
              match and ablate do)"
         ));
     }
+    // The array gives each task its `--shard K/N`: a shard of the command's own would be
+    // sharded again and every job would fail.
+    if step.option("--shard").is_some() {
+        return Err(format!(
+            "cutlab slurm: the command to submit has --shard; leave it out (the job array \
+             shards '{name}' over --slurm-array tasks)"
+        ));
+    }
     let out = step
         .option("--out")
         .ok_or_else(|| format!("cutlab slurm: '{name}' needs --out"))?;

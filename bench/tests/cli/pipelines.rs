@@ -119,6 +119,31 @@ fn slurm_jobs_run_shards_that_merge_into_the_whole() {
     assert!(submitted.status.success(), "{submitted:?}");
     let script = std::fs::read_to_string(timed.join("slurm/cutlab-depth.sbatch")).unwrap();
     assert!(script.contains("#SBATCH --exclusive"), "{script}");
+    // A command that shards itself is refused before anything is written: every job of its
+    // array would have been sharded twice and failed.
+    let twice = dir.join("twice-jobs");
+    let refused = Command::new(EXE)
+        .args(["slurm", "--slurm-dry-run", "--slurm-array", "2", "--dir"])
+        .arg(&twice)
+        .args(["--", "depth", "--suite", suite.to_str().unwrap()])
+        .args([
+            "--variants",
+            "null-move",
+            "--depth",
+            "3",
+            "--shard",
+            "1/2",
+            "--out",
+        ])
+        .arg(dir.join("twice.csv"))
+        .output()
+        .expect("slurm runs");
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("has --shard; leave it out"),
+        "{refused:?}"
+    );
+    assert!(!twice.exists());
     // Resubmitted from anywhere, a script reads and writes the same files: the submission's
     // directory is the job's, the logs' path absolute.
     let cwd = std::env::current_dir().unwrap();
