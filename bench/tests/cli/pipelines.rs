@@ -777,3 +777,53 @@ fn shard_files_in(dir: &std::path::Path) -> Vec<String> {
         .filter(|n| n.contains(".shard"))
         .collect()
 }
+
+/// A restore is whole or nothing: a damaged games archive or a truncated `.gz` fails it
+/// (it once reported success), leaves no run behind to refuse the retry, and an intact study
+/// then restores.
+#[test]
+fn a_damaged_study_is_not_restored_and_the_retry_is_not_refused() {
+    let dir = temp_dir("restore-damaged");
+    let published = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/vs-ethereal");
+    let restore = |study: &std::path::Path, run: &std::path::Path| {
+        Command::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../scripts/publish-run"
+        ))
+        .arg("--restore")
+        .args([study, run])
+        .env("CUTLAB", EXE)
+        .output()
+        .unwrap()
+    };
+    let study = dir.join("study");
+    let run = dir.join("run");
+    let copy = || {
+        let _ = std::fs::remove_dir_all(&study);
+        std::fs::create_dir_all(&study).unwrap();
+        for entry in std::fs::read_dir(&published).unwrap() {
+            let path = entry.unwrap().path();
+            std::fs::copy(&path, study.join(path.file_name().unwrap())).unwrap();
+        }
+    };
+    let truncate = |name: &str| {
+        let bytes = std::fs::read(study.join(name)).unwrap();
+        std::fs::write(study.join(name), &bytes[..bytes.len() / 2]).unwrap();
+    };
+    for damaged in ["games.moves.csv.xz", "modern-vs-ethereal.games.csv.gz"] {
+        copy();
+        truncate(damaged);
+        let out = restore(&study, &run);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{damaged}: {err}");
+        assert!(err.contains("nothing restored"), "{err}");
+        assert!(
+            !run.exists() && !dir.join("run.restoring").exists(),
+            "{damaged}"
+        );
+    }
+    copy();
+    stdout_of_success(&restore(&study, &run));
+    assert!(run.join("modern-vs-ethereal.games.csv").is_file());
+    std::fs::remove_dir_all(&dir).ok();
+}
