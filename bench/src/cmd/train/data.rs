@@ -52,6 +52,28 @@ impl Positions {
     }
 }
 
+/// What makes a 32-byte record no position `datagen` writes (bulletformat's layout: the
+/// occupancy, a nibble per piece, score, result, kings), or `None` for a valid one. Read
+/// unchecked, such a record panicked in bulletformat or was trained on with a result that
+/// is neither a loss, a draw nor a win.
+fn invalid_record(b: &[u8]) -> Option<String> {
+    let occupied = u64::from_le_bytes(b[..8].try_into().unwrap_or([0; 8])).count_ones();
+    if !(2..=32).contains(&occupied) {
+        return Some(format!("{occupied} occupied squares"));
+    }
+    let nibbles = b[8..24].iter().flat_map(|&byte| [byte & 15, byte >> 4]);
+    if let Some(code) = nibbles.take(occupied as usize).find(|code| code & 7 > 5) {
+        return Some(format!("piece code {code}"));
+    }
+    if b[26] > 2 {
+        return Some(format!("result {} (0, 1 or 2: loss, draw, win)", b[26]));
+    }
+    if b[27] > 63 || b[28] > 63 {
+        return Some(format!("king squares {} and {}", b[27], b[28]));
+    }
+    None
+}
+
 /// The data file of `input`: a datagen directory's `data.bin`, or the file itself.
 #[must_use]
 pub fn data_file(input: &Path) -> PathBuf {
@@ -141,6 +163,16 @@ pub fn load(inputs: &[PathBuf], share: f64, seed: u64) -> Result<(Positions, Pos
                 })
                 .collect(),
         };
+        if let Some((at, problem)) = (0..bytes.len())
+            .step_by(32)
+            .find_map(|at| invalid_record(&bytes[at..at + 32]).map(|p| (at, p)))
+        {
+            return Err(format!(
+                "{}: record {} (byte {at}): {problem}; not a file of `cutlab datagen`",
+                path.display(),
+                at / 32 + 1
+            ));
+        }
         for (game, start, end) in ranges {
             let set = if held_apart(seed, k, u64::from(game), share) {
                 &mut validation
@@ -165,6 +197,49 @@ mod tests {
     use shakmaty::{Color, Position as _};
 
     use super::*;
+
+    /// A record `datagen` writes is valid; a damaged one is named (too many pieces, an
+    /// impossible piece code, result or king square), and a file of random bytes is refused
+    /// with its record, never a panic.
+    #[test]
+    fn damaged_records_are_named() {
+        let pos = Position::startpos();
+        let record =
+            crate::cmd::datagen::chess_board(pos.chess().board(), pos.turn(), 12, 0.5).unwrap();
+        let good = <ChessBoard as bulletformat::BulletFormat>::as_bytes_slice(&[record]).to_vec();
+        assert_eq!(invalid_record(&good), None);
+        let damaged = |at: usize, value: u8| {
+            let mut b = good.clone();
+            b[at] = value;
+            invalid_record(&b).unwrap()
+        };
+        assert!(damaged(26, 7).contains("result 7"));
+        assert!(damaged(27, 64).contains("king squares 64"));
+        assert!(damaged(8, 0x66).contains("piece code 6"));
+        let mut crowded = good.clone();
+        crowded[..8].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert!(
+            invalid_record(&crowded)
+                .unwrap()
+                .contains("64 occupied squares")
+        );
+        let dir = std::env::temp_dir().join(format!("cutlab-bad-data-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("random.bin");
+        let mut state = 7_u64;
+        let bytes: Vec<u8> = (0..32 * 64)
+            .map(|_| {
+                state = cutlab_instrument::csv_sink::splitmix64(state);
+                state.to_le_bytes()[0]
+            })
+            .collect();
+        std::fs::write(&path, bytes).unwrap();
+        let Err(e) = load(&[path], 0.1, 1) else {
+            panic!("random bytes loaded")
+        };
+        assert!(e.contains("random.bin: record 1 (byte 0)"), "{e}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
 
     /// A record of a position (bulletformat turns it to the side to move's view) gives the
     /// features the engine computes for that position, for either side to move.
