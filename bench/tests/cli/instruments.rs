@@ -818,6 +818,39 @@ fn train_writes_a_network_and_resumes_from_its_checkpoint() {
     for (s, u) in scaled.iter().zip(&unscaled) {
         assert!((2 * s - u).abs() <= 1, "{s} is not half of {u}");
     }
+    // Refused before any training, naming the option: no validation share, a scale that
+    // would saturate, and a folder whose network no training run here wrote.
+    let no_validation = Command::new(EXE)
+        .arg("train")
+        .arg(dir.join("data"))
+        .args(["--validation", "0", "--out"])
+        .arg(dir.join("refused"))
+        .output()
+        .unwrap();
+    let scale = train("refused", &["--epochs", "1", "--output-scale", "1e30"]);
+    for (out, words) in [
+        (
+            no_validation,
+            "--validation must be strictly between 0 and 1",
+        ),
+        (scale, "would saturate"),
+    ] {
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.contains(words), "{err}");
+        assert!(!dir.join("refused/loss.csv").exists());
+    }
+    std::fs::create_dir_all(dir.join("foreign")).unwrap();
+    std::fs::write(dir.join("foreign/net.nnue"), b"someone's network").unwrap();
+    let out = train("foreign", &["--epochs", "1"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("no checkpoint.bin"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(dir.join("foreign/net.nnue")).unwrap(),
+        b"someone's network"
+    );
 }
 
 /// Two PGNs packed into one file under their paths below `--root` come back byte for byte

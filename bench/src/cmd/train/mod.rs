@@ -67,8 +67,24 @@ pub struct TrainArgs {
     /// Multiply the network's output by this when quantising it (its output weights and
     /// bias): the centipawn scale the search's margins see. A finished run resumed with
     /// another scale is quantised again without training.
-    #[arg(long, default_value_t = 1.0, value_parser = crate::common::options::positive)]
+    #[arg(long, default_value_t = 1.0, value_parser = output_scale)]
     output_scale: f64,
+}
+
+/// The largest `--output-scale`: the output layer's weights, quantised to 16 bits, hold the
+/// trained ones times at most about this before they saturate.
+const MAX_OUTPUT_SCALE: f64 = 16.0;
+
+/// `--output-scale`'s value parser: a positive number up to [`MAX_OUTPUT_SCALE`], checked
+/// before any training.
+fn output_scale(text: &str) -> Result<f64, String> {
+    let scale = crate::common::options::positive(text)?;
+    if scale > MAX_OUTPUT_SCALE {
+        return Err(format!(
+            "{text} is above {MAX_OUTPUT_SCALE}: the quantised output weights would saturate"
+        ));
+    }
+    Ok(scale)
 }
 
 /// A row of `loss.csv`.
@@ -280,12 +296,26 @@ fn record(args: &TrainArgs, sizes: (usize, usize), last: &LossRow) -> String {
 /// # Errors
 /// Unreadable data, an existing run without `--resume`, or files that cannot be written.
 pub fn run(args: &TrainArgs) -> Result<(), String> {
-    if !(0.0..=1.0).contains(&args.wdl) || !(0.0..1.0).contains(&args.validation) {
-        return Err("--wdl must be in 0..=1 and --validation in 0..1".into());
+    if !(0.0..=1.0).contains(&args.wdl) {
+        return Err(format!("--wdl must be in 0..=1, got {}", args.wdl));
+    }
+    if !(args.validation > 0.0 && args.validation < 1.0) {
+        return Err(format!(
+            "--validation must be strictly between 0 and 1 (a share of the games held apart \
+             for the validation loss), got {}",
+            args.validation
+        ));
     }
     std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let _lock = crate::common::process::lock_dir(&args.out, None)?;
     let checkpoint = args.out.join("checkpoint.bin");
+    // A network that no training run here wrote (no checkpoint beside it) is not replaced.
+    if args.out.join("net.nnue").exists() && !checkpoint.exists() {
+        return Err(format!(
+            "{}: holds a net.nnue and no training run (no checkpoint.bin); choose another --out",
+            args.out.display()
+        ));
+    }
     let loss_path = args.out.join("loss.csv");
     let (start_epoch, mut model, mut adam) = if checkpoint.exists() {
         if !args.resume {
@@ -313,6 +343,13 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     let (train, validation) = data::load(&args.data, args.validation, args.seed)?;
     if train.len() == 0 {
         return Err("no training positions in the data".into());
+    }
+    if validation.len() == 0 {
+        return Err(format!(
+            "--validation {} holds no game apart from {} training positions: raise it",
+            args.validation,
+            train.len()
+        ));
     }
     #[expect(clippy::cast_precision_loss, reason = "an estimate")]
     let minutes = f64::from(args.epochs - start_epoch.min(args.epochs)) * train.len() as f64
