@@ -291,6 +291,7 @@ fn resume(dir: &Path, resume: bool) -> Result<Vec<GameRow>, String> {
 /// Bad options, an existing run without `--resume`, or files that cannot be written.
 pub fn run(args: &DatagenArgs) -> Result<(), String> {
     let plies = parse_range(&args.random_plies)?;
+    crate::common::results::distinct_inputs(&args.from_games, "--from-games")?;
     let config = cutlab_search::SearchConfig::resolve(&args.variant).map_err(|e| e.to_string())?;
     let played: Vec<GameMoves> = args
         .from_games

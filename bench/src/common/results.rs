@@ -25,6 +25,23 @@ pub fn has_rows(path: &Path) -> bool {
         .any(|line| line.is_ok_and(|l| !l.trim_ascii().is_empty()))
 }
 
+/// Refuses inputs of which two name one file (however spelt): their data would count twice.
+///
+/// # Errors
+/// The second of two such inputs, named with the first and `option`.
+pub fn distinct_inputs(inputs: &[PathBuf], option: &str) -> Result<(), String> {
+    for (i, input) in inputs.iter().enumerate() {
+        if let Some(earlier) = inputs[..i].iter().find(|e| same_file(e, input)) {
+            return Err(format!(
+                "{option}: {} is named twice (also as {}): its data would count twice",
+                input.display(),
+                earlier.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Whether two paths name one existing file (false when either is missing).
 #[must_use]
 pub fn same_file(a: &Path, b: &Path) -> bool {

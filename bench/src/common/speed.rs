@@ -125,8 +125,19 @@ pub fn parse_tc(tc: &str) -> Result<(f64, f64), String> {
     if !(base > 0.0 && base <= 86_400.0 && (0.0..=3600.0).contains(&inc)) {
         return Err(bad());
     }
+    if base + 40.0 * inc < MIN_CLOCK_SECONDS {
+        return Err(format!(
+            "time control '{tc}': {} s over the first 40 moves, under {MIN_CLOCK_SECONDS} s: \
+             every game would be lost on time",
+            base + 40.0 * inc
+        ));
+    }
     Ok((base, inc))
 }
+
+/// The least time a clock may give a side over its first 40 moves, seconds (2.5 ms a move):
+/// below it a process cannot even answer in time, and every game is lost on time.
+const MIN_CLOCK_SECONDS: f64 = 0.1;
 
 /// `--tc` as clap reads it: checked by [`parse_tc`], kept as written.
 ///
@@ -144,6 +155,9 @@ mod tests {
         assert_eq!(super::scaled_tc("2+0.02", 1.5).unwrap(), "3+0.03");
         assert_eq!(super::scaled_tc("5+0.05", 0.5).unwrap(), "2.5+0.025");
         assert!(super::scaled_tc("40/60", 1.0).is_err());
+        let e = super::parse_tc("0.0001+0").unwrap_err();
+        assert!(e.contains("lost on time"), "{e}");
+        assert!(super::parse_tc("0.05+0.002").is_ok());
         assert!((super::game_seconds("10+0.1").unwrap() - 27.0).abs() < 1e-9);
     }
 

@@ -374,3 +374,47 @@ fn a_csv_with_its_header_alone_is_written_afresh() {
     assert_eq!(text.matches("position,").count(), 1, "one header: {text}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Inputs that would mislead: a report of a folder that is no study, a clock that loses
+/// every game on time, and games given twice to `datagen` (labelled twice).
+#[test]
+fn misleading_inputs_are_refused_naming_them() {
+    let dir = temp_dir("misleading");
+    let err = |args: &[&str]| {
+        let out = Command::new(EXE).args(args).output().expect("cutlab runs");
+        assert!(!out.status.success(), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let missing = dir.join("nonexist");
+    let e = err(&["report", missing.to_str().unwrap(), "--check"]);
+    assert!(e.contains("nonexist: no such study folder"), "{e}");
+    let e = err(&["report", dir.to_str().unwrap()]);
+    assert!(e.contains("no manifest.toml"), "{e}");
+    let e = err(&[
+        "match",
+        "--engine",
+        "variant=plain",
+        "--engine",
+        "variant=null-move",
+        "--tc",
+        "0.0001+0",
+    ]);
+    assert!(e.contains("every game would be lost on time"), "{e}");
+    let pgn = dir.join("a.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"x\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n",
+    )
+    .unwrap();
+    let twice = format!("{},{}", pgn.display(), pgn.display());
+    let out = dir.join("data");
+    let e = err(&[
+        "datagen",
+        "--from-games",
+        &twice,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(e.contains("named twice"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}

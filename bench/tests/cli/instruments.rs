@@ -839,6 +839,20 @@ fn train_writes_a_network_and_resumes_from_its_checkpoint() {
         assert!(!out.status.success() && err.contains(words), "{err}");
         assert!(!dir.join("refused/loss.csv").exists());
     }
+    // The same data given twice (a folder and its data file) would count twice.
+    let twice = Command::new(EXE)
+        .arg("train")
+        .arg(dir.join("data"))
+        .arg(dir.join("data/data.bin"))
+        .args(["--out"])
+        .arg(dir.join("refused"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&twice.stderr);
+    assert!(
+        !twice.status.success() && err.contains("named twice"),
+        "{err}"
+    );
     std::fs::create_dir_all(dir.join("foreign")).unwrap();
     std::fs::write(dir.join("foreign/net.nnue"), b"someone's network").unwrap();
     let out = train("foreign", &["--epochs", "1"]);

@@ -319,6 +319,14 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         None => Vec::new(),
     };
     let done: std::collections::BTreeSet<usize> = rows.iter().map(|r| r.pair).collect();
+    let beyond = done.iter().filter(|&&p| p > pairs).count();
+    if beyond > 0 {
+        eprintln!(
+            "match: the output holds {} game pairs, {beyond} of them past the {pairs} asked \
+             for; the summary counts every game it holds",
+            done.len()
+        );
+    }
     let pair_numbers: Vec<usize> = mine
         .into_iter()
         .copied()

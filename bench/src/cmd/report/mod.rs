@@ -245,6 +245,15 @@ fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
 /// # Errors
 /// A missing or malformed manifest, unreadable data, or (`--check`) a report that differs.
 pub fn run(args: &ReportArgs) -> Result<(), String> {
+    if !args.dir.is_dir() {
+        return Err(format!("{}: no such study folder", args.dir.display()));
+    }
+    if !args.dir.join("manifest.toml").is_file() {
+        return Err(format!(
+            "{}: no manifest.toml (a study in results/, or an ablate or reproduce run)",
+            args.dir.display()
+        ));
+    }
     if !args.check {
         write(&args.dir)?;
         println!("wrote {}", args.dir.join("report.md").display());

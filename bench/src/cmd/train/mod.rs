@@ -296,6 +296,8 @@ fn record(args: &TrainArgs, sizes: (usize, usize), last: &LossRow) -> String {
 /// # Errors
 /// Unreadable data, an existing run without `--resume`, or files that cannot be written.
 pub fn run(args: &TrainArgs) -> Result<(), String> {
+    let files: Vec<PathBuf> = args.data.iter().map(|d| data::data_file(d)).collect();
+    crate::common::results::distinct_inputs(&files, "DATA")?;
     if !(0.0..=1.0).contains(&args.wdl) {
         return Err(format!("--wdl must be in 0..=1, got {}", args.wdl));
     }
