@@ -524,6 +524,34 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
         log.contains("done earlier") && !log.contains("cutlab match"),
         "{log}"
     );
+    // A resume that asks for another run is refused naming the option, before anything is
+    // written: other positions (once accepted, the report said 3 where the data held 2) or
+    // another effort (once played beside the old matches, which went unreported).
+    for (option, value, recorded) in [("--positions", "3", "2"), ("--nodes", "400", "300")] {
+        let other = Command::new(EXE)
+            .args(["ablate", "--quick", "--methods", "rfp", "--extras", "mpc"])
+            .args([
+                "--engine",
+                "none",
+                "--idle-wait",
+                "0",
+                "--resume",
+                option,
+                value,
+            ])
+            .args(["--out", dir.to_str().unwrap()])
+            .output()
+            .expect("ablate runs");
+        let err = String::from_utf8_lossy(&other.stderr);
+        assert!(!other.status.success(), "{option}: {err}");
+        assert!(
+            err.contains(&format!(
+                "started with {option} {recorded}, and this resume gives {option} {value}"
+            )),
+            "{err}"
+        );
+    }
+    assert!(!dir.join("matches/400").exists());
     // A run in progress is reported too, its unstopped matches listed and kept out of the CSV:
     // one match cut to 10 of its 20 games (no look yet), one not started.
     let games = |name: &str| dir.join(format!("matches/300/{name}.csv"));

@@ -228,6 +228,24 @@ impl Comparison {
     }
 }
 
+/// The refusal of a resume whose `option` asks for another run than the one on disk.
+fn resumed_otherwise(option: &str, recorded: &str, given: &str) -> String {
+    format!(
+        "the run was started with {option} {recorded}, and this resume gives {option} {given}: \
+         resume with the run's value (or leave {option} out), or start a new run with another \
+         --out"
+    )
+}
+
+/// A list of numbers as an option takes it.
+fn list(values: &[u64]) -> String {
+    values
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// What the run is, written to `manifest.toml` as it goes.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Manifest {
@@ -396,20 +414,43 @@ struct Settings {
 }
 
 impl Settings {
-    /// The settings, checked before anything runs.
-    fn new(args: &AblateArgs, scale: &Scale) -> Result<Settings, String> {
-        let pick = |given: &[u64], default: &[u64]| {
-            if given.is_empty() {
-                default.to_vec()
-            } else {
-                given.to_vec()
+    /// The settings, checked before anything runs. A resumed run (`run`: its manifest) keeps
+    /// its efforts, looks and bound where they are left out, and refuses others: its matches
+    /// were played under them, and a match under others would be mixed in or left unreported.
+    fn new(args: &AblateArgs, scale: &Scale, run: Option<&Manifest>) -> Result<Settings, String> {
+        let pick = |option: &str, given: &[u64], recorded: Option<&[u64]>, default: &[u64]| match (
+            given, recorded,
+        ) {
+            ([], Some(r)) => Ok(r.to_vec()),
+            ([], None) => Ok(default.to_vec()),
+            (g, Some(r)) if g != r => Err(resumed_otherwise(option, &list(r), &list(g))),
+            (g, _) => Ok(g.to_vec()),
+        };
+        let stop_within = match (args.stop_within, run.map(|m| m.stop_within)) {
+            (Some(given), Some(r)) if (given - r).abs() > f64::EPSILON => {
+                return Err(resumed_otherwise(
+                    "--stop-within",
+                    &r.to_string(),
+                    &given.to_string(),
+                ));
             }
+            (given, r) => given.or(r).unwrap_or(scale.stop_within),
         };
         let settings = Settings {
             depth: args.depth.unwrap_or(scale.depth).to_string(),
-            nodes: pick(&args.nodes, scale.nodes),
-            looks: pick(&args.looks, scale.looks),
-            stop_within: args.stop_within.unwrap_or(scale.stop_within),
+            nodes: pick(
+                "--nodes",
+                &args.nodes,
+                run.map(|m| &m.nodes[..]),
+                scale.nodes,
+            )?,
+            looks: pick(
+                "--looks",
+                &args.looks,
+                run.map(|m| &m.looks[..]),
+                scale.looks,
+            )?,
+            stop_within,
         };
         crate::common::options::no_repeats("--nodes", &settings.nodes)?;
         if settings.nodes.windows(2).any(|w| w[0] >= w[1]) {
@@ -634,7 +675,6 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
     };
     let (stack, baseline, comparisons) = comparisons(args)?;
     let (stack, baseline) = (join(&stack), join(&baseline));
-    let settings = Settings::new(args, &scale)?;
     if let Some(path) = &args.openings {
         cutlab_suites::load(path, false).map_err(|e| format!("--openings: {e}"))?;
     }
@@ -650,6 +690,28 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
             manifest.scale
         ));
     }
+    let resumed = (!manifest.scale.is_empty()).then_some(&manifest);
+    let settings = Settings::new(args, &scale, resumed)?;
+    if let Some(run) = resumed {
+        if let Some(given) = args.positions.filter(|&p| p != run.positions) {
+            return Err(resumed_otherwise(
+                "--positions",
+                &run.positions.to_string(),
+                &given.to_string(),
+            ));
+        }
+        if args.seed != run.seed {
+            return Err(resumed_otherwise(
+                "--seed",
+                &run.seed.to_string(),
+                &args.seed.to_string(),
+            ));
+        }
+    }
+    let positions = args
+        .positions
+        .or(resumed.map(|m| m.positions))
+        .unwrap_or(scale.positions);
     // One process per directory (per shard of it): a second would run the same steps.
     let _lock = crate::common::process::lock_dir(&layout.dir, args.shard.as_deref())?;
     let suite = args.suite.load()?;
@@ -667,7 +729,7 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
     let sampled = write_position_files(
         &layout,
         &suite,
-        (args.positions.unwrap_or(scale.positions), args.seed),
+        (positions, args.seed),
         [scale.oracle_positions, scale.trace_positions],
     )?;
     manifest.scale = scale.name.to_string();

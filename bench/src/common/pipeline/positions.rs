@@ -51,7 +51,25 @@ pub fn write_position_files(
     if positions.is_empty() {
         return Err(format!("{}: no positions", suite.source));
     }
-    write_epd(&layout.file("positions.epd"), &positions)?;
+    // A resumed run's steps searched the positions it wrote: a sample of another content (the
+    // suite's file changed under the same name, another suite) would be mixed in with them.
+    let path = layout.file("positions.epd");
+    if let Ok(earlier) = std::fs::read_to_string(&path) {
+        let now: String = positions.iter().map(|p| p.to_epd() + "\n").collect();
+        if earlier != now {
+            return Err(format!(
+                "{}: the run's positions are not the sample of {} now ({} and {} positions, or \
+                 the same number with other content): the suite changed, or another --suite, \
+                 --positions or --seed was given; resume with the run's suite and options, or \
+                 start a new run with another --out",
+                path.display(),
+                suite.source,
+                earlier.lines().count(),
+                positions.len()
+            ));
+        }
+    }
+    write_epd(&path, &positions)?;
     write_epd(
         &layout.file("oracle-positions.epd"),
         &positions[..oracle.min(positions.len())],
@@ -61,4 +79,42 @@ pub fn write_position_files(
         &positions[..trace.min(positions.len())],
     )?;
     Ok(positions.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run's positions are its own: the sample of a suite whose content changed under the
+    /// same name is refused, not written over the positions its steps searched.
+    #[test]
+    fn a_sample_of_other_content_is_not_written_over_a_runs_positions() {
+        let dir = std::env::temp_dir().join(format!("cutlab-positions-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let layout = Layout { dir: dir.clone() };
+        let suite = |fens: &[&str]| {
+            let text: String = fens
+                .iter()
+                .map(|f| format!("{f} id \"{}\";\n", &f[..2]))
+                .collect();
+            let path = dir.join("suite.epd");
+            std::fs::write(&path, text).unwrap();
+            cutlab_suites::load(&path, false).unwrap()
+        };
+        let a = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq -";
+        let b = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -";
+        let c = "8/8/8/4k3/8/8/4K3/4R3 w - -";
+        assert_eq!(
+            write_position_files(&layout, &suite(&[a, b]), (0, 1), [1, 1]),
+            Ok(2)
+        );
+        // The same suite again: the same sample, accepted.
+        assert_eq!(
+            write_position_files(&layout, &suite(&[a, b]), (0, 1), [1, 1]),
+            Ok(2)
+        );
+        let e = write_position_files(&layout, &suite(&[a, c]), (0, 1), [1, 1]).unwrap_err();
+        assert!(e.contains("the suite changed"), "{e}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }
