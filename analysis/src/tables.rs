@@ -239,6 +239,7 @@ pub fn matches(label: &str, entries: &[(String, MatchSummary)]) -> Table {
         ">W-D-L",
         ">score",
         ">Elo [95% CI]",
+        ">nElo [95% CI]",
         ">LOS",
         "verdict (95%)",
     ]);
@@ -261,12 +262,28 @@ pub fn matches(label: &str, entries: &[(String, MatchSummary)]) -> Table {
             s.rout_bound()
                 .map_or_else(|| "-".to_string(), |b| b.to_string())
         };
+        // Normalized Elo (fishtest's), whole, where the pairs give it an interval.
+        let nelo = if m.pentanomial.pairs() >= crate::elo::MIN_PAIRS
+            && s.nelo.is_finite()
+            && s.nelo_error.is_finite()
+        {
+            let round = |x: f64| x.round() + 0.0;
+            format!(
+                "{:+} [{:+}, {:+}]",
+                round(s.nelo),
+                round(s.nelo - s.nelo_error),
+                round(s.nelo + s.nelo_error)
+            )
+        } else {
+            "-".to_string()
+        };
         t.row(vec![
             name.clone(),
             m.games.to_string(),
             format!("{}-{}-{}", m.wins, m.draws, m.losses),
             format!("{:.1}%", 100.0 * score),
             elo,
+            nelo,
             format!("{:.1}%", 100.0 * s.los),
             verdict(m).to_string(),
         ]);

@@ -98,6 +98,12 @@ fn match_row(
     } else {
         format!("{:+.1} (too few games)", s.elo + 0.0)
     };
+    // Normalized Elo (fishtest's): the score's distance from 50% in game-pair deviations.
+    let nelo = if s.nelo.is_finite() && s.nelo_error.is_finite() {
+        format!("{:+.1} ± {:.1}", s.nelo + 0.0, s.nelo_error)
+    } else {
+        "-".to_string()
+    };
     let p = &m.pentanomial;
     #[expect(clippy::cast_precision_loss, reason = "counts")]
     let score = (m.wins as f64 + 0.5 * m.draws as f64) / m.games.max(1) as f64;
@@ -107,7 +113,7 @@ fn match_row(
         String::new()
     };
     let row = format!(
-        "| {} |{detail} {} | {}-{}-{} | {:.1}% | {elo} | [{}, {}, {}, {}, {}] | {:.1}% | {} |\n",
+        "| {} |{detail} {} | {}-{}-{} | {:.1}% | {elo} | {nelo} | [{}, {}, {}, {}, {}] | {:.1}% | {} |\n",
         entry.label,
         m.games,
         m.wins,
@@ -140,7 +146,7 @@ fn matches_report(dir: &Path, study: &MatchStudy, draw: bool) -> Result<String, 
                 (format!(" {d} |"), " ---: |".to_string())
             });
             md.push_str(&format!(
-                "\n| match |{head} games | W-D-L | score | Elo [95%] | pentanomial | LOS | verdict (95%) |\n| --- |{rule} ---: | --- | ---: | --- | --- | ---: | --- |\n"
+                "\n| match |{head} games | W-D-L | score | Elo [95%] | nElo [95%] | pentanomial | LOS | verdict (95%) |\n| --- |{rule} ---: | --- | ---: | --- | --- | --- | ---: | --- |\n"
             ));
             let mut elo = Vec::new();
             for entry in &section.matches {
