@@ -7,19 +7,22 @@ use std::path::Path;
 use cutlab_instrument::Tally;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
-/// `path`, or `path.gz` where only the compressed file is there (the data of `results/`).
+/// `path`, or `path.gz` or `path.xz` where only a compressed file is there (the data of
+/// `results/`).
 #[must_use]
 pub fn stored(path: &Path) -> Option<std::path::PathBuf> {
     if path.is_file() {
         return Some(path.to_path_buf());
     }
-    let mut gz = path.as_os_str().to_owned();
-    gz.push(".gz");
-    let gz = std::path::PathBuf::from(gz);
-    gz.is_file().then_some(gz)
+    [".gz", ".xz"].into_iter().find_map(|suffix| {
+        let mut compressed = path.as_os_str().to_owned();
+        compressed.push(suffix);
+        let compressed = std::path::PathBuf::from(compressed);
+        compressed.is_file().then_some(compressed)
+    })
 }
 
-/// Every row of a CSV, read from `path` or, where only that is there, `path.gz`.
+/// Every row of a CSV, read from `path` or, where only that is there, `path.gz` or `path.xz`.
 ///
 /// # Errors
 /// An unreadable file, or a row that does not parse (`file:line: problem`).
@@ -27,10 +30,10 @@ pub fn read<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, String> {
     let found = stored(path).unwrap_or_else(|| path.to_path_buf());
     let path = found.as_path();
     let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let input: Box<dyn std::io::Read> = if path.extension().is_some_and(|e| e == "gz") {
-        Box::new(flate2::read::GzDecoder::new(file))
-    } else {
-        Box::new(file)
+    let input: Box<dyn std::io::Read> = match path.extension().and_then(|e| e.to_str()) {
+        Some("gz") => Box::new(flate2::read::GzDecoder::new(file)),
+        Some("xz") => Box::new(liblzma::read::XzDecoder::new(file)),
+        _ => Box::new(file),
     };
     let mut reader = csv::Reader::from_reader(input);
     reader
@@ -385,6 +388,25 @@ mod tests {
             first_engine_score,
             ..GameRow::default()
         }
+    }
+
+    /// A CSV kept xz-compressed is read under its plain name, as a gzipped one is.
+    #[test]
+    fn compressed_files_are_read_under_their_plain_name() {
+        use std::io::Write as _;
+        let dir = std::env::temp_dir().join(format!("cutlab-rows-xz-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let text = "game,ply,mover,score_cp\n1,1,white,20\n1,2,black,\n";
+        let mut xz = liblzma::write::XzEncoder::new(
+            std::fs::File::create(dir.join("m.scores.csv.xz")).unwrap(),
+            6,
+        );
+        xz.write_all(text.as_bytes()).unwrap();
+        xz.finish().unwrap();
+        let rows: Vec<ScoreRow> = read(&dir.join("m.scores.csv")).unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!((rows[0].score_cp, rows[1].score_cp), (Some(20), None));
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

@@ -27,8 +27,8 @@ use super::matches::adjudication::{Adjudication, Adjudicator};
 /// Options of `cutlab adjudicate`.
 #[derive(Args, Debug)]
 pub struct AdjudicateArgs {
-    /// Games CSVs of matches played without adjudication and with `--scores` (STEM.csv with
-    /// its scores in STEM.scores.csv beside it).
+    /// Games CSVs of matches played without adjudication and with `--scores` (STEM.csv or
+    /// STEM.csv.gz, with its scores in STEM.scores.csv beside it, or .gz or .xz).
     #[arg(required = true)]
     games: Vec<PathBuf>,
     /// Draw adjudication `movenumber=34,movecount=8,score=20`.
@@ -101,11 +101,13 @@ pub fn run(args: &AdjudicateArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// The scores file of a games CSV: `STEM.scores.csv` beside `STEM.csv`.
+/// The scores file of a games CSV: `STEM.scores.csv` beside `STEM.csv` (or `STEM.csv.gz`; the
+/// scores may be compressed too, as a study keeps them).
 fn scores_path(games: &Path) -> PathBuf {
     let name = games.file_name().map_or_else(String::new, |n| {
         let n = n.to_string_lossy();
-        format!("{}.scores.csv", n.strip_suffix(".csv").unwrap_or(&n))
+        let n = n.strip_suffix(".gz").unwrap_or(&n);
+        format!("{}.scores.csv", n.strip_suffix(".csv").unwrap_or(n))
     });
     games.with_file_name(name)
 }
@@ -370,6 +372,10 @@ mod tests {
     fn the_scores_sit_beside_their_games() {
         assert_eq!(
             scores_path(Path::new("d/without-rfp.csv")),
+            Path::new("d/without-rfp.scores.csv")
+        );
+        assert_eq!(
+            scores_path(Path::new("d/without-rfp.csv.gz")),
             Path::new("d/without-rfp.scores.csv")
         );
     }
