@@ -278,6 +278,7 @@ fn changed_settings(old: &toml::Table, new: &toml::Table) -> Vec<String> {
             "search_signature",
             "suite_source",
             "positions",
+            "suite_content",
         ] {
             if let Some(value) = table.get(key) {
                 flatten(key, value, &mut flat);
@@ -289,9 +290,18 @@ fn changed_settings(old: &toml::Table, new: &toml::Table) -> Vec<String> {
     };
     // Files written before signatures were recorded have none: compared where both have one.
     let signed = old.contains_key("search_signature");
+    let hashed = old.contains_key("suite_content");
     let (old, mut new) = (settings(old), settings(new));
     if !signed {
         new.retain(|key, _| !key.starts_with("search_signature."));
+    }
+    // Files written before the suite's content was recorded: compared by name and count.
+    if !hashed {
+        new.remove("suite_content");
+    }
+    // Training runs written before their data's content was recorded: compared by name.
+    if !old.contains_key("args.data_content") {
+        new.remove("args.data_content");
     }
     let keys: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
     keys.into_iter()
@@ -382,6 +392,10 @@ fn write_run_config<A: serde::Serialize>(
         suite_source: Option<&'a str>,
         #[serde(skip_serializing_if = "Option::is_none")]
         positions: Option<usize>,
+        /// The suite's content (its positions' EPD, in order), hashed: a file changed under
+        /// the same name is another suite.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        suite_content: Option<String>,
         args: &'a A,
         #[serde(skip_serializing_if = "Option::is_none")]
         search: Option<&'a cutlab_search::SearchConfig>,
@@ -393,12 +407,47 @@ fn write_run_config<A: serde::Serialize>(
         command,
         suite_source: searched.map(|(_, suite)| suite.source.as_str()),
         positions: searched.map(|(_, suite)| suite.positions.len()),
+        suite_content: searched.map(|(_, suite)| content_hash(suite)),
         args,
         search: searched.map(|(config, _)| config),
         search_signature: signatures(searches)?,
     })
     .map_err(|e| format!("configuration: {e}"))?;
     write_checked(&out.with_extension("config.toml"), &text, resuming)
+}
+
+/// The 64-bit FNV-1a hash of a suite's positions as EPD, in order, in hex: stable across
+/// builds and machines (std's hasher is not).
+fn content_hash(suite: &cutlab_suites::Suite) -> String {
+    let mut hash = Fnv1a::default();
+    for p in &suite.positions {
+        hash.write(p.to_epd().as_bytes());
+        hash.write(b"\n");
+    }
+    hash.hex()
+}
+
+/// The 64-bit FNV-1a hash (Fowler, Noll and Vo), for recording an input by its content.
+pub struct Fnv1a(u64);
+
+impl Default for Fnv1a {
+    fn default() -> Fnv1a {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv1a {
+    /// Hashes `bytes` in.
+    pub fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    /// The hash so far, 16 hex digits.
+    pub fn hex(&self) -> String {
+        format!("{:016x}", self.0)
+    }
 }
 
 /// Checks that the result files `outs` were made with the same settings (the shards of one

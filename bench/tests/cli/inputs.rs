@@ -418,3 +418,36 @@ fn misleading_inputs_are_refused_naming_them() {
     assert!(e.contains("named twice"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A suite is recorded by its content, not only its name and size: a position replaced in
+/// the file (same name, same count) is refused on a resume, where its rows were once mixed
+/// with the old position's.
+#[test]
+fn a_resume_on_a_suite_whose_content_changed_is_refused() {
+    let dir = temp_dir("suite-content");
+    stdout_of_success(&depth_run(&dir, "d.csv", &[]));
+    let suite = dir.join("suite.epd");
+    let changed = SMALL_SUITE.replace(
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - id \"b\";",
+        "8/8/8/4k3/8/8/4K3/4R3 w - - id \"b\";",
+    );
+    assert_ne!(changed, SMALL_SUITE);
+    std::fs::write(&suite, changed).unwrap();
+    let out = Command::new(EXE)
+        .args(["depth", "--suite", suite.to_str().unwrap()])
+        .args([
+            "--variants",
+            "null-move,null-move+mpc",
+            "--depth",
+            "5",
+            "--resume",
+        ])
+        .arg("--out")
+        .arg(dir.join("d.csv"))
+        .output()
+        .expect("depth runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("suite_content"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -818,6 +818,19 @@ fn train_writes_a_network_and_resumes_from_its_checkpoint() {
     for (s, u) in scaled.iter().zip(&unscaled) {
         assert!((2 * s - u).abs() <= 1, "{s} is not half of {u}");
     }
+    // Data that grew under the same name is other data: the resume is refused (it once
+    // trained its later epochs on more positions than its first, in one loss.csv).
+    let data = dir.join("data/data.bin");
+    let mut bytes = std::fs::read(&data).unwrap();
+    let first: Vec<u8> = bytes[..32].to_vec();
+    bytes.extend(first);
+    std::fs::write(&data, &bytes).unwrap();
+    let grown = train("part", &["--epochs", "4", "--resume"]);
+    let err = String::from_utf8_lossy(&grown.stderr);
+    assert!(
+        !grown.status.success() && err.contains("data_content"),
+        "{err}"
+    );
     // Refused before any training, naming the option: no validation share, a scale that
     // would saturate, and a folder whose network no training run here wrote.
     let no_validation = Command::new(EXE)

@@ -335,10 +335,25 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         };
         (0, Model::new(args.seed), adam)
     };
+    // The data by content: a resume on data that grew or changed under the same names
+    // would train its later epochs on other positions than its first.
+    #[derive(Serialize)]
+    struct Recorded<'a> {
+        #[serde(flatten)]
+        args: &'a TrainArgs,
+        data_content: String,
+    }
+    let mut hash = crate::common::results::Fnv1a::default();
+    for file in &files {
+        hash.write(&std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?);
+    }
     crate::common::results::write_args_config(
         &args.out.join("train.csv"),
         "train",
-        args,
+        &Recorded {
+            args,
+            data_content: hash.hex(),
+        },
         &[],
         start_epoch > 0,
     )?;
