@@ -332,11 +332,42 @@ impl Packed {
             pos.play_unchecked(m);
             moves.push(m);
         }
+        check_result(&pos, &self.result)?;
         Ok(GameMoves {
             start,
             moves,
             result: self.result.clone(),
         })
+    }
+}
+
+/// Refuses a result that the game's last position contradicts: a mate is the mated side's
+/// loss, a stalemate a draw (a result column edited by hand once unpacked to both, and
+/// `datagen --from-games` labelled a Black mate as White's win). Other endings (adjudication,
+/// time, resignation) are not in the position and are taken as given.
+fn check_result(last: &Chess, result: &str) -> Result<(), String> {
+    let expected = if last.is_checkmate() {
+        if last.turn() == shakmaty::Color::White {
+            "0-1"
+        } else {
+            "1-0"
+        }
+    } else if last.is_stalemate() {
+        "1/2-1/2"
+    } else {
+        return Ok(());
+    };
+    if result == expected || result == "*" {
+        Ok(())
+    } else {
+        Err(format!(
+            "result {result}, where its last position is {} ({expected})",
+            if last.is_checkmate() {
+                "a mate"
+            } else {
+                "a stalemate"
+            }
+        ))
     }
 }
 
@@ -744,6 +775,14 @@ mod tests {
         );
         let laid_out = PGN.replace("1. f3 e5", "1.f3 e5");
         assert!(pack("a.pgn", &laid_out, &|| {}).is_err());
+        // A result that its last position contradicts: White "wins" the fool's mate.
+        let contradicted = PGN.replace("Qh4# 0-1", "Qh4# 1-0");
+        assert_ne!(contradicted, PGN);
+        let e = pack("a.pgn", &contradicted, &|| {}).unwrap_err();
+        assert!(
+            e.contains("result 1-0, where its last position is a mate (0-1)"),
+            "{e}"
+        );
         let illegal = PGN.replace("Qh4#", "Qh5#");
         assert!(
             pack("a.pgn", &illegal, &|| {})
