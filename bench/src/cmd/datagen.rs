@@ -73,8 +73,8 @@ pub struct DatagenArgs {
     #[arg(long, default_value_t = 1, value_parser = crate::common::options::threads)]
     threads: usize,
     /// Only games K, K+N, K+2N, ... (`K/N`, K from 1).
-    #[arg(long, value_parser = crate::common::shard::spec)]
-    shard: Option<String>,
+    #[arg(long)]
+    shard: Option<crate::common::shard::Shard>,
     /// Directory for `data.bin`, `games.csv` and `datagen.config.toml`.
     #[arg(long)]
     out: PathBuf,
@@ -325,7 +325,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         !done_rows.is_empty(),
     )?;
     let all: Vec<u32> = (0..count).collect();
-    let mine = crate::common::shard::shard(&all, args.shard.as_deref())?;
+    let mine = crate::common::shard::shard(&all, args.shard);
     let done: HashSet<u32> = done_rows.iter().map(|r| r.game).collect();
     let todo: Vec<u32> = mine
         .into_iter()

@@ -125,7 +125,7 @@ pub fn run(args: &DepthArgs) -> Result<(), String> {
         (None, None) => (Limits::movetime(1000), Some(1000)),
     };
     let suite = args.suite.load()?;
-    let positions = crate::common::shard::shard(&suite.positions, args.run.shard.as_deref())?;
+    let positions = crate::common::shard::shard(&suite.positions, args.run.shard);
     let mut rows: Vec<DepthRow> =
         crate::common::results::resume_rows(&args.run.out, args.run.resume)?;
     let done: HashSet<(String, String)> = rows

@@ -312,7 +312,7 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
         .map(|v| args.models.config(v))
         .collect::<Result<_, _>>()?;
     let suite = args.suite.load()?;
-    let positions = crate::common::shard::shard(&suite.positions, args.run.shard.as_deref())?;
+    let positions = crate::common::shard::shard(&suite.positions, args.run.shard);
     let mut rows: Vec<RegretRow> =
         crate::common::results::resume_rows(&args.run.out, args.run.resume)?;
 

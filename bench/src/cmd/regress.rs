@@ -90,7 +90,7 @@ pub fn run(args: &RegressArgs) -> Result<(), String> {
     let depths = parse_depths(&args.depths)?;
     let config = SearchConfig::resolve(&args.variant).map_err(|e| e.to_string())?;
     let suite: Suite = args.suite.load()?;
-    let positions = crate::common::shard::shard(&suite.positions, args.run.shard.as_deref())?;
+    let positions = crate::common::shard::shard(&suite.positions, args.run.shard);
     let kept: Vec<SampleRow> = crate::common::results::resume_rows(&args.run.out, args.run.resume)?;
     let done: HashSet<String> = kept.into_iter().map(|r| r.position).collect();
     let todo: Vec<&SuitePosition> = positions

@@ -18,8 +18,8 @@ pub struct StepArgs {
     /// The step's name, as in the plan.
     name: String,
     /// Run only this shard of the step, `K/N`.
-    #[arg(long, conflicts_with = "merge", value_parser = crate::common::shard::spec)]
-    shard: Option<String>,
+    #[arg(long, conflicts_with = "merge")]
+    shard: Option<crate::common::shard::Shard>,
     /// Merge the step's N finished shards.
     #[arg(long)]
     merge: Option<usize>,
@@ -54,9 +54,8 @@ pub fn run(args: &StepArgs) -> Result<(), String> {
             return Ok(());
         }
         (_, Some(n)) => merge_shards(&layout, step, n)?,
-        (Some(spec), None) => {
-            let (k, n) = crate::common::shard::parse(spec)?;
-            let shard = step.shard(k, n);
+        (Some(crate::common::shard::Shard { k, n }), None) => {
+            let shard = step.shard(*k, *n);
             if step_record(&layout, &shard.name).is_some() {
                 eprintln!("{}: done earlier", shard.name);
                 return Ok(());

@@ -66,8 +66,8 @@ pub struct TraceArgs {
     #[arg(long, default_value_t = 16, value_parser = crate::common::options::hash_mib)]
     hash_mb: usize,
     /// Only this slice of the suite, `K/N`.
-    #[arg(long, value_parser = crate::common::shard::spec)]
-    shard: Option<String>,
+    #[arg(long)]
+    shard: Option<crate::common::shard::Shard>,
 }
 
 /// The share that the studies (`reproduce`, `ablate`) verify of the cuts of the methods a
@@ -123,7 +123,7 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
     crate::common::results::write_config(&args.out, "trace", args, &config, &suite, false)?;
     let mut search = Search::with_observer(config, args.hash_mb, observer);
 
-    let positions = crate::common::shard::shard(&suite.positions, args.shard.as_deref())?;
+    let positions = crate::common::shard::shard(&suite.positions, args.shard);
     let bar = crate::common::progress::bar(positions.len() as u64, "positions");
     let mut total_nodes = 0;
     let mut counters = Counters::default();

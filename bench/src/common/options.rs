@@ -120,8 +120,8 @@ pub struct RunOptions {
     #[arg(long)]
     pub resume: bool,
     /// Only this slice of the suite, `K/N` (K from 1).
-    #[arg(long, value_parser = crate::common::shard::spec)]
-    pub shard: Option<String>,
+    #[arg(long)]
+    pub shard: Option<crate::common::shard::Shard>,
 }
 
 /// `--variant`: a preset, parts joined by `+`, or a TOML file, checked when the command line

@@ -54,11 +54,11 @@ pub fn lock(file: &File, path: &Path) -> Result<(), String> {
 ///
 /// # Errors
 /// The directory is in use, or its lock file cannot be made.
-pub fn lock_dir(dir: &Path, shard: Option<&str>) -> Result<File, String> {
+pub fn lock_dir(dir: &Path, shard: Option<crate::common::shard::Shard>) -> Result<File, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let name = shard.map_or_else(
         || ".lock".to_string(),
-        |s| format!(".lock-shard-{}", s.replace('/', "-of-")),
+        |s| format!(".lock-shard-{}-of-{}", s.k, s.n),
     );
     let path = dir.join(name);
     let file = File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;

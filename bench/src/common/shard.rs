@@ -1,50 +1,76 @@
 //! Shards: a stable partition of a run's items over several processes (`--shard K/N`).
 
-/// `K/N` as (K, N), with 1 <= K <= N.
-pub fn parse(spec: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("--shard: expected 'K/N' with 1 <= K <= N, got '{spec}'");
-    let (k, n) = spec.split_once('/').ok_or_else(bad)?;
-    let (k, n) = (
-        k.parse::<usize>().map_err(|_| bad())?,
-        n.parse::<usize>().map_err(|_| bad())?,
-    );
-    if k == 0 || k > n {
-        return Err(bad());
+use std::{fmt, str::FromStr};
+
+/// The `k`-th of `n` shares of a run's items (`--shard K/N`, 1 <= K <= N), parsed once where
+/// the option is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which share, from 1.
+    pub k: usize,
+    /// How many shares.
+    pub n: usize,
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    fn from_str(spec: &str) -> Result<Shard, String> {
+        let bad = || format!("expected 'K/N' with 1 <= K <= N, got '{spec}'");
+        let (k, n) = spec.split_once('/').ok_or_else(bad)?;
+        let (k, n) = (
+            k.parse::<usize>().map_err(|_| bad())?,
+            n.parse::<usize>().map_err(|_| bad())?,
+        );
+        if k == 0 || k > n {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
     }
-    Ok((k, n))
 }
 
-/// `--shard`'s value parser: `K/N` checked where it is parsed, kept as written.
-///
-/// # Errors
-/// Not `K/N` with 1 <= K <= N.
-pub fn spec(text: &str) -> Result<String, String> {
-    parse(text)
-        .map(|_| text.to_string())
-        .map_err(|e| e.trim_start_matches("--shard: ").to_string())
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
 }
 
-/// The `K/N` slice of `items` (K from 1): every N-th item from the K-th, a stable partition.
-pub fn shard<'a, T>(items: &'a [T], spec: Option<&str>) -> Result<Vec<&'a T>, String> {
-    let Some(spec) = spec else {
-        return Ok(items.iter().collect());
-    };
-    let (k, n) = parse(spec)?;
-    Ok(items.iter().skip(k - 1).step_by(n).collect())
+/// Recorded as written, `K/N` (a run's configuration keeps its arguments as text).
+impl serde::Serialize for Shard {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl Shard {
+    /// This shard's slice of `items`: every N-th item from the K-th, a stable partition.
+    pub fn of<T>(self, items: &[T]) -> Vec<&T> {
+        items.iter().skip(self.k - 1).step_by(self.n).collect()
+    }
+}
+
+/// The items a run with `--shard` (or without it: all) takes.
+pub fn shard<T>(items: &[T], shard: Option<Shard>) -> Vec<&T> {
+    shard.map_or_else(|| items.iter().collect(), |s| s.of(items))
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn shards_partition_the_suite() {
         let items: Vec<u32> = (0..10).collect();
         let mut all: Vec<u32> = (1..=3)
-            .flat_map(|k| super::shard(&items, Some(&format!("{k}/3"))).unwrap())
+            .flat_map(|k| shard(&items, Some(Shard { k, n: 3 })))
             .copied()
             .collect();
         all.sort_unstable();
         assert_eq!(all, items);
-        assert!(super::shard(&items, Some("0/3")).is_err());
-        assert!(super::shard(&items, Some("4/3")).is_err());
+        assert_eq!("2/3".parse::<Shard>(), Ok(Shard { k: 2, n: 3 }));
+        assert_eq!(Shard { k: 2, n: 3 }.to_string(), "2/3");
+        for bad in ["0/3", "4/3", "3", "a/b"] {
+            assert!(bad.parse::<Shard>().unwrap_err().contains("K/N"), "{bad}");
+        }
     }
 }

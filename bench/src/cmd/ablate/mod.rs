@@ -124,8 +124,8 @@ pub struct AblateArgs {
     idle_wait: u64,
     /// Run the K-th of N shares of the steps (K from 1); the run whose steps are all done
     /// writes the report.
-    #[arg(long, value_parser = crate::common::shard::spec)]
-    shard: Option<String>,
+    #[arg(long)]
+    shard: Option<crate::common::shard::Shard>,
 }
 
 /// The size of a run.
@@ -713,7 +713,7 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
         .or(resumed.map(|m| m.positions))
         .unwrap_or(scale.positions);
     // One process per directory (per shard of it): a second would run the same steps.
-    let _lock = crate::common::process::lock_dir(&layout.dir, args.shard.as_deref())?;
+    let _lock = crate::common::process::lock_dir(&layout.dir, args.shard)?;
     let suite = args.suite.load()?;
     // A resumed run keeps the factor it started with (a new manifest has none: 0).
     let kept = (manifest.time_factor > 0.0).then_some((manifest.time_factor, manifest.speed_nps));
@@ -769,7 +769,7 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
             args.threads
         )
     );
-    let mine = crate::common::shard::shard(&steps, args.shard.as_deref())?;
+    let mine = crate::common::shard::shard(&steps, args.shard);
     let total = steps.len();
     // The manifest lists every finished step at all times: a copy of the directory taken
     // between steps (`cutlab report` of a run in progress) is described by it.

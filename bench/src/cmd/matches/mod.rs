@@ -116,8 +116,8 @@ pub struct MatchArgs {
     resume: bool,
     /// Play the K-th of N shares of the game pairs (every N-th pair from the K-th); `cutlab
     /// merge` joins the shards' CSVs and `cutlab match-report` sums them up.
-    #[arg(long, value_parser = crate::common::shard::spec)]
-    shard: Option<String>,
+    #[arg(long)]
+    shard: Option<crate::common::shard::Shard>,
 }
 
 /// The order openings are played in.
@@ -312,7 +312,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     // Game pairs on the shared runner: each worker starts its two players once; a crashed
     // engine is restarted for the next game; the SPRT, when given, stops the match.
     let all_pairs: Vec<usize> = (0..pairs).collect();
-    let mine = crate::common::shard::shard(&all_pairs, args.shard.as_deref())?;
+    let mine = crate::common::shard::shard(&all_pairs, args.shard);
     // Resume: the pairs already in --out are kept (rows are written pair by pair).
     let mut rows: Vec<GameRow> = match &args.out {
         Some(path) => crate::common::results::resume_rows(path, args.resume)?,
