@@ -6,5 +6,6 @@ pub mod plot;
 pub mod power;
 pub mod regression;
 pub mod rows;
+pub mod sequential;
 pub mod stats;
 pub mod tables;
