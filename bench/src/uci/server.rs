@@ -164,9 +164,12 @@ pub fn run() {
             "debug" => error("debug takes 'on' or 'off'"),
             "position" => engine.position(args),
             "go" => engine.go(args),
+            "stop" => engine.finish(),
             // The engine does not ponder on its own clock (it offers no `Ponder` option): a
-            // ponder hit ends the ponder search, which answers at once.
-            "stop" | "ponderhit" => engine.finish(),
+            // ponder hit ends the ponder search, which answers at once; a search that is not
+            // pondering goes on.
+            "ponderhit" if engine.infinite => engine.finish(),
+            "ponderhit" => {}
             "setoption" => engine.set_option(args),
             "quit" => return engine.finish(),
             other => error(&format!("unknown command '{other}'")),

@@ -203,6 +203,11 @@ fn the_last_info_gives_the_nodes_the_search_spent_and_searchmoves_limit_the_root
         best.starts_with("bestmove a2a3") || best.starts_with("bestmove h2h3"),
         "{lines:?}"
     );
+    // A ponder search answers at its ponder hit.
+    s.send("go ponder wtime 1000 btime 1000");
+    s.until("info depth 2");
+    s.send("ponderhit");
+    s.until("bestmove");
     s.send("quit");
     s.child.wait().expect("exits");
 }
