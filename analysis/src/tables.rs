@@ -250,30 +250,17 @@ pub fn matches(label: &str, entries: &[(String, MatchSummary)]) -> Table {
         let elo = if m.pentanomial.pairs() < crate::elo::MIN_PAIRS {
             "too few games".to_string()
         } else if s.elo.is_finite() && s.elo_error.is_finite() {
-            // Whole Elo; adding 0.0 turns -0 into 0.
-            let round = |x: f64| x.round() + 0.0;
-            format!(
-                "{:+} [{:+}, {:+}]",
-                round(s.elo),
-                round(s.elo - s.elo_error),
-                round(s.elo + s.elo_error)
-            )
+            whole_interval(s.elo, s.elo_error)
         } else {
             s.rout_bound()
                 .map_or_else(|| "-".to_string(), |b| b.to_string())
         };
-        // Normalized Elo (fishtest's), whole, where the pairs give it an interval.
+        // Normalized Elo (fishtest's), where the pairs give it an interval.
         let nelo = if m.pentanomial.pairs() >= crate::elo::MIN_PAIRS
             && s.nelo.is_finite()
             && s.nelo_error.is_finite()
         {
-            let round = |x: f64| x.round() + 0.0;
-            format!(
-                "{:+} [{:+}, {:+}]",
-                round(s.nelo),
-                round(s.nelo - s.nelo_error),
-                round(s.nelo + s.nelo_error)
-            )
+            whole_interval(s.nelo, s.nelo_error)
         } else {
             "-".to_string()
         };
@@ -289,6 +276,18 @@ pub fn matches(label: &str, entries: &[(String, MatchSummary)]) -> Table {
         ]);
     }
     t
+}
+
+/// `value` and its interval `value ± half`, whole: `+12 [+3, +21]` (adding 0.0 turns -0
+/// into 0).
+fn whole_interval(value: f64, half: f64) -> String {
+    let round = |x: f64| x.round() + 0.0;
+    format!(
+        "{:+} [{:+}, {:+}]",
+        round(value),
+        round(value - half),
+        round(value + half)
+    )
 }
 
 /// False-cut rate per method: sampled cuts whose full-width re-search disagrees with the bound
