@@ -2,9 +2,8 @@
 //!
 //! A match played without adjudication and with `--scores` keeps each move's score. At fixed
 //! nodes a game is deterministic, so the game an adjudicated match would have played is the
-//! natural game cut where the rule fires: replaying the rule (the same
-//! [`Adjudicator`](super::matches::adjudication::Adjudicator) as `match` runs) on the scores
-//! tells, for every game, the result adjudication would have given and the moves it would
+//! natural game cut where the rule fires: replaying the rule (the same [`Adjudicator`] as
+//! `match` runs) on the scores tells, for every game, the result adjudication would have given and the moves it would
 //! have saved, which is how fishtest and OpenBench judge their rules (fishtest's are resign
 //! after 3 moves at 600 cp, draw from move 34 for 8 moves within 20 cp).
 
