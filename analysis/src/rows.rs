@@ -76,6 +76,19 @@ pub fn read_games_if_stored(path: &Path) -> Result<Vec<GameRow>, String> {
     Ok(games)
 }
 
+/// The first engine's points for a game's `result`: 1, 0.5 or 0 (`None` for a result that is
+/// not `1-0`, `0-1` or `1/2-1/2`).
+#[must_use]
+pub fn first_engine_points(result: &str, first_is_white: bool) -> Option<f64> {
+    let white = match result {
+        "1-0" => 1.0,
+        "0-1" => 0.0,
+        "1/2-1/2" => 0.5,
+        _ => return None,
+    };
+    Some(if first_is_white { white } else { 1.0 - white })
+}
+
 /// Refuses games that cannot be one match's as `cutlab match` writes them: a game number
 /// twice (a row copied, or a shard merged twice), a result that is not one of the three, or a
 /// first engine's score that its game's result contradicts (the first engine has White in odd
@@ -90,16 +103,11 @@ pub fn check_games(path: &Path, games: &[GameRow]) -> Result<(), String> {
         if !seen.insert(g.game) {
             return Err(at("appears twice".into()));
         }
-        let white_score = match g.result.as_str() {
-            "1-0" => 1.0,
-            "0-1" => 0.0,
-            "1/2-1/2" => 0.5,
-            other => return Err(at(format!("result '{other}' is not 1-0, 0-1 or 1/2-1/2"))),
-        };
-        let first_score = if g.game % 2 == 1 {
-            white_score
-        } else {
-            1.0 - white_score
+        let Some(first_score) = first_engine_points(&g.result, g.game % 2 == 1) else {
+            return Err(at(format!(
+                "result '{}' is not 1-0, 0-1 or 1/2-1/2",
+                g.result
+            )));
         };
         if (g.first_engine_score - first_score).abs() > f64::EPSILON {
             return Err(at(format!(

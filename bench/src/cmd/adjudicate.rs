@@ -192,11 +192,8 @@ fn replay_game(
 /// `game` with another result (the first engine's score follows it).
 fn with_result(game: &GameRow, result: &str) -> GameRow {
     let first_is_white = game.game % 2 == 1;
-    let first_engine_score = match (result, first_is_white) {
-        ("1/2-1/2", _) => 0.5,
-        ("1-0", true) | ("0-1", false) => 1.0,
-        _ => 0.0,
-    };
+    let first_engine_score =
+        cutlab_analysis::rows::first_engine_points(result, first_is_white).unwrap_or(0.0);
     GameRow {
         result: result.to_string(),
         first_engine_score,

@@ -28,21 +28,13 @@ pub struct MergeArgs {
 
 /// Merges the inputs.
 pub fn run(args: &MergeArgs) -> Result<(), String> {
-    for (i, input) in args.inputs.iter().enumerate() {
-        if same_file(input, &args.out) {
-            return Err(format!(
-                "{}: the output is also an input; merge into a new file",
-                args.out.display()
-            ));
-        }
-        if let Some(earlier) = args.inputs[..i].iter().find(|e| same_file(e, input)) {
-            return Err(format!(
-                "{}: named twice (also as {}): its rows would be merged twice",
-                input.display(),
-                earlier.display()
-            ));
-        }
+    if args.inputs.iter().any(|input| same_file(input, &args.out)) {
+        return Err(format!(
+            "{}: the output is also an input; merge into a new file",
+            args.out.display()
+        ));
     }
+    crate::common::results::distinct_inputs(&args.inputs, "IN")?;
     if args.out.exists() && !args.force {
         return Err(format!(
             "{} exists: pass --force to replace it, or merge into a new file",

@@ -198,11 +198,8 @@ pub fn play_game(
     };
     let white_name = names[white_index];
     let black_name = names[1 - white_index];
-    let first_engine_score = match (result, first_is_white) {
-        ("1/2-1/2", _) => 0.5,
-        ("1-0", true) | ("0-1", false) => 1.0,
-        _ => 0.0,
-    };
+    let first_engine_score =
+        cutlab_analysis::rows::first_engine_points(result, first_is_white).unwrap_or(0.0);
     let mut pgn = String::new();
     let _ = writeln!(
         pgn,

@@ -117,16 +117,29 @@ fn held_apart(seed: u64, input: usize, game: u64, share: f64) -> bool {
     unit < share
 }
 
+/// The positions of a training run's data, split, and what they are by content.
+pub struct Data {
+    /// The positions trained on.
+    pub train: Positions,
+    /// The positions of the games held apart for the validation loss.
+    pub validation: Positions,
+    /// The data files' bytes, in order, hashed (FNV-1a, 16 hex digits): a resume on data
+    /// that changed under the same names is refused by it.
+    pub content: String,
+}
+
 /// Reads every input into a training and a validation set: whole games are held apart (by
 /// `games.csv`), or, for a bare file, whole blocks of 256 records.
 ///
 /// # Errors
-/// A file that cannot be read, or is not a whole number of records.
-pub fn load(inputs: &[PathBuf], share: f64, seed: u64) -> Result<(Positions, Positions), String> {
+/// A file that cannot be read, or is not a whole number of valid records.
+pub fn load(inputs: &[PathBuf], share: f64, seed: u64) -> Result<Data, String> {
     let (mut train, mut validation) = (Positions::default(), Positions::default());
+    let mut content = crate::common::results::Fnv1a::default();
     for (k, input) in inputs.iter().enumerate() {
         let path = data_file(input);
         let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        content.write(&bytes);
         if bytes.len() % 32 != 0 {
             return Err(format!(
                 "{}: {} bytes, not a whole number of 32-byte records",
@@ -188,7 +201,11 @@ pub fn load(inputs: &[PathBuf], share: f64, seed: u64) -> Result<(Positions, Pos
             }
         }
     }
-    Ok((train, validation))
+    Ok(Data {
+        train,
+        validation,
+        content: content.hex(),
+    })
 }
 
 #[cfg(test)]

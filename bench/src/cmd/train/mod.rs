@@ -335,6 +335,11 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         };
         (0, Model::new(args.seed), adam)
     };
+    let data::Data {
+        train,
+        validation,
+        content,
+    } = data::load(&args.data, args.validation, args.seed)?;
     // The data by content: a resume on data that grew or changed under the same names
     // would train its later epochs on other positions than its first.
     #[derive(Serialize)]
@@ -343,21 +348,16 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         args: &'a TrainArgs,
         data_content: String,
     }
-    let mut hash = crate::common::results::Fnv1a::default();
-    for file in &files {
-        hash.write(&std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?);
-    }
     crate::common::results::write_args_config(
         &args.out.join("train.csv"),
         "train",
         &Recorded {
             args,
-            data_content: hash.hex(),
+            data_content: content,
         },
         &[],
         start_epoch > 0,
     )?;
-    let (train, validation) = data::load(&args.data, args.validation, args.seed)?;
     if train.len() == 0 {
         return Err("no training positions in the data".into());
     }

@@ -31,7 +31,16 @@ pub fn sample(
 /// # Errors
 /// The file cannot be written.
 pub fn write_epd(path: &Path, positions: &[&cutlab_suites::SuitePosition]) -> Result<(), String> {
-    let text: String = positions.iter().map(|p| p.to_epd() + "\n").collect();
+    write_text(path, &epd(positions))
+}
+
+/// Positions as EPD text, a line each.
+fn epd(positions: &[&cutlab_suites::SuitePosition]) -> String {
+    positions.iter().map(|p| p.to_epd() + "\n").collect()
+}
+
+/// Writes `text` to `path`, the error naming it.
+fn write_text(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -54,22 +63,22 @@ pub fn write_position_files(
     // A resumed run's steps searched the positions it wrote: a sample of another content (the
     // suite's file changed under the same name, another suite) would be mixed in with them.
     let path = layout.file("positions.epd");
-    if let Ok(earlier) = std::fs::read_to_string(&path) {
-        let now: String = positions.iter().map(|p| p.to_epd() + "\n").collect();
-        if earlier != now {
-            return Err(format!(
-                "{}: the run's positions are not the sample of {} now ({} and {} positions, or \
-                 the same number with other content): the suite changed, or another --suite, \
-                 --positions or --seed was given; resume with the run's suite and options, or \
-                 start a new run with another --out",
-                path.display(),
-                suite.source,
-                earlier.lines().count(),
-                positions.len()
-            ));
-        }
+    let now = epd(&positions);
+    if let Ok(earlier) = std::fs::read_to_string(&path)
+        && earlier != now
+    {
+        return Err(format!(
+            "{}: the run's positions are not the sample of {} now ({} and {} positions, or \
+             the same number with other content): the suite changed, or another --suite, \
+             --positions or --seed was given; resume with the run's suite and options, or \
+             start a new run with another --out",
+            path.display(),
+            suite.source,
+            earlier.lines().count(),
+            positions.len()
+        ));
     }
-    write_epd(&path, &positions)?;
+    write_text(&path, &now)?;
     write_epd(
         &layout.file("oracle-positions.epd"),
         &positions[..oracle.min(positions.len())],
