@@ -81,21 +81,26 @@ fn slurm_jobs_run_shards_that_merge_into_the_whole() {
     // The plan and batch scripts, without a cluster: an array of 3 shards and a merge job.
     let out = dir.join("sharded.csv");
     let suite = dir.join("suite.epd");
+    // `cutlab slurm --slurm-dry-run` of a depth run over the suite: ARRAY shards, the plan in
+    // DIR, the rows in OUT.
+    let dry_run = |array: &str, plan: &std::path::Path, args: &[&str], out: &std::path::Path| {
+        Command::new(EXE)
+            .args(["slurm", "--slurm-dry-run", "--slurm-array", array, "--dir"])
+            .arg(plan)
+            .args(["--", "depth", "--suite", suite.to_str().unwrap()])
+            .args(args)
+            .arg("--out")
+            .arg(out)
+            .output()
+            .expect("slurm runs")
+    };
     let plan = dir.join("jobs");
-    let submitted = Command::new(EXE)
-        .args(["slurm", "--slurm-dry-run", "--slurm-array", "3", "--dir"])
-        .arg(&plan)
-        .args(["--", "depth", "--suite", suite.to_str().unwrap()])
-        .args([
-            "--variants",
-            "null-move,null-move+mpc",
-            "--depth",
-            "5",
-            "--out",
-        ])
-        .arg(&out)
-        .output()
-        .expect("slurm runs");
+    let submitted = dry_run(
+        "3",
+        &plan,
+        &["--variants", "null-move,null-move+mpc", "--depth", "5"],
+        &out,
+    );
     assert!(submitted.status.success(), "{submitted:?}");
     let array = std::fs::read_to_string(plan.join("slurm/cutlab-depth.sbatch")).unwrap();
     assert!(array.contains("#SBATCH --array=1-3"), "{array}");
@@ -108,36 +113,24 @@ fn slurm_jobs_run_shards_that_merge_into_the_whole() {
     // A search at fixed depth shares its node; one at fixed time has the node to itself.
     assert!(!array.contains("--exclusive"), "{array}");
     let timed = dir.join("timed-jobs");
-    let submitted = Command::new(EXE)
-        .args(["slurm", "--slurm-dry-run", "--slurm-array", "2", "--dir"])
-        .arg(&timed)
-        .args(["--", "depth", "--suite", suite.to_str().unwrap()])
-        .args(["--variants", "null-move", "--time-ms", "100", "--out"])
-        .arg(dir.join("timed.csv"))
-        .output()
-        .expect("slurm runs");
+    let submitted = dry_run(
+        "2",
+        &timed,
+        &["--variants", "null-move", "--time-ms", "100"],
+        &dir.join("timed.csv"),
+    );
     assert!(submitted.status.success(), "{submitted:?}");
     let script = std::fs::read_to_string(timed.join("slurm/cutlab-depth.sbatch")).unwrap();
     assert!(script.contains("#SBATCH --exclusive"), "{script}");
     // A command that shards itself is refused before anything is written: every job of its
     // array would have been sharded twice and failed.
     let twice = dir.join("twice-jobs");
-    let refused = Command::new(EXE)
-        .args(["slurm", "--slurm-dry-run", "--slurm-array", "2", "--dir"])
-        .arg(&twice)
-        .args(["--", "depth", "--suite", suite.to_str().unwrap()])
-        .args([
-            "--variants",
-            "null-move",
-            "--depth",
-            "3",
-            "--shard",
-            "1/2",
-            "--out",
-        ])
-        .arg(dir.join("twice.csv"))
-        .output()
-        .expect("slurm runs");
+    let refused = dry_run(
+        "2",
+        &twice,
+        &["--variants", "null-move", "--depth", "3", "--shard", "1/2"],
+        &dir.join("twice.csv"),
+    );
     assert!(!refused.status.success());
     assert!(
         String::from_utf8_lossy(&refused.stderr).contains("has --shard; leave it out"),
