@@ -31,14 +31,13 @@ use bulletformat::{BulletFormat, ChessBoard};
 use clap::Args;
 use cutlab_search::{Limits, Position, Search, movegen::is_tactical, score::MATE_BOUND};
 use serde::{Deserialize, Serialize};
-use shakmaty::{Board, Color, Move, Position as _, Role};
+use shakmaty::{Board, Color, Move, Position as _};
 
-use crate::{
-    cmd::games::GameMoves,
-    common::{
-        parallel, progress, results,
-        self_play::{Adjudication, GameRng},
-    },
+use crate::common::{
+    dataformat,
+    packed_games::GameMoves,
+    parallel, progress, results,
+    self_play::{Adjudication, GameRng},
 };
 
 /// Options of `cutlab datagen`.
@@ -147,35 +146,6 @@ fn parse_range(text: &str) -> Result<(u32, u32), String> {
         ));
     }
     Ok((a, b))
-}
-
-/// A position in bulletformat's layout (which turns the board to the side to move's view):
-/// `white_score` in centipawns and `white_result` (1, 0.5, 0) from white's view.
-///
-/// # Errors
-/// A board bulletformat cannot hold.
-pub(crate) fn chess_board(
-    b: &Board,
-    turn: Color,
-    white_score: i16,
-    white_result: f32,
-) -> Result<ChessBoard, String> {
-    let bbs = [
-        b.by_color(Color::White).0,
-        b.by_color(Color::Black).0,
-        b.by_role(Role::Pawn).0,
-        b.by_role(Role::Knight).0,
-        b.by_role(Role::Bishop).0,
-        b.by_role(Role::Rook).0,
-        b.by_role(Role::Queen).0,
-        b.by_role(Role::King).0,
-    ];
-    ChessBoard::from_raw(
-        bbs,
-        usize::from(turn == Color::Black),
-        white_score,
-        white_result,
-    )
 }
 
 /// Plays game `index`.
@@ -296,7 +266,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
     let played: Vec<GameMoves> = args
         .from_games
         .iter()
-        .map(|path| crate::cmd::games::read_games(path))
+        .map(|path| crate::common::packed_games::read_games(path))
         .collect::<Result<Vec<_>, _>>()?
         .into_iter()
         .flatten()
@@ -381,7 +351,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
             };
             let records: Vec<ChessBoard> = kept
                 .iter()
-                .map(|k| chess_board(&k.board, k.turn, k.white_score, result))
+                .map(|k| dataformat::record(&k.board, k.turn, k.white_score, result))
                 .collect::<Result<_, _>>()?;
             data.write_all(ChessBoard::as_bytes_slice(&records))
                 .and_then(|()| data.flush())

@@ -4,14 +4,11 @@
 //! merge leaves every file as it was; an output that is one of the inputs, an input named
 //! twice, and an existing output without `--force` are refused.
 
-use std::{
-    collections::HashSet,
-    path::{Path, PathBuf},
-};
+use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::common::results::same_file;
+use crate::common::{csv_merge::merge_csv, results::same_file};
 
 /// Options of `cutlab merge`.
 #[derive(Args, Debug)]
@@ -27,6 +24,10 @@ pub struct MergeArgs {
 }
 
 /// Merges the inputs.
+///
+/// # Errors
+/// An output that is an input, an input named twice, an existing output without `--force`, or
+/// what [`merge_csv`] refuses.
 pub fn run(args: &MergeArgs) -> Result<(), String> {
     if args.inputs.iter().any(|input| same_file(input, &args.out)) {
         return Err(format!(
@@ -48,81 +49,4 @@ pub fn run(args: &MergeArgs) -> Result<(), String> {
         args.out.display()
     );
     Ok(())
-}
-
-/// Writes the rows of `inputs`, in order, to `out` under their common header; returns the
-/// number of rows. `out` is replaced only once the merge is complete (it is written beside it
-/// first), so it may be read from until then.
-///
-/// # Errors
-/// An input that cannot be read, headers that differ, a row that two inputs (or one) hold
-/// twice, or an output that cannot be written.
-pub fn merge_csv(out: &Path, inputs: &[PathBuf]) -> Result<u64, String> {
-    let mut name = out.file_name().unwrap_or_default().to_os_string();
-    name.push(".merging");
-    let partial = out.with_file_name(name);
-    let merged = write_merged(&partial, inputs);
-    match merged {
-        Ok(rows) => std::fs::rename(&partial, out)
-            .map(|()| rows)
-            .map_err(|e| format!("{}: {e}", out.display())),
-        Err(e) => {
-            let _ = std::fs::remove_file(&partial);
-            Err(e)
-        }
-    }
-}
-
-fn write_merged(out: &Path, inputs: &[PathBuf]) -> Result<u64, String> {
-    let mut header: Option<(csv::StringRecord, &PathBuf)> = None;
-    let mut writer = csv::Writer::from_path(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    // Every row seen, its fields joined by the unit separator.
-    let mut seen: HashSet<String> = HashSet::new();
-    let mut rows = 0_u64;
-    for input in inputs {
-        let mut reader =
-            csv::Reader::from_path(input).map_err(|e| format!("{}: {e}", input.display()))?;
-        let this = reader
-            .headers()
-            .map_err(|e| format!("{}: {e}", input.display()))?
-            .clone();
-        match &header {
-            // An empty file: a shard that had nothing to do.
-            _ if this.is_empty() => continue,
-            None => {
-                writer
-                    .write_record(&this)
-                    .map_err(|e| format!("{}: {e}", out.display()))?;
-                header = Some((this, input));
-            }
-            Some((first, first_path)) if *first != this => {
-                return Err(format!(
-                    "{}: header differs from {} ({} vs {} columns)",
-                    input.display(),
-                    first_path.display(),
-                    this.len(),
-                    first.len()
-                ));
-            }
-            Some(_) => {}
-        }
-        for (i, record) in reader.records().enumerate() {
-            let record = record.map_err(|e| format!("{}:{}: {e}", input.display(), i + 2))?;
-            if !seen.insert(record.iter().collect::<Vec<_>>().join("\u{1f}")) {
-                return Err(format!(
-                    "{}:{}: this row is already in the merge (the same results twice?)",
-                    input.display(),
-                    i + 2
-                ));
-            }
-            writer
-                .write_record(&record)
-                .map_err(|e| format!("{}: {e}", out.display()))?;
-            rows += 1;
-        }
-    }
-    writer
-        .flush()
-        .map_err(|e| format!("{}: {e}", out.display()))?;
-    Ok(rows)
 }

@@ -60,9 +60,9 @@ pub fn run(args: &StepArgs) -> Result<(), String> {
                 eprintln!("{}: done earlier", shard.name);
                 return Ok(());
             }
-            run_and_record(&layout, &shard, true, idle_wait(args.idle_wait))?
+            run_and_record(&layout, &shard, idle_wait(args.idle_wait))?
         }
-        (None, None) => run_and_record(&layout, step, true, idle_wait(args.idle_wait))?,
+        (None, None) => run_and_record(&layout, step, idle_wait(args.idle_wait))?,
     };
     eprintln!("{}: done in {:.0} s", record.name, record.seconds);
     Ok(())

@@ -1,11 +1,16 @@
-//! Plumbing the commands share: external engines' processes, children that die with their
-//! parent and outputs locked while written, options flattened into their
-//! arguments, result files that resume, the parallel runner, experiment pipelines and their
-//! Slurm jobs, progress bars, shards, self-play's random streams and adjudication, and time
-//! limits that follow the machine's speed.
+//! The libraries the commands share: the bench and its signatures, CSV merging, the
+//! training-data record, packed games and their move text, external engines' processes,
+//! children that die with their parent and outputs locked while written, options flattened
+//! into their arguments, result files that resume, the parallel runner, the study runner and
+//! its Slurm jobs, progress bars, shards, self-play's random streams and adjudication, and time
+//! limits that follow the machine's speed. Nothing here calls a command.
 
+pub mod bench;
+pub mod csv_merge;
+pub mod dataformat;
 pub mod engine_process;
 pub mod options;
+pub mod packed_games;
 pub mod parallel;
 pub mod pipeline;
 pub mod process;

@@ -358,13 +358,18 @@ pub fn write_args_config<A: serde::Serialize>(
 
 /// The search signature ([`signature`]) of each named search.
 ///
-/// [`signature`]: crate::cmd::bench::signature
+/// [`signature`]: crate::common::bench::signature
 fn signatures(
     searches: &[(&str, &cutlab_search::SearchConfig)],
 ) -> Result<std::collections::BTreeMap<String, u64>, String> {
     searches
         .iter()
-        .map(|(name, config)| Ok(((*name).to_string(), crate::cmd::bench::signature(config)?)))
+        .map(|(name, config)| {
+            Ok((
+                (*name).to_string(),
+                crate::common::bench::signature(config)?,
+            ))
+        })
         .collect()
 }
 

@@ -13,7 +13,8 @@ use super::pipeline::{Layout, Sharding, Step};
 /// Where and how big the jobs are.
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct SlurmOptions {
-    /// Array tasks per sharded step (regress, depth, oracle, trace, match, ablate).
+    /// Array tasks per step that splits (regress, depth, oracle, trace, a match without
+    /// looks or SPRT).
     #[arg(long, default_value_t = 8)]
     pub slurm_array: usize,
     /// Partition to submit to (default: the cluster's default partition).
@@ -86,17 +87,12 @@ fn shell_word(word: &str) -> String {
     }
 }
 
-/// CPUs a step's command uses: its `--threads` or `--concurrency`, else the command's default
-/// (two for `ablate`, one for the others).
+/// CPUs a step's command uses: its `--threads` or `--concurrency`, else one.
 fn cpus(step: &Step) -> usize {
     ["--threads", "--concurrency"]
         .iter()
         .find_map(|o| step.option(o).and_then(|v| v.parse().ok()))
-        .unwrap_or(if step.sharding() == Sharding::InPlace {
-            2
-        } else {
-            1
-        })
+        .unwrap_or(1)
 }
 
 /// Writes a job's batch script to `DIR/slurm/<name>.sbatch` and submits it (unless a dry
@@ -207,7 +203,7 @@ pub fn submit_plan(
             })
             .collect::<Result<Vec<_>, _>>()?;
         let n = options.slurm_array.max(1);
-        let id = if step.sharding() == Sharding::Whole || n == 1 {
+        let id = if step.sharding == Sharding::Whole || n == 1 {
             let job = Job {
                 name: format!("cutlab-{}", step.name),
                 array: None,

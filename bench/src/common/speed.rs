@@ -40,7 +40,7 @@ pub fn time_factor(
     if fixed {
         return Ok((1.0, None));
     }
-    let nps = crate::cmd::bench::speed(SPEED_DEPTH)?.max(1);
+    let nps = crate::common::bench::speed(SPEED_DEPTH)?.max(1);
     #[expect(clippy::cast_precision_loss, reason = "speeds")]
     let factor = REFERENCE_NPS as f64 / nps as f64;
     Ok(((factor * 100.0).round() / 100.0, Some(nps)))

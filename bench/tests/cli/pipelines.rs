@@ -848,3 +848,79 @@ fn a_damaged_study_is_not_restored_and_the_retry_is_not_refused() {
     assert!(run.join("modern-vs-ethereal.games.csv").is_file());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// One runner gives every study both halves of scaling out: `--shard` (here, in as many
+/// processes) and `--slurm` (a cluster's jobs).
+#[test]
+fn every_study_shards_here_and_on_slurm() {
+    for study in ["ablate", "reproduce"] {
+        let help = stdout_of_success(&Command::new(EXE).args([study, "--help"]).output().unwrap());
+        assert!(
+            help.contains("--shard") && help.contains("--slurm"),
+            "{study}: {help}"
+        );
+    }
+    // `ablate` on Slurm: a match stopped by looks is one job, a search a job array.
+    let dir = temp_dir("ablate-slurm");
+    let out = Command::new(EXE)
+        .args(["ablate", "--quick", "--methods", "rfp", "--extras", "none"])
+        .args([
+            "--directions",
+            "without",
+            "--positions",
+            "2",
+            "--nodes",
+            "300",
+        ])
+        .args(["--looks", "20", "--engine", "none", "--time-factor", "1"])
+        .args(["--slurm", "--slurm-dry-run", "--slurm-array", "2"])
+        .args(["--out", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    stdout_of_success(&out);
+    let script = |name: &str| {
+        std::fs::read_to_string(dir.join(format!("slurm/cutlab-{name}.sbatch"))).unwrap()
+    };
+    assert!(!script("match-300-without-rfp").contains("--array"));
+    assert!(script("depth-stack").contains("#SBATCH --array=1-2"));
+    let finish = script("finish");
+    assert!(
+        finish.contains(" ablate ") && finish.contains("--resume") && !finish.contains("--slurm"),
+        "{finish}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+    // `reproduce` in two shards, then once more to write the report: every step runs once.
+    let dir = temp_dir("reproduce-shards");
+    let run = |extra: &[&str]| {
+        Command::new(EXE)
+            .args([
+                "reproduce",
+                "--smoke",
+                "--engine",
+                "none",
+                "--deterministic",
+            ])
+            .args(["--threads", "1", "--out", dir.to_str().unwrap()])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let first = run(&["--shard", "1/2"]);
+    let log = String::from_utf8_lossy(&first.stderr);
+    assert!(first.status.success(), "{log}");
+    assert!(log.contains("[1/") && !log.contains("[2/"), "{log}");
+    assert!(
+        log.contains("steps done; the report is written when all are"),
+        "{log}"
+    );
+    assert!(run(&["--shard", "2/2"]).status.success());
+    let last = run(&["--resume"]);
+    let log = String::from_utf8_lossy(&last.stderr);
+    assert!(last.status.success(), "{log}");
+    assert!(dir.join("report.md").is_file());
+    let plan = std::fs::read_to_string(dir.join("plan.toml")).unwrap();
+    let steps = plan.matches("[[steps]]").count();
+    let records = std::fs::read_dir(dir.join("steps")).unwrap().count();
+    assert_eq!(records, steps, "{log}");
+    std::fs::remove_dir_all(&dir).ok();
+}

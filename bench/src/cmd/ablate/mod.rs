@@ -26,10 +26,10 @@ use cutlab_search::SearchConfig;
 use serde::{Deserialize, Serialize};
 
 use crate::common::{
-    options::SuiteOptions,
     pipeline::{
-        Layout, Step, StepRecord, check_finished_commands, environment, finished_steps, idle_wait,
-        load_manifest, run_and_record, save_manifest, save_plan, step_record, write_position_files,
+        Layout, Step,
+        steps::{Builder, oracle_spec},
+        study::{self, Context, Header, Sample, Study, StudyKind, StudyOptions, resumed_otherwise},
     },
     speed,
 };
@@ -61,10 +61,6 @@ pub struct AblateArgs {
     /// The baseline each method is added to.
     #[arg(long, default_value = "null-move+lmr")]
     baseline: String,
-    /// Positions.
-    #[command(flatten)]
-    #[serde(flatten)]
-    suite: SuiteOptions,
     /// Match openings: EPD/FEN or PGN (default: the built-in openings).
     #[arg(long)]
     openings: Option<PathBuf>,
@@ -79,9 +75,6 @@ pub struct AblateArgs {
     /// the fixed-depth ones; the run prints its estimate first and resumes where it stopped.
     #[arg(long)]
     quick: bool,
-    /// Positions sampled from the suite (default: the scale's).
-    #[arg(long, value_parser = crate::common::options::count_up_to::<usize>(1_000_000))]
-    positions: Option<usize>,
     /// Time per search of the depth and regret comparisons, milliseconds.
     #[arg(long, value_parser = crate::common::options::milliseconds)]
     time_ms: Option<u64>,
@@ -100,42 +93,20 @@ pub struct AblateArgs {
     /// The half-width (Elo) at which a look stops a match undecided but bounded.
     #[arg(long)]
     stop_within: Option<f64>,
-    /// Multiply the scale's time limits (not a `--time-ms` you give) by this (default: the
-    /// reference speed over this machine's, measured by a 2-second bench; a resumed run keeps
-    /// its factor).
-    #[arg(long)]
-    time_factor: Option<f64>,
     /// Directory for the report, the CSVs, the figures and the logs.
     #[arg(long, default_value = "ablate")]
     out: PathBuf,
-    /// Worker threads (searches and game pairs at once).
-    #[arg(long, default_value_t = 2, value_parser = crate::common::options::threads)]
-    threads: usize,
-    /// Seed of the position sample and the opening order.
-    #[arg(long, default_value_t = 2003)]
-    seed: u64,
-    /// Continue an interrupted run (or the other shards' work) in `--out`.
-    #[arg(long)]
-    resume: bool,
-    /// Minutes a step that measures time (searches at fixed time, timed matches) waits for an
-    /// idle machine (other processes below half a core busy) before it runs anyway; every
-    /// step's record, and the report, say how busy others kept the machine.
-    #[arg(long, default_value_t = 10, value_name = "MINUTES")]
-    idle_wait: u64,
-    /// Run the K-th of N shares of the steps (K from 1); the run whose steps are all done
-    /// writes the report.
-    #[arg(long)]
-    shard: Option<crate::common::shard::Shard>,
+    /// Positions, parallelism, resumption and where the steps run.
+    #[command(flatten)]
+    #[serde(flatten)]
+    study: StudyOptions,
 }
 
 /// The size of a run.
 #[derive(Clone, Copy, Debug)]
 pub struct Scale {
-    /// `quick` or `decisive`.
-    pub name: &'static str,
-    positions: usize,
-    oracle_positions: usize,
-    trace_positions: usize,
+    /// `quick` or `decisive`, and its positions.
+    sample: Sample,
     time_ms: u64,
     depth: i32,
     /// Nodes per move of the matches, one effort each.
@@ -153,10 +124,12 @@ pub struct Scale {
 
 impl Scale {
     const QUICK: Scale = Scale {
-        name: "quick",
-        positions: 24,
-        oracle_positions: 12,
-        trace_positions: 4,
+        sample: Sample {
+            name: "quick",
+            positions: 24,
+            oracle_positions: 12,
+            trace_positions: 4,
+        },
         time_ms: 200,
         depth: 7,
         nodes: &[5_000],
@@ -172,10 +145,12 @@ impl Scale {
     /// 200 games, and at 3,200 games the interval is within ±15 Elo (±13.4 at a leave-one-out
     /// match at 10,000 nodes, draw ratio 27%; at 2,400 it was ±15.5).
     const DECISIVE: Scale = Scale {
-        name: "decisive",
-        positions: 400,
-        oracle_positions: 100,
-        trace_positions: 20,
+        sample: Sample {
+            name: "decisive",
+            positions: 400,
+            oracle_positions: 100,
+            trace_positions: 20,
+        },
         time_ms: 1000,
         depth: 9,
         nodes: &[5_000, 20_000],
@@ -228,15 +203,6 @@ impl Comparison {
     }
 }
 
-/// The refusal of a resume whose `option` asks for another run than the one on disk.
-fn resumed_otherwise(option: &str, recorded: &str, given: &str) -> String {
-    format!(
-        "the run was started with {option} {recorded}, and this resume gives {option} {given}: \
-         resume with the run's value (or leave {option} out), or start a new run with another \
-         --out"
-    )
-}
-
 /// A list of numbers as an option takes it.
 fn list(values: &[u64]) -> String {
     values
@@ -249,8 +215,9 @@ fn list(values: &[u64]) -> String {
 /// What the run is, written to `manifest.toml` as it goes.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Manifest {
-    /// `quick` or `decisive`.
-    pub scale: String,
+    /// What every study's manifest holds.
+    #[serde(flatten)]
+    pub header: Header,
     /// The stack, spelled out.
     pub stack: String,
     /// The baseline, spelled out.
@@ -263,20 +230,12 @@ pub struct Manifest {
     pub looks: Vec<u64>,
     /// Half-width at which a look stops a match, Elo.
     pub stop_within: f64,
-    /// Positions.
-    pub positions: usize,
-    /// Seed.
-    pub seed: u64,
-    /// Versions and machine.
-    pub environment: Vec<(String, String)>,
-    /// This machine's bench speed, nodes per second (when measured).
-    #[serde(default)]
-    pub speed_nps: Option<u64>,
-    /// Factor of the scale's time limits.
-    #[serde(default = "one")]
-    pub time_factor: f64,
-    /// Finished steps.
-    pub steps: Vec<StepRecord>,
+}
+
+impl AsMut<Header> for Manifest {
+    fn as_mut(&mut self) -> &mut Header {
+        &mut self.header
+    }
 }
 
 impl Manifest {
@@ -292,11 +251,6 @@ impl Manifest {
 #[must_use]
 pub fn games_file(c: &Comparison, nodes: u64) -> String {
     format!("matches/{nodes}/{}.csv", c.name())
-}
-
-/// A time factor of 1 (runs recorded before time factors).
-const fn one() -> f64 {
-    1.0
 }
 
 /// Joins preset parts into a variant name.
@@ -475,133 +429,182 @@ fn time_ms(args: &AblateArgs, scale: &Scale, factor: f64) -> u64 {
         .unwrap_or_else(|| (scale.time_ms as f64 * factor).round().max(1.0) as u64)
 }
 
-/// The steps of a run, in order: the matches first (fixed nodes: any load on the machine
-/// leaves them unchanged), then the searches at fixed depth, then those at fixed time (the
-/// scale's time multiplied by `factor`).
-fn plan(
-    args: &AblateArgs,
-    (scale, settings, factor): (&Scale, &Settings, f64),
-    layout: &Layout,
-    (stack, baseline): (&str, &str),
-    comparisons: &[Comparison],
-) -> Vec<Step> {
-    let threads = args.threads.to_string();
-    let time_ms = time_ms(args, scale, factor).to_string();
-    let reference_of = |c: &Comparison| {
+/// What the steps of a run are made of: the options, the scale's settings, the time per
+/// search, and the stack and baseline spelled out.
+struct Planned<'a> {
+    args: &'a AblateArgs,
+    scale: &'a Scale,
+    settings: &'a Settings,
+    time_ms: String,
+    stack: &'a str,
+    baseline: &'a str,
+}
+
+impl Planned<'_> {
+    /// The variant a comparison is measured against.
+    fn reference_of(&self, c: &Comparison) -> &str {
         if c.reference() == "stack" {
-            stack
+            self.stack
         } else {
-            baseline
+            self.baseline
         }
-    };
-    let mut steps = Vec::new();
-    // Elo: each variant against its reference, at each effort.
-    let looks: Vec<String> = settings.looks.iter().map(u64::to_string).collect();
-    let looks = looks.join(",");
-    for (k, nodes) in settings.nodes.iter().enumerate() {
-        for c in comparisons.iter().filter(|c| Manifest::played_at(c, k)) {
-            let file = games_file(c, *nodes);
-            let mut step = Step::new(format!("match-{nodes}-{}", c.name()), &["match"])
-                .arg("--engine")
-                .arg(format!("variant={}", c.variant))
-                .arg(format!("name={}", c.name()))
-                .arg("--engine")
-                .arg(format!("variant={}", reference_of(c)))
-                .arg(format!("name={}", c.reference()))
-                .args(&["--nodes", &nodes.to_string(), "--looks", &looks])
-                .args(&["--stop-within", &settings.stop_within.to_string()])
-                .args(&["--concurrency", &threads])
-                .args(&["--order", "random", "--seed", &args.seed.to_string()]);
-            if let Some(openings) = &args.openings {
-                step = step.arg("--openings").arg(openings.display().to_string());
+    }
+
+    /// The variant lists of the searches, `stack` and `baseline`: each reference, then every
+    /// variant compared with it.
+    fn lists(&self, comparisons: &[Comparison]) -> Vec<(&'static str, String)> {
+        [("stack", self.stack), ("baseline", self.baseline)]
+            .into_iter()
+            .map(|(name, reference)| {
+                let variants: Vec<&str> = std::iter::once(reference)
+                    .chain(
+                        comparisons
+                            .iter()
+                            .filter(|c| c.reference() == name)
+                            .map(|c| c.variant.as_str()),
+                    )
+                    .collect();
+                (name, variants.join(","))
+            })
+            .collect()
+    }
+
+    /// Elo: each variant against its reference, at each effort, stopped by the looks.
+    fn matches(&self, build: &Builder, comparisons: &[Comparison]) -> Vec<Step> {
+        let settings = self.settings;
+        let looks = list(&settings.looks);
+        let mut steps = Vec::new();
+        for (k, nodes) in settings.nodes.iter().enumerate() {
+            for c in comparisons.iter().filter(|c| Manifest::played_at(c, k)) {
+                let mut rule = vec![
+                    "--nodes".to_string(),
+                    nodes.to_string(),
+                    "--looks".to_string(),
+                    looks.clone(),
+                    "--stop-within".to_string(),
+                    settings.stop_within.to_string(),
+                ];
+                if let Some(openings) = &self.args.openings {
+                    rule.extend(["--openings".to_string(), openings.display().to_string()]);
+                }
+                let engines = [
+                    [
+                        format!("variant={}", c.variant),
+                        format!("name={}", c.name()),
+                    ],
+                    [
+                        format!("variant={}", self.reference_of(c)),
+                        format!("name={}", c.reference()),
+                    ],
+                ];
+                let file = games_file(c, *nodes);
+                steps.push(build.game_match(
+                    format!("match-{nodes}-{}", c.name()),
+                    [&engines[0], &engines[1]],
+                    &rule,
+                    file.trim_end_matches(".csv"),
+                ));
             }
+        }
+        steps
+    }
+
+    /// False cuts and shares of cuts: the stack (every method of it verified at the scale's
+    /// share, quiescence futility at the trace's share of others), and every variant that adds
+    /// a method (that method at the scale's share, the baseline's at the share of others).
+    fn traces(&self, build: &Builder, comparisons: &[Comparison]) -> Vec<Step> {
+        let rate = self.scale.verify_rate;
+        let others = crate::cmd::trace::VERIFY_OTHERS;
+        let suite = build.layout.path("trace-positions.epd");
+        std::iter::once((
+            "stack".to_string(),
+            self.stack.to_string(),
+            format!("{rate},qsearch-futility={others}"),
+        ))
+        .chain(
+            comparisons
+                .iter()
+                .filter(|c| c.direction != "without")
+                .map(|c| {
+                    let rates = match Method::from_name(c.traced_method()) {
+                        Some(m) => format!("{others},{}={rate}", m.name()),
+                        None => rate.to_string(),
+                    };
+                    (c.name(), c.variant.clone(), rates)
+                }),
+        )
+        .map(|(name, variant, rates)| {
+            build.trace(
+                format!("trace-{name}"),
+                [&suite, &variant],
+                &self.settings.depth,
+                &rates,
+                &format!("traces/{name}.csv"),
+            )
+        })
+        .collect()
+    }
+
+    /// Tree size at fixed depth, then depth at fixed time and the oracle's regret (judged by
+    /// Stockfish when it is there, else by our own full-width search).
+    fn searches(&self, build: &Builder, comparisons: &[Comparison]) -> Vec<Step> {
+        let positions = build.layout.path("positions.epd");
+        let lists = self.lists(comparisons);
+        let mut steps: Vec<Step> = lists
+            .iter()
+            .map(|(name, list)| {
+                build
+                    .depth(
+                        format!("size-{name}"),
+                        [&positions, list],
+                        &format!("size-{name}.csv"),
+                    )
+                    .args(&["--depth", &self.settings.depth])
+            })
+            .collect();
+        steps.extend(self.traces(build, comparisons));
+        let engine = crate::common::engine_process::find_engine(&self.args.engine);
+        let oracle = oracle_spec(
+            engine.as_deref(),
+            self.scale.engine_oracle_depth,
+            self.scale.oracle_depth,
+        );
+        let oracle_positions = build.layout.path("oracle-positions.epd");
+        for (name, list) in &lists {
             steps.push(
-                step.arg("--pgn")
-                    .arg(layout.path(&file.replace(".csv", ".pgn")))
-                    .arg("--out")
-                    .arg(layout.path(&file)),
+                build
+                    .depth(
+                        format!("depth-{name}"),
+                        [&positions, list],
+                        &format!("depth-{name}.csv"),
+                    )
+                    .args(&["--time-ms", &self.time_ms]),
+            );
+            steps.push(
+                build
+                    .oracle(
+                        format!("regret-{name}"),
+                        [&oracle_positions, list, &oracle],
+                        &format!("regret-{name}.csv"),
+                    )
+                    .args(&["--time-ms", &self.time_ms]),
             );
         }
+        steps
     }
-    let positions = layout.path("positions.epd");
-    let lists: Vec<(&str, String)> = [("stack", stack), ("baseline", baseline)]
-        .into_iter()
-        .map(|(name, reference)| {
-            let variants: Vec<&str> = std::iter::once(reference)
-                .chain(
-                    comparisons
-                        .iter()
-                        .filter(|c| c.reference() == name)
-                        .map(|c| c.variant.as_str()),
-                )
-                .collect();
-            (name, variants.join(","))
-        })
-        .collect();
-    for (name, list) in &lists {
-        steps.push(
-            Step::new(format!("size-{name}"), &["depth"])
-                .args(&["--suite", &positions, "--variants", list])
-                .args(&["--threads", &threads, "--depth", &settings.depth, "--out"])
-                .arg(layout.path(&format!("size-{name}.csv"))),
-        );
+
+    /// The steps of a run, in order: the matches first (fixed nodes: any load on the machine
+    /// leaves them unchanged), then the searches at fixed depth, then those at fixed time.
+    fn steps(&self, layout: &Layout, comparisons: &[Comparison]) -> Vec<Step> {
+        let build = Builder {
+            layout,
+            threads: self.args.study.threads.to_string(),
+            seed: self.args.study.seed.to_string(),
+        };
+        let mut steps = self.matches(&build, comparisons);
+        steps.extend(self.searches(&build, comparisons));
+        steps
     }
-    // False cuts and shares of cuts: the stack (every method of it verified at the scale's
-    // share, quiescence futility at the trace's share of others), and every variant that adds
-    // a method (that method at the scale's share, the baseline's at the share of others).
-    let rate = scale.verify_rate;
-    let others = crate::cmd::trace::VERIFY_OTHERS;
-    let traced = std::iter::once((
-        "stack".to_string(),
-        stack.to_string(),
-        format!("{rate},qsearch-futility={others}"),
-    ))
-    .chain(
-        comparisons
-            .iter()
-            .filter(|c| c.direction != "without")
-            .map(|c| {
-                let rates = match Method::from_name(c.traced_method()) {
-                    Some(m) => format!("{others},{}={rate}", m.name()),
-                    None => rate.to_string(),
-                };
-                (c.name(), c.variant.clone(), rates)
-            }),
-    );
-    for (name, variant, rates) in traced {
-        steps.push(
-            Step::new(format!("trace-{name}"), &["trace"])
-                .args(&["--suite", &layout.path("trace-positions.epd")])
-                .args(&["--variant", &variant, "--depth", &settings.depth])
-                .args(&["--only-cut-tests", "--verify-cuts", &rates])
-                .args(&["--seed", &args.seed.to_string(), "--out"])
-                .arg(layout.path(&format!("traces/{name}.csv"))),
-        );
-    }
-    // Regret is judged by Stockfish when it is there, else by our own full-width search.
-    let oracle = match crate::common::engine_process::find_engine(&args.engine) {
-        Some(command) => format!("uci:{command},depth={}", scale.engine_oracle_depth),
-        None => format!("internal:depth={}", scale.oracle_depth),
-    };
-    for (name, list) in &lists {
-        steps.push(
-            Step::new(format!("depth-{name}"), &["depth"])
-                .args(&["--suite", &positions, "--variants", list])
-                .args(&["--threads", &threads, "--time-ms", &time_ms])
-                .arg("--out")
-                .arg(layout.path(&format!("depth-{name}.csv"))),
-        );
-        steps.push(
-            Step::new(format!("regret-{name}"), &["oracle"])
-                .args(&["--suite", &layout.path("oracle-positions.epd")])
-                .args(&["--variants", list, "--time-ms", &time_ms])
-                .arg("--oracle")
-                .arg(&oracle)
-                .arg("--out")
-                .arg(layout.path(&format!("regret-{name}.csv"))),
-        );
-    }
-    steps
 }
 
 /// The matches' cost: games and hours from every match stopping at its first look to every
@@ -663,6 +666,85 @@ pub fn write_report(layout: &Layout, manifest: &Manifest) -> Result<String, Stri
     report::write(layout, manifest)
 }
 
+/// `cutlab ablate` as a study: its options at a scale.
+struct Ablation<'a> {
+    args: &'a AblateArgs,
+    scale: Scale,
+}
+
+impl Study for Ablation<'_> {
+    type Manifest = Manifest;
+    const KIND: StudyKind = StudyKind::Ablate;
+    const REPORT_EACH_STEP: bool = false;
+
+    fn sample(&self) -> &Sample {
+        &self.scale.sample
+    }
+
+    fn check_options(&self) -> Result<(), String> {
+        comparisons(self.args)?;
+        if let Some(path) = &self.args.openings {
+            cutlab_suites::load(path, false).map_err(|e| format!("--openings: {e}"))?;
+        }
+        Settings::new(self.args, &self.scale, None).map(|_| ())
+    }
+
+    fn plan(
+        &self,
+        layout: &Layout,
+        manifest: &mut Manifest,
+        context: &Context,
+    ) -> Result<Vec<Step>, String> {
+        let (args, scale) = (self.args, &self.scale);
+        let (stack, baseline, comparisons) = comparisons(args)?;
+        let (stack, baseline) = (join(&stack), join(&baseline));
+        let settings = Settings::new(args, scale, context.resumed.then_some(&*manifest))?;
+        let folders: Vec<String> = std::iter::once("traces".to_string())
+            .chain(settings.nodes.iter().map(|n| format!("matches/{n}")))
+            .collect();
+        layout.create_folders(&folders)?;
+        manifest.stack.clone_from(&stack);
+        manifest.baseline.clone_from(&baseline);
+        manifest.comparisons.clone_from(&comparisons);
+        manifest.nodes.clone_from(&settings.nodes);
+        manifest.looks.clone_from(&settings.looks);
+        manifest.stop_within = settings.stop_within;
+        let time_ms = time_ms(args, scale, context.factor);
+        let planned = Planned {
+            args,
+            scale,
+            settings: &settings,
+            time_ms: time_ms.to_string(),
+            stack: &stack,
+            baseline: &baseline,
+        };
+        let header = &manifest.header;
+        let nps = header.speed_nps.unwrap_or(speed::REFERENCE_NPS);
+        let threads = args.study.threads;
+        eprintln!(
+            "ablate: {} comparisons; {}; then {:.1} hours of searches at {time_ms} ms (depth \
+             and regret; run them on an otherwise idle machine) beside the oracle's and the \
+             fixed-depth ones",
+            comparisons.len(),
+            cost(&settings, &comparisons, threads, nps),
+            timed_hours(
+                &comparisons,
+                [
+                    header.positions,
+                    scale.sample.oracle_positions.min(header.positions)
+                ],
+                time_ms,
+                threads
+            )
+        );
+        Ok(planned.steps(layout, &comparisons))
+    }
+
+    fn report(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
+        report::write(layout, manifest)
+    }
+}
+
 /// Runs `cutlab ablate`.
 ///
 /// # Errors
@@ -673,133 +755,7 @@ pub fn run(args: &AblateArgs) -> Result<(), String> {
     } else {
         Scale::DECISIVE
     };
-    let (stack, baseline, comparisons) = comparisons(args)?;
-    let (stack, baseline) = (join(&stack), join(&baseline));
-    if let Some(path) = &args.openings {
-        cutlab_suites::load(path, false).map_err(|e| format!("--openings: {e}"))?;
-    }
-    let layout = Layout {
-        dir: args.out.clone(),
-    };
-    let mut manifest: Manifest =
-        load_manifest(&layout, args.resume || args.shard.is_some())?.unwrap_or_default();
-    if !manifest.scale.is_empty() && manifest.scale != scale.name {
-        return Err(format!(
-            "{} holds a {} run; continue it at that scale",
-            layout.dir.display(),
-            manifest.scale
-        ));
-    }
-    let resumed = (!manifest.scale.is_empty()).then_some(&manifest);
-    let settings = Settings::new(args, &scale, resumed)?;
-    if let Some(run) = resumed {
-        if let Some(given) = args.positions.filter(|&p| p != run.positions) {
-            return Err(resumed_otherwise(
-                "--positions",
-                &run.positions.to_string(),
-                &given.to_string(),
-            ));
-        }
-        if args.seed != run.seed {
-            return Err(resumed_otherwise(
-                "--seed",
-                &run.seed.to_string(),
-                &args.seed.to_string(),
-            ));
-        }
-    }
-    let positions = args
-        .positions
-        .or(resumed.map(|m| m.positions))
-        .unwrap_or(scale.positions);
-    // One process per directory (per shard of it): a second would run the same steps.
-    let _lock = crate::common::process::lock_dir(&layout.dir, args.shard)?;
-    let suite = args.suite.load()?;
-    // A resumed run keeps the factor it started with (a new manifest has none: 0).
-    let kept = (manifest.time_factor > 0.0).then_some((manifest.time_factor, manifest.speed_nps));
-    let (factor, speed_nps) = speed::time_factor(args.time_factor, kept, false)?;
-    for sub in ["logs", "traces"]
-        .into_iter()
-        .map(String::from)
-        .chain(settings.nodes.iter().map(|n| format!("matches/{n}")))
-    {
-        let d = layout.file(&sub);
-        std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
-    }
-    let sampled = write_position_files(
-        &layout,
-        &suite,
-        (positions, args.seed),
-        [scale.oracle_positions, scale.trace_positions],
-    )?;
-    manifest.scale = scale.name.to_string();
-    manifest.stack.clone_from(&stack);
-    manifest.baseline.clone_from(&baseline);
-    manifest.comparisons.clone_from(&comparisons);
-    manifest.nodes.clone_from(&settings.nodes);
-    manifest.looks.clone_from(&settings.looks);
-    manifest.stop_within = settings.stop_within;
-    manifest.positions = sampled;
-    manifest.seed = args.seed;
-    manifest.environment = environment();
-    manifest.time_factor = factor;
-    manifest.speed_nps = speed_nps;
-    save_manifest(&layout, &manifest)?;
-    let steps = plan(
-        args,
-        (&scale, &settings, factor),
-        &layout,
-        (&stack, &baseline),
-        &comparisons,
-    );
-    check_finished_commands(&layout, &steps)?;
-    save_plan(&layout, &steps)?;
-    let nps = speed_nps.unwrap_or(speed::REFERENCE_NPS);
-    let time_ms = time_ms(args, &scale, factor);
-    eprintln!(
-        "ablate: {} comparisons; {}; then {:.1} hours of searches at {time_ms} ms (depth and \
-         regret; run them on an otherwise idle machine) beside the oracle's and the fixed-depth \
-         ones",
-        comparisons.len(),
-        cost(&settings, &comparisons, args.threads, nps),
-        timed_hours(
-            &comparisons,
-            [sampled, scale.oracle_positions.min(sampled)],
-            time_ms,
-            args.threads
-        )
-    );
-    let mine = crate::common::shard::shard(&steps, args.shard);
-    let total = steps.len();
-    // The manifest lists every finished step at all times: a copy of the directory taken
-    // between steps (`cutlab report` of a run in progress) is described by it.
-    let record = |manifest: &mut Manifest| {
-        manifest.steps = finished_steps(&layout, &steps);
-        save_manifest(&layout, manifest)
-    };
-    for step in mine {
-        let k = steps.iter().position(|s| s.name == step.name).unwrap_or(0) + 1;
-        if step_record(&layout, &step.name).is_some() {
-            eprintln!("[{k}/{total}] {}: done earlier", step.name);
-            continue;
-        }
-        eprintln!("[{k}/{total}] {}", step.command_line());
-        run_and_record(&layout, step, true, idle_wait(args.idle_wait))?;
-        record(&mut manifest)?;
-    }
-    record(&mut manifest)?;
-    if manifest.steps.len() < total {
-        eprintln!(
-            "{} of {total} steps done; the report is written when all are (run the other shards, \
-             or again with --resume)",
-            manifest.steps.len()
-        );
-        return Ok(());
-    }
-    let summary = write_report(&layout, &manifest)?;
-    println!("{summary}");
-    println!("report: {}", layout.file("report.md").display());
-    Ok(())
+    study::run(&Ablation { args, scale }, &args.study, &args.out)
 }
 
 #[cfg(test)]

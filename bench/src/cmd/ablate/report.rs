@@ -111,8 +111,9 @@ struct CsvRow<'a> {
 /// The steps of searches (every step but the matches) finished and planned, while some are
 /// not finished; none when all are, or when the run has no plan to count them in.
 fn searches_done(layout: &Layout, manifest: &Manifest) -> Option<(usize, usize)> {
-    let (planned, left) =
-        unfinished_steps(layout, &manifest.steps, |name| !name.starts_with("match-"))?;
+    let (planned, left) = unfinished_steps(layout, &manifest.header.steps, |name| {
+        !name.starts_with("match-")
+    })?;
     (!left.is_empty()).then_some((planned - left.len(), planned))
 }
 
@@ -131,14 +132,16 @@ fn row(
     let names = (reference.as_str(), variant);
     let step = |kind: &str| format!("{kind}-{}", c.reference());
     let file = |kind: &str| layout.file(&format!("{}.csv", step(kind)));
-    let depth: Vec<DepthRow> = rows_of_finished(&manifest.steps, &step("depth"), &file("depth"))?;
+    let depth: Vec<DepthRow> =
+        rows_of_finished(&manifest.header.steps, &step("depth"), &file("depth"))?;
     let (d_ref, d_var) = paired(
         &depth,
         names,
         |r| (&r.position, &r.variant),
         |r| f64::from(r.depth),
     );
-    let size: Vec<DepthRow> = rows_of_finished(&manifest.steps, &step("size"), &file("size"))?;
+    let size: Vec<DepthRow> =
+        rows_of_finished(&manifest.header.steps, &step("size"), &file("size"))?;
     #[expect(clippy::cast_precision_loss, reason = "node counts")]
     let (n_ref, n_var) = paired(
         &size,
@@ -147,7 +150,7 @@ fn row(
         |r| r.nodes as f64,
     );
     let regret: Vec<RegretRow> =
-        rows_of_finished(&manifest.steps, &step("regret"), &file("regret"))?;
+        rows_of_finished(&manifest.header.steps, &step("regret"), &file("regret"))?;
     let (r_ref, r_var) = paired(
         &regret,
         names,
@@ -162,7 +165,7 @@ fn row(
     let (trace_step, trace) = (format!("trace-{traced}"), format!("traces/{traced}"));
     let method = c.traced_method();
     let verified: Vec<FalseCutRow> = rows_of_finished(
-        &manifest.steps,
+        &manifest.header.steps,
         &trace_step,
         &layout.file(&format!("{trace}.false-cuts.csv")),
     )?;
@@ -171,7 +174,7 @@ fn row(
         .filter(|v| v.method == method)
         .fold((0, 0), |(n, w), v| (n + v.sampled_cuts, w + v.false_cuts));
     let counted: Vec<TallyRow> = rows_of_finished(
-        &manifest.steps,
+        &manifest.header.steps,
         &trace_step,
         &layout.file(&format!("{trace}.tallies.csv")),
     )?;
@@ -558,16 +561,16 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
          out of a published study, as their deterministic commands write them again). \
          Stockfish's note is its `search.cpp`'s \"(~N Elo)\" for the step the method follows \
          (Stockfish 15.1). Time limits: {}.\n",
-        manifest.scale,
+        manifest.header.scale,
         manifest.stack,
         manifest.baseline,
         efforts.join(" and "),
         games.join(", "),
         manifest.looks.len(),
         manifest.stop_within,
-        manifest.positions,
-        manifest.seed,
-        crate::common::speed::describe(manifest.time_factor, manifest.speed_nps)
+        manifest.header.positions,
+        manifest.header.seed,
+        crate::common::speed::describe(manifest.header.time_factor, manifest.header.speed_nps)
     );
     let path = layout.file("ablate.csv");
     let mut csv = csv::Writer::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -643,13 +646,13 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
         ));
     }
     md.push_str(&family_error(stopped, decided));
-    md.push_str(&busy_machine_note(&manifest.steps).unwrap_or_default());
-    md.push_str(&speed_note(&manifest.steps, manifest.speed_nps).unwrap_or_default());
+    md.push_str(&busy_machine_note(&manifest.header.steps).unwrap_or_default());
+    md.push_str(&speed_note(&manifest.header.steps, manifest.header.speed_nps).unwrap_or_default());
     md.push_str(prob_ab_note(&manifest.comparisons).unwrap_or_default());
     md.push_str(&sections);
     csv.flush()
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    let loads = busy_cores_column(&manifest.steps);
+    let loads = busy_cores_column(&manifest.header.steps);
     md.push_str(
         "\n## Steps\n\nA step's seconds are its last run's: a step resumed after an interruption \
          does not count its earlier runs.\n\n",
@@ -660,7 +663,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     } else {
         "| step | seconds | finished (UTC) | command |\n| --- | --: | --- | --- |\n"
     });
-    for (k, s) in manifest.steps.iter().enumerate() {
+    for (k, s) in manifest.header.steps.iter().enumerate() {
         let load = loads
             .as_ref()
             .map(|cells| format!(" {} |", cells[k]))
@@ -671,7 +674,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
         ));
     }
     md.push_str("\n## Environment\n\n");
-    for (k, v) in &manifest.environment {
+    for (k, v) in &manifest.header.environment {
         md.push_str(&format!("- {k}: {v}\n"));
     }
     let path = layout.file("report.md");
@@ -732,7 +735,10 @@ mod tests {
         let before = row(&layout, (&manifest, &looks), &c, 1000).unwrap();
         assert!(before.tree_size_ratio.is_none());
         assert_eq!(searches_done(&layout, &manifest), Some((0, 1)));
-        manifest.steps.push(StepRecord::finished("size-stack"));
+        manifest
+            .header
+            .steps
+            .push(StepRecord::finished("size-stack"));
         let after = row(&layout, (&manifest, &looks), &c, 1000).unwrap();
         let ratio = after.tree_size_ratio.unwrap().value;
         assert!((ratio - 2.0).abs() < 1e-9, "{ratio}");

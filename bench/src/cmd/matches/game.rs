@@ -233,7 +233,7 @@ pub fn play_game(
     let _ = writeln!(
         pgn,
         "{}\n",
-        crate::cmd::games::movetext(start.chess(), &sans, result)
+        crate::common::packed_games::movetext(start.chess(), &sans, result)
     );
     Ok(GameRow {
         game: game_no,

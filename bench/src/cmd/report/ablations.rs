@@ -317,7 +317,11 @@ mod tests {
     fn run(dir: &Path, stack: &str, comparisons: &[(&str, &str, Option<String>)]) {
         std::fs::create_dir_all(dir.join("matches/1000")).unwrap();
         let manifest = Manifest {
-            scale: "decisive".into(),
+            header: crate::common::pipeline::study::Header {
+                scale: "decisive".into(),
+                time_factor: 1.0,
+                ..Default::default()
+            },
             stack: stack.into(),
             baseline: "null-move+lmr".into(),
             comparisons: comparisons
@@ -331,8 +335,6 @@ mod tests {
             nodes: vec![1000],
             looks: vec![24],
             stop_within: 15.0,
-            time_factor: 1.0,
-            ..Manifest::default()
         };
         std::fs::write(
             dir.join("manifest.toml"),

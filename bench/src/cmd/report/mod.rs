@@ -21,7 +21,7 @@ use cutlab_analysis::{
 };
 use serde::Deserialize;
 
-use crate::common::pipeline::Layout;
+use crate::common::pipeline::{Layout, study::StudyKind};
 
 /// Options of `cutlab report`.
 #[derive(Args, Debug)]
@@ -68,10 +68,39 @@ struct MatchEntry {
     games: String,
 }
 
-/// The kind of a study, from its manifest's `kind` (an `ablate` run has none).
+/// The kind of a study, from its manifest's `kind` (runs of `ablate` from before kinds were
+/// written have none).
 #[derive(Debug, Deserialize)]
 struct Kind {
-    kind: Option<String>,
+    kind: Option<StudyKind>,
+}
+
+/// A study's manifest: its kind, and a reader of the whole as any manifest type (errors name
+/// the file).
+struct ManifestText {
+    path: std::path::PathBuf,
+    text: String,
+    kind: StudyKind,
+}
+
+impl ManifestText {
+    /// The manifest of the study in `dir`.
+    fn read(dir: &Path) -> Result<ManifestText, String> {
+        let path = dir.join("manifest.toml");
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let kind: Kind = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(ManifestText {
+            kind: kind.kind.unwrap_or(StudyKind::Ablate),
+            path,
+            text,
+        })
+    }
+
+    /// The manifest as `M`.
+    fn parse<M: serde::de::DeserializeOwned>(&self) -> Result<M, String> {
+        toml::from_str(&self.text).map_err(|e| format!("{}: {e}", self.path.display()))
+    }
 }
 
 /// One row of a matches table, and the match's Elo with its 95% interval where it has one
@@ -186,23 +215,12 @@ fn matches_report(dir: &Path, study: &MatchStudy, draw: bool) -> Result<String, 
 /// and `reproduce`, which write their CSVs and figures beside it): `None` for those; with
 /// `draw`, its figures too.
 fn text_report(dir: &Path, draw: bool) -> Result<Option<String>, String> {
-    let path = dir.join("manifest.toml");
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let parse_error = |e: toml::de::Error| format!("{}: {e}", path.display());
-    let kind: Kind = toml::from_str(&text).map_err(parse_error)?;
-    Ok(Some(match kind.kind.as_deref() {
-        None | Some("ablate" | "reproduce") => return Ok(None),
-        Some("matches") => matches_report(dir, &toml::from_str(&text).map_err(parse_error)?, draw)?,
-        Some("fits") => fits::report(dir, &toml::from_str(&text).map_err(parse_error)?, draw)?,
-        Some("ablations") => {
-            ablations::report(dir, &toml::from_str(&text).map_err(parse_error)?, draw)?
-        }
-        Some(other) => {
-            return Err(format!(
-                "{}: unknown kind '{other}' (ablate, reproduce, matches, fits or ablations)",
-                path.display()
-            ));
-        }
+    let manifest = ManifestText::read(dir)?;
+    Ok(Some(match manifest.kind {
+        StudyKind::Ablate | StudyKind::Reproduce => return Ok(None),
+        StudyKind::Matches => matches_report(dir, &manifest.parse()?, draw)?,
+        StudyKind::Fits => fits::report(dir, &manifest.parse()?, draw)?,
+        StudyKind::Ablations => ablations::report(dir, &manifest.parse()?, draw)?,
     }))
 }
 
@@ -212,19 +230,14 @@ fn write(dir: &Path) -> Result<(), String> {
         let out = dir.join("report.md");
         return std::fs::write(&out, md).map_err(|e| format!("{}: {e}", out.display()));
     }
-    let path = dir.join("manifest.toml");
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let parse_error = |e: toml::de::Error| format!("{}: {e}", path.display());
+    let manifest = ManifestText::read(dir)?;
     let layout = Layout {
         dir: dir.to_path_buf(),
     };
-    let kind: Kind = toml::from_str(&text).map_err(parse_error)?;
-    if kind.kind.as_deref() == Some("reproduce") {
-        let manifest = toml::from_str(&text).map_err(parse_error)?;
-        super::reproduce::write_report(&layout, &manifest)?;
+    if manifest.kind == StudyKind::Reproduce {
+        super::reproduce::write_report(&layout, &manifest.parse()?)?;
     } else {
-        let manifest = toml::from_str(&text).map_err(parse_error)?;
-        super::ablate::write_report(&layout, &manifest)?;
+        super::ablate::write_report(&layout, &manifest.parse()?)?;
     }
     Ok(())
 }

@@ -8,7 +8,7 @@ mod power;
 mod report;
 mod scale;
 
-use std::{path::PathBuf, time::Instant};
+use std::path::PathBuf;
 
 use clap::Args;
 use serde::{Deserialize, Serialize};
@@ -16,14 +16,10 @@ use serde::{Deserialize, Serialize};
 use limit::MatchLimit;
 use scale::Scale;
 
-use crate::common::{
-    pipeline::{
-        Layout, Step, StepRecord, check_finished_commands, environment, finished_steps, idle_wait,
-        load_manifest, record_step, run_and_record, save_manifest, save_plan, step_record,
-        write_position_files,
-    },
-    slurm::{SlurmOptions, describe, submit_plan},
-    speed,
+use crate::common::pipeline::{
+    Layout, Rerun, Step,
+    steps::{Builder, oracle_spec},
+    study::{self, Context, Header, Sample, Study, StudyKind, StudyOptions},
 };
 
 /// Options of `cutlab reproduce`.
@@ -43,19 +39,9 @@ pub struct ReproduceArgs {
     /// Under a minute: every step on a handful of positions (CI and the notebooks' test data).
     #[arg(long)]
     smoke: bool,
-    /// Positions.
-    #[command(flatten)]
-    #[serde(flatten)]
-    suite: crate::common::options::SuiteOptions,
     /// Directory for the report, the CSVs, the figures and the logs.
     #[arg(long, default_value = "reproduce")]
     out: PathBuf,
-    /// Worker threads (searches and game pairs at once).
-    #[arg(long, default_value_t = 2, value_parser = crate::common::options::threads)]
-    threads: usize,
-    /// Seed of the position sample, the opening order and the cut sampling.
-    #[arg(long, default_value_t = 2003)]
-    seed: u64,
     /// External UCI engine for Table 4 and the oracle: a command, `auto` (stockfish on PATH or
     /// /usr/games/stockfish), or `none`.
     #[arg(long, default_value = "auto")]
@@ -63,80 +49,45 @@ pub struct ReproduceArgs {
     /// Strength of the external engine (UCI_LimitStrength, UCI_Elo); it stands in for Yace.
     #[arg(long, default_value_t = 2200)]
     engine_elo: u32,
-    /// Positions sampled from the suite (default: the scale's).
-    #[arg(long, value_parser = crate::common::options::count_up_to::<usize>(1_000_000))]
-    positions: Option<usize>,
     /// Games per match (default: the scale's).
     #[arg(long, value_parser = crate::common::options::count_up_to::<usize>(1_000_000))]
     games: Option<usize>,
     /// Time control of every match, `SECONDS+INCREMENT` (default: the scale's).
     #[arg(long, value_parser = crate::common::speed::time_control)]
     tc: Option<String>,
-    /// Continue an interrupted run in `--out`: finished steps are skipped, experiments resume.
-    #[arg(long)]
-    resume: bool,
-    /// Minutes a step that measures time (searches at fixed time, timed matches) waits for an
-    /// idle machine (other processes below half a core busy) before it runs anyway; every
-    /// step's record, and the report, say how busy others kept the machine.
-    #[arg(long, default_value_t = 10, value_name = "MINUTES")]
-    idle_wait: u64,
-    /// Multiply the scale's time limits by this (default: the reference speed over this
-    /// machine's, measured by a 2-second bench, so that a scale means the same search effort
-    /// on any machine; a resumed run keeps its factor).
-    #[arg(long)]
-    time_factor: Option<f64>,
     /// Fixed depth and nodes instead of time (the depth step at the scale's trace depth; the
     /// oracle's choices and each match's moves in the nodes their time costs at the reference
     /// speed, 825,000 a choice and 74,000 a move at 2+0.02): every row repeats exactly, on any
     /// machine and in any split over processes.
     #[arg(long)]
     deterministic: bool,
-    /// Submit the steps as Slurm jobs (job arrays for the long ones, merge jobs after them,
-    /// `--dependency=afterok` between steps) instead of running them here; the last job
-    /// writes the report.
-    #[arg(long)]
-    slurm: bool,
-    /// Slurm jobs: array size, partition, time, memory.
+    /// Positions, parallelism, resumption and where the steps run.
     #[command(flatten)]
-    #[serde(skip)]
-    slurm_options: SlurmOptions,
+    #[serde(flatten)]
+    study: StudyOptions,
 }
 
 /// What the run did, step by step: written to `manifest.toml` as it goes, read by the report.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Manifest {
-    /// `reproduce`: what `cutlab report` reads the directory as.
-    #[serde(default)]
-    pub kind: String,
-    /// `smoke`, `quick` or `full`.
-    pub scale: String,
-    /// Suite the positions were sampled from.
-    pub suite: String,
-    /// Positions in the sample.
-    pub positions: usize,
-    /// Seed.
-    pub seed: u64,
-    /// Threads.
-    pub threads: usize,
+    /// What every study's manifest holds.
+    #[serde(flatten)]
+    pub header: Header,
     /// Parameter file the searches used, if not the built-in fit.
     pub params: Option<String>,
     /// External engine command and its `id name`, if one was used.
     pub engine: Option<(String, String)>,
     /// External engine's UCI_Elo.
     pub engine_elo: u32,
-    /// This machine's bench speed, nodes per second (when measured).
-    #[serde(default)]
-    pub speed_nps: Option<u64>,
-    /// Factor of every time limit of the scale.
-    #[serde(default = "one")]
-    pub time_factor: f64,
     /// The power statement (Markdown): what each experiment is sized to decide.
     #[serde(default)]
     pub power: String,
-    /// Versions: cutlab, git commit, rustc; and the machine.
-    pub environment: Vec<(String, String)>,
-    /// Finished steps.
-    pub steps: Vec<StepRecord>,
+}
+
+impl AsMut<Header> for Manifest {
+    fn as_mut(&mut self) -> &mut Header {
+        &mut self.header
+    }
 }
 
 /// Writes the report of a run from its files (`cutlab report`); returns the terminal summary.
@@ -145,11 +96,6 @@ pub struct Manifest {
 /// An unreadable result file, or a file that cannot be written.
 pub fn write_report(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     report::write(layout, manifest)
-}
-
-/// A time factor of 1 (runs recorded before time factors).
-const fn one() -> f64 {
-    1.0
 }
 
 /// The engine's `id name`, or an error when it does not answer as a UCI engine.
@@ -179,310 +125,323 @@ fn table4_match(k: usize, variant: &str) -> String {
     format!("table4-tc{k}-{}", variant.replace(['+', ':', '@'], "_"))
 }
 
-/// The steps of a run, in order.
-#[expect(
-    clippy::too_many_lines,
-    reason = "the experiment plan, one step after another"
-)]
-fn plan(
-    args: &ReproduceArgs,
-    (scale, factor): (&Scale, f64),
-    layout: &Layout,
-    engine: Option<&str>,
-) -> Result<(Vec<Step>, Option<String>), String> {
-    let threads = args.threads.to_string();
+/// What the steps of a run are made of: the options, the scale, the time factor, the shared
+/// step builder and the run's own fit (when the searches use it).
+struct Planned<'a> {
+    args: &'a ReproduceArgs,
+    scale: &'a Scale,
+    factor: f64,
+    build: Builder<'a>,
+    params: Option<String>,
+}
+
+impl Planned<'_> {
+    /// `step` reading the run's own fit, after the fit step, when the searches use it.
+    fn with_params(&self, step: Step) -> Step {
+        match &self.params {
+            Some(p) => step.arg("--params").arg(p.clone()).after("fit"),
+            None => step,
+        }
+    }
+
+    /// A scale's time, multiplied by the time factor.
     #[expect(
         clippy::cast_possible_truncation,
         clippy::cast_sign_loss,
         clippy::cast_precision_loss,
         reason = "milliseconds"
     )]
-    let scaled_ms = |ms: u64| (ms as f64 * factor).round().max(1.0) as u64;
-    let seed = args.seed.to_string();
-    let suite = layout.path("positions.epd");
-    let mut steps = Vec::new();
+    fn scaled_ms(&self, ms: u64) -> String {
+        ((ms as f64 * self.factor).round().max(1.0) as u64).to_string()
+    }
 
-    // Table 1: the regression of deep on shallow values.
-    steps.push(Step::new(
-        "regress",
-        &[
+    /// Table 1: the regression of deep on shallow values, on the sample and (at the scales
+    /// that generate them) on balanced endgames from self-play, so that it has points near 0;
+    /// then the fit of every MPC pair.
+    fn regression(&self) -> Vec<Step> {
+        let (layout, scale) = (self.build.layout, self.scale);
+        let depths = format!("1..{}", scale.regress_depth);
+        let regress = |name: &str, suite: &str, out: &str| {
+            Step::new(name, &["regress", "--suite", suite, "--depths", &depths])
+                .args(&["--threads", &self.build.threads, "--out", out])
+                .sharding(crate::common::pipeline::Sharding::OutFile)
+                .rerun(Rerun::Resume)
+        };
+        let mut samples = vec![layout.path("samples.csv")];
+        let mut steps = vec![regress(
             "regress",
-            "--suite",
-            &suite,
-            "--depths",
-            &format!("1..{}", scale.regress_depth),
-            "--threads",
-            &threads,
-            "--out",
-            &layout.path("samples.csv"),
-        ],
-    ));
-    // Balanced endgames from self-play, so that Table 1 has endgame points near 0.
-    let mut samples = vec![layout.path("samples.csv")];
-    if scale.endgame_games > 0 {
-        steps.push(Step::new(
-            "endgames",
-            &[
-                "suite",
-                "generate",
-                "--games",
-                &scale.endgame_games.to_string(),
-                "--seed",
-                &seed,
-                "--min-ply",
-                "40",
-                "--stage",
-                "endgame",
-                "--max-score-cp",
-                "300",
-                "--id-prefix",
-                "endgame",
-                "--out",
-                &layout.path("endgames.epd"),
-            ],
-        ));
-        steps.push(
-            Step::new(
-                "regress-endgames",
-                &[
-                    "regress",
-                    "--suite",
+            &layout.path("positions.epd"),
+            &samples[0],
+        )];
+        let mut fit = Step::new("fit", &["fit"]).after("regress");
+        if scale.endgame_games > 0 {
+            steps.push(
+                Step::new("endgames", &["suite", "generate"])
+                    .args(&["--games", &scale.endgame_games.to_string()])
+                    .args(&["--seed", &self.build.seed, "--min-ply", "40"])
+                    .args(&["--stage", "endgame", "--max-score-cp", "300"])
+                    .args(&["--id-prefix", "endgame"])
+                    .args(&["--out", &layout.path("endgames.epd")]),
+            );
+            samples.push(layout.path("samples-endgames.csv"));
+            steps.push(
+                regress(
+                    "regress-endgames",
                     &layout.path("endgames.epd"),
-                    "--depths",
-                    &format!("1..{}", scale.regress_depth),
-                    "--threads",
-                    &threads,
-                    "--out",
-                    &layout.path("samples-endgames.csv"),
-                ],
-            )
-            .after("endgames"),
+                    &samples[1],
+                )
+                .after("endgames"),
+            );
+            fit = fit.after("regress-endgames");
+        }
+        let pairs: Vec<String> = scale::PAIRS
+            .iter()
+            .filter(|(_, deep)| *deep <= scale.regress_depth)
+            .map(|(s, d)| format!("{s}:{d}"))
+            .collect();
+        for file in samples {
+            fit = fit.arg(file);
+        }
+        steps.push(
+            fit.args(&["--pairs", &pairs.join(",")])
+                .args(&["--out", &layout.path("params.toml")])
+                .args(&["--plot", &layout.path("fit.svg")])
+                .rerun(Rerun::Force),
         );
-        samples.push(layout.path("samples-endgames.csv"));
+        steps
     }
-    let pairs: Vec<String> = scale::PAIRS
-        .iter()
-        .filter(|(_, deep)| *deep <= scale.regress_depth)
-        .map(|(s, d)| format!("{s}:{d}"))
-        .collect();
-    let mut fit = Step::new("fit", &["fit"]).after("regress");
-    if scale.endgame_games > 0 {
-        fit = fit.after("regress-endgames");
+
+    /// Sections 3-4 and the Multi-Cut family: depth reached in fixed time (or, under
+    /// `--deterministic`, the tree to the scale's trace depth); the oracle's regret,
+    /// probabilistic alpha-beta included (in a fixed time, or the nodes that time costs at the
+    /// reference speed); each method's cuts alone, counted and sampled cuts verified.
+    fn searches(&self, engine: Option<&str>) -> Vec<Step> {
+        let (layout, scale) = (self.build.layout, self.scale);
+        let deterministic = self.args.deterministic;
+        let depth = self.build.depth(
+            "depth",
+            [
+                &layout.path("positions.epd"),
+                &scale::DEPTH_VARIANTS.join(","),
+            ],
+            "depth.csv",
+        );
+        let mut steps = vec![self.with_params(if deterministic {
+            depth.args(&["--depth", &scale.trace_depth.unsigned_abs().to_string()])
+        } else {
+            depth.args(&["--time-ms", &self.scaled_ms(scale.depth_time_ms)])
+        })];
+        let oracle = oracle_spec(
+            engine,
+            scale.engine_oracle_depth,
+            scale.internal_oracle_depth,
+        );
+        let oracle_step = self
+            .build
+            .oracle(
+                "oracle",
+                [
+                    &layout.path("oracle-positions.epd"),
+                    &scale::ORACLE_VARIANTS.join(","),
+                    &oracle,
+                ],
+                "regret.csv",
+            )
+            .args(&["--threads", &self.build.threads]);
+        steps.push(self.with_params(if deterministic {
+            oracle_step.args(&["--nodes", &scale.oracle_nodes().to_string()])
+        } else {
+            oracle_step.args(&["--time-ms", &self.scaled_ms(scale.oracle_time_ms)])
+        }));
+        let suite = layout.path("trace-positions.epd");
+        for (method, verify) in scale::TRACED {
+            let rates = format!("{},{method}={verify}", crate::cmd::trace::VERIFY_OTHERS);
+            steps.push(self.with_params(self.build.trace(
+                format!("trace-{method}"),
+                [&suite, method],
+                &scale.trace_depth.to_string(),
+                &rates,
+                &format!("traces/{method}.csv"),
+            )));
+        }
+        steps
     }
-    for file in &samples {
-        fit = fit.arg(file.clone());
+
+    /// A match engine's words for `variant`: with the built-in fit its whole configuration,
+    /// written to `variants/` and played from there; with the run's own fit, which exists only
+    /// once the fit step has run, the variant reading it (`params=`).
+    fn engine_words(&self, variant: &str, name: &str) -> Result<Vec<String>, String> {
+        let mut words = match &self.params {
+            Some(p) => vec![format!("variant={variant}"), format!("params={p}")],
+            None => vec![format!(
+                "variant={}",
+                variant_file(self.build.layout, variant)?
+            )],
+        };
+        words.push(format!("name={name}"));
+        Ok(words)
     }
-    steps.push(fit.args(&[
-        "--pairs",
-        &pairs.join(","),
-        "--out",
-        &layout.path("params.toml"),
-        "--plot",
-        &layout.path("fit.svg"),
-    ]));
-    // The searches use the run's own fit when it covers every MPC pair, else the built-in one.
-    let params = scale.own_fit.then(|| layout.path("params.toml"));
-    let with_params = |step: Step| match &params {
-        Some(p) => step.arg("--params").arg(p.clone()).after("fit"),
-        None => step,
-    };
-    let after_fit = |step: Step| {
-        if params.is_some() {
+
+    /// One match of a table: `first` against `second` at the scale's time control `tc` (or
+    /// the nodes it stands for), `games` games, stopped early by `sprt` if given.
+    fn game_match(
+        &self,
+        name: String,
+        [first, second]: [&[String]; 2],
+        (tc, games, sprt): (&str, usize, Option<String>),
+    ) -> Result<Step, String> {
+        let limit = MatchLimit::new(
+            tc,
+            self.args.tc.as_deref(),
+            self.factor,
+            self.args.deterministic,
+        )?;
+        let mut rule = limit.args();
+        if let Some(sprt) = sprt {
+            rule.extend(["--sprt".to_string(), sprt]);
+        }
+        rule.extend(["--games".to_string(), games.to_string()]);
+        let file = format!("matches/{name}");
+        let step = self.build.game_match(name, [first, second], &rule, &file);
+        Ok(if self.params.is_some() {
             step.after("fit")
         } else {
             step
-        }
-    };
-    // Fixed time, or (--deterministic) the fixed depth that makes every row repeatable.
-    let limited = |step: Step, time_ms: u64, depth: u32| {
-        if args.deterministic {
-            step.arg("--depth").arg(depth.to_string())
-        } else {
-            step.arg("--time-ms").arg(scaled_ms(time_ms).to_string())
-        }
-    };
-
-    // Sections 3-4 and the Multi-Cut family: depth reached in fixed time.
-    steps.push(with_params(limited(
-        Step::new(
-            "depth",
-            &[
-                "depth",
-                "--suite",
-                &suite,
-                "--variants",
-                &scale::DEPTH_VARIANTS.join(","),
-                "--threads",
-                &threads,
-                "--out",
-                &layout.path("depth.csv"),
-            ],
-        ),
-        scale.depth_time_ms,
-        scale.trace_depth.unsigned_abs(),
-    )));
-
-    // Oracle regret, probabilistic alpha-beta included: in a fixed time, or (--deterministic)
-    // in the nodes that time costs at the reference speed.
-    let oracle = match engine {
-        Some(cmd) => format!("uci:{cmd},depth={}", scale.engine_oracle_depth),
-        None => format!("internal:depth={}", scale.internal_oracle_depth),
-    };
-    let oracle_step = with_params(Step::new(
-        "oracle",
-        &[
-            "oracle",
-            "--suite",
-            &layout.path("oracle-positions.epd"),
-            "--variants",
-            &scale::ORACLE_VARIANTS.join(","),
-            "--oracle",
-            &oracle,
-            "--threads",
-            &threads,
-            "--out",
-            &layout.path("regret.csv"),
-        ],
-    ));
-    steps.push(if args.deterministic {
-        oracle_step
-            .arg("--nodes")
-            .arg(scale.oracle_nodes().to_string())
-    } else {
-        oracle_step
-            .arg("--time-ms")
-            .arg(scaled_ms(scale.oracle_time_ms).to_string())
-    });
-
-    // Cut decisions of each method alone: counts, and sampled cuts verified full-width.
-    for (method, verify) in scale::TRACED {
-        steps.push(with_params(Step::new(
-            format!("trace-{method}"),
-            &[
-                "trace",
-                "--suite",
-                &layout.path("trace-positions.epd"),
-                "--variant",
-                method,
-                "--depth",
-                &scale.trace_depth.to_string(),
-                "--only-cut-tests",
-                "--verify-cuts",
-                &format!("{},{method}={verify}", crate::cmd::trace::VERIFY_OTHERS),
-                "--seed",
-                &seed,
-                "--out",
-                &layout.path(&format!("traces/{method}.csv")),
-            ],
-        )));
-    }
-
-    // Tables 2-4: matches. With the built-in fit each variant's whole configuration is written
-    // to variants/ and played from there; with the run's own fit, which exists only once the
-    // fit step has run, the engines read it (`params=`).
-    let games = args.games.unwrap_or(scale.games).to_string();
-    let engine_words = |variant: &str| -> Result<Vec<String>, String> {
-        Ok(match &params {
-            Some(p) => vec![format!("variant={variant}"), format!("params={p}")],
-            None => vec![format!("variant={}", variant_file(layout, variant)?)],
         })
-    };
-    let limit = |tc: &str| {
-        MatchLimit::new(tc, args.tc.as_deref(), factor, args.deterministic).map(|l| l.args())
-    };
-    let mut game_step = |name: String,
-                         first: (&str, Vec<String>),
-                         second: Vec<String>,
-                         (tc, games, sprt): (&str, &str, Option<String>)|
-     -> Result<(), String> {
-        let mut step = Step::new(name.clone(), &["match", "--engine"]);
-        for word in first.1 {
-            step = step.arg(word);
-        }
-        step = step.arg(format!("name={}", first.0)).arg("--engine");
-        for word in second {
-            step = step.arg(word);
-        }
-        step.args.extend(limit(tc)?);
-        if let Some(sprt) = sprt {
-            step = step.arg("--sprt").arg(sprt);
-        }
-        step = step
-            .args(&["--games", games, "--concurrency", &threads])
-            .args(&["--order", "random", "--seed", &seed])
-            .arg("--out")
-            .arg(layout.path(&format!("matches/{name}.csv")))
-            .arg("--pgn")
-            .arg(layout.path(&format!("matches/{name}.pgn")));
-        steps.push(after_fit(step));
-        Ok(())
-    };
-    let baseline = engine_words("null-move")?;
-    let versus_baseline = || {
-        let mut words = baseline.clone();
-        words.push("name=null-move".to_string());
-        words
-    };
-    for &t in scale.t_end {
-        let v = format!("null-move+mpc@1:{t}");
-        game_step(
-            format!("table2-tend-{t}"),
-            (&v, engine_words(&v)?),
-            versus_baseline(),
-            (scale.tc_table2, &games, None),
-        )?;
     }
-    for &t in scale
-        .t_mid
-        .iter()
-        .filter(|&&t| t != 1.0 || !scale.t_end.contains(&1.0))
-    {
-        let v = format!("null-move+mpc@{t}:1");
-        game_step(
-            format!("table3-tmid-{t}"),
-            (&v, engine_words(&v)?),
-            versus_baseline(),
-            (scale.tc_table3, &games, None),
-        )?;
-    }
-    // The headline: MPC against null move, played until the GSPRT decides or the cap.
-    if let Some(h) = &scale.headline {
-        game_step(
-            HEADLINE.to_string(),
-            (h.variant, engine_words(h.variant)?),
-            versus_baseline(),
-            (
-                h.tc,
-                &h.max_games.to_string(),
-                Some(format!(
-                    "elo0={},elo1={},alpha=0.05,beta=0.05",
-                    h.elo.0, h.elo.1
-                )),
-            ),
-        )?;
-    }
-    let mut engine_name = None;
-    if let Some(cmd) = engine {
-        let id = self::engine_name(cmd)?;
-        engine_name = Some(id);
-        for (k, tc) in scale.tc_table4.iter().enumerate() {
-            for (v, ..) in report::PAPER_TABLE4 {
-                let opponent = vec![
-                    format!("uci={cmd}"),
-                    "option.UCI_LimitStrength=true".to_string(),
-                    format!("option.UCI_Elo={}", args.engine_elo),
-                    format!("name=stockfish-{}", args.engine_elo),
-                ];
-                game_step(
-                    table4_match(k + 1, v),
-                    (v, engine_words(v)?),
-                    opponent,
-                    (tc, &games, None),
-                )?;
+
+    /// Tables 2-4: MPC at each end and middle threshold against null move, the headline
+    /// (MPC against null move until the GSPRT decides or the cap), and Table 4's variants
+    /// against the external engine at each time control.
+    fn matches(&self, engine: Option<(&str, &str)>) -> Result<Vec<Step>, String> {
+        let scale = self.scale;
+        let games = self.args.games.unwrap_or(scale.games);
+        let baseline = self.engine_words("null-move", "null-move")?;
+        let mut steps = Vec::new();
+        for &t in scale.t_end {
+            let v = format!("null-move+mpc@1:{t}");
+            steps.push(self.game_match(
+                format!("table2-tend-{t}"),
+                [&self.engine_words(&v, &v)?, &baseline],
+                (scale.tc_table2, games, None),
+            )?);
+        }
+        for &t in scale
+            .t_mid
+            .iter()
+            .filter(|&&t| t != 1.0 || !scale.t_end.contains(&1.0))
+        {
+            let v = format!("null-move+mpc@{t}:1");
+            steps.push(self.game_match(
+                format!("table3-tmid-{t}"),
+                [&self.engine_words(&v, &v)?, &baseline],
+                (scale.tc_table3, games, None),
+            )?);
+        }
+        if let Some(h) = &scale.headline {
+            let sprt = format!("elo0={},elo1={},alpha=0.05,beta=0.05", h.elo.0, h.elo.1);
+            steps.push(self.game_match(
+                HEADLINE.to_string(),
+                [&self.engine_words(h.variant, h.variant)?, &baseline],
+                (h.tc, h.max_games, Some(sprt)),
+            )?);
+        }
+        if let Some((command, _)) = engine {
+            let elo = self.args.engine_elo;
+            let opponent = [
+                format!("uci={command}"),
+                "option.UCI_LimitStrength=true".to_string(),
+                format!("option.UCI_Elo={elo}"),
+                format!("name=stockfish-{elo}"),
+            ];
+            for (k, tc) in scale.tc_table4.iter().enumerate() {
+                for (v, ..) in report::PAPER_TABLE4 {
+                    steps.push(self.game_match(
+                        table4_match(k + 1, v),
+                        [&self.engine_words(v, v)?, &opponent],
+                        (tc, games, None),
+                    )?);
+                }
             }
         }
+        Ok(steps)
     }
-    Ok((steps, engine_name))
+}
+
+/// `cutlab reproduce` as a study: its options at a scale.
+struct Reproduction<'a> {
+    args: &'a ReproduceArgs,
+    scale: Scale,
+}
+
+impl Study for Reproduction<'_> {
+    type Manifest = Manifest;
+    const KIND: StudyKind = StudyKind::Reproduce;
+    const REPORT_EACH_STEP: bool = true;
+
+    fn sample(&self) -> &Sample {
+        &self.scale.sample
+    }
+
+    fn deterministic(&self) -> bool {
+        self.args.deterministic
+    }
+
+    fn plan(
+        &self,
+        layout: &Layout,
+        manifest: &mut Manifest,
+        context: &Context,
+    ) -> Result<Vec<Step>, String> {
+        let (args, scale) = (self.args, &self.scale);
+        layout.create_folders(&["traces", "matches", "variants"])?;
+        let engine = crate::common::engine_process::find_engine(&args.engine);
+        manifest.engine = match &engine {
+            Some(command) => Some((command.clone(), engine_name(command)?)),
+            None => None,
+        };
+        let planned = Planned {
+            args,
+            scale,
+            factor: context.factor,
+            build: Builder {
+                layout,
+                threads: args.study.threads.to_string(),
+                seed: args.study.seed.to_string(),
+            },
+            params: scale.own_fit.then(|| layout.path("params.toml")),
+        };
+        let mut steps = planned.regression();
+        steps.extend(planned.searches(engine.as_deref()));
+        let engine = manifest.engine.as_ref();
+        steps.extend(planned.matches(engine.map(|(c, n)| (c.as_str(), n.as_str())))?);
+        manifest.params.clone_from(&planned.params);
+        manifest.engine_elo = args.engine_elo;
+        let header = &manifest.header;
+        manifest.power = power::statement(&power::Sizes {
+            scale,
+            factor: context.factor,
+            speed_nps: header.speed_nps,
+            threads: args.study.threads,
+            positions: header.positions,
+            games: args.games.unwrap_or(scale.games),
+            tc: args.tc.as_deref(),
+            table4: manifest.engine.is_some(),
+            deterministic: args.deterministic,
+        })?;
+        eprintln!("{}", manifest.power);
+        if manifest.engine.is_none() {
+            eprintln!(
+                "no external engine (--engine {}): Table 4 is skipped",
+                args.engine
+            );
+        }
+        Ok(steps)
+    }
+
+    fn report(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
+        report::write(layout, manifest)
+    }
 }
 
 /// Runs `cutlab reproduce`.
@@ -490,15 +449,6 @@ fn plan(
 /// # Errors
 /// A bad option, an unreadable suite, an existing run without `--resume`, or a failing step.
 pub fn run(args: &ReproduceArgs) -> Result<(), String> {
-    // The job options mean nothing without --slurm (they were silently ignored).
-    if !args.slurm
-        && let Some(option) = std::env::args().find(|a| a.starts_with("--slurm-"))
-    {
-        return Err(format!(
-            "{}: a Slurm option, given without --slurm",
-            option.split('=').next().unwrap_or(&option)
-        ));
-    }
     let scale = if args.full {
         Scale::FULL
     } else if args.smoke {
@@ -508,114 +458,5 @@ pub fn run(args: &ReproduceArgs) -> Result<(), String> {
     } else {
         Scale::QUICK
     };
-    let layout = Layout {
-        dir: args.out.clone(),
-    };
-    let mut manifest: Manifest = load_manifest(&layout, args.resume)?.unwrap_or_default();
-    if args.resume && !manifest.scale.is_empty() && manifest.scale != scale.name {
-        return Err(format!(
-            "{} holds a {} run; resume it with --{}",
-            layout.dir.display(),
-            manifest.scale,
-            manifest.scale
-        ));
-    }
-    // One process per directory: a second would run the same steps and append twice.
-    let _lock = crate::common::process::lock_dir(&layout.dir, None)?;
-    for sub in ["logs", "traces", "matches", "variants"] {
-        let d = layout.file(sub);
-        std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
-    }
-    let suite = args.suite.load()?;
-    let sampled = write_position_files(
-        &layout,
-        &suite,
-        (args.positions.unwrap_or(scale.positions), args.seed),
-        [scale.oracle_positions, scale.trace_positions],
-    )?;
-    let engine = crate::common::engine_process::find_engine(&args.engine);
-    let kept = (args.resume && !manifest.scale.is_empty())
-        .then_some((manifest.time_factor, manifest.speed_nps));
-    let (factor, speed) = speed::time_factor(args.time_factor, kept, args.deterministic)?;
-    let (steps, engine_id) = plan(args, (&scale, factor), &layout, engine.as_deref())?;
-    manifest.time_factor = factor;
-    manifest.speed_nps = speed;
-    manifest.kind = "reproduce".to_string();
-    manifest.scale = scale.name.to_string();
-    manifest.suite.clone_from(&suite.source);
-    manifest.positions = sampled;
-    manifest.seed = args.seed;
-    manifest.threads = args.threads;
-    manifest.params = scale.own_fit.then(|| layout.path("params.toml"));
-    manifest.engine = engine.clone().zip(engine_id);
-    manifest.engine_elo = args.engine_elo;
-    manifest.environment = environment();
-    manifest.power = power::statement(&power::Sizes {
-        scale: &scale,
-        factor,
-        speed_nps: speed,
-        threads: args.threads,
-        positions: sampled,
-        games: args.games.unwrap_or(scale.games),
-        tc: args.tc.as_deref(),
-        table4: manifest.engine.is_some(),
-        deterministic: args.deterministic,
-    })?;
-    eprintln!("{}", manifest.power);
-    save_manifest(&layout, &manifest)?;
-    if engine.is_none() {
-        eprintln!(
-            "no external engine (--engine {}): Table 4 is skipped",
-            args.engine
-        );
-    }
-    // Runs recorded before steps had record files of their own (no `steps/` at all) keep what
-    // they finished; in a later run the records alone say what has finished, so removing
-    // one runs its step again.
-    if !layout.file("steps").is_dir() {
-        for done in &manifest.steps {
-            record_step(&layout, done)?;
-        }
-    }
-    check_finished_commands(&layout, &steps)?;
-    save_plan(&layout, &steps)?;
-    if args.slurm {
-        let words: Vec<String> = std::env::args().skip(1).collect();
-        let mut finish = SlurmOptions::strip(&words);
-        if !finish.iter().any(|w| w == "--resume") {
-            finish.push("--resume".into());
-        }
-        let jobs = submit_plan(&layout, &steps, Some(&finish), &args.slurm_options)?;
-        println!(
-            "{}",
-            describe(&layout, &jobs, args.slurm_options.slurm_dry_run)
-        );
-        return Ok(());
-    }
-    let total = Instant::now();
-    for (k, step) in steps.iter().enumerate() {
-        if step_record(&layout, &step.name).is_some() {
-            eprintln!("[{}/{}] {}: done earlier", k + 1, steps.len(), step.name);
-            continue;
-        }
-        eprintln!("[{}/{}] {}", k + 1, steps.len(), step.command_line());
-        run_and_record(&layout, step, args.resume, idle_wait(args.idle_wait))?;
-        manifest.steps = finished_steps(&layout, &steps);
-        save_manifest(&layout, &manifest)?;
-        report::write(&layout, &manifest)?;
-    }
-    manifest.steps = finished_steps(&layout, &steps);
-    save_manifest(&layout, &manifest)?;
-    let summary = report::write(&layout, &manifest)?;
-    println!("{summary}");
-    // A resumed run's own time is not the run's: the steps' recorded times are.
-    let steps_min: f64 = manifest.steps.iter().map(|s| s.seconds).sum::<f64>() / 60.0;
-    println!(
-        "reproduce ({} scale) finished: its steps took {steps_min:.1} min in all, {:.1} min in \
-         this process; report: {}",
-        scale.name,
-        total.elapsed().as_secs_f64() / 60.0,
-        layout.file("report.md").display()
-    );
-    Ok(())
+    study::run(&Reproduction { args, scale }, &args.study, &args.out)
 }

@@ -63,14 +63,14 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
             "Scale `{}`, deterministic: searches to fixed depths, and each match at the nodes \
              per move that its time control costs at the reference speed ({:.2} M nps), so \
              the time budget below is only a guide.",
-            sc.name,
+            sc.sample.name,
             speed::REFERENCE_NPS as f64 / 1e6
         );
     } else {
         let _ = write!(
             out,
             "Scale `{}`: {} (the time controls below are after it).",
-            sc.name,
+            sc.sample.name,
             speed::describe(s.factor, s.speed_nps)
         );
     }
@@ -140,7 +140,7 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
         s.positions as f64 * scale::DEPTH_VARIANTS.len() as f64 * depth_ms / 1000.0 / threads,
     );
     let oracle_ms = (sc.oracle_time_ms as f64 * s.factor).round();
-    let oracle_positions = sc.oracle_positions.min(s.positions);
+    let oracle_positions = sc.sample.oracle_positions.min(s.positions);
     row(
         &mut t,
         [
@@ -165,13 +165,16 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
             "false cuts".into(),
             format!(
                 "{} positions x {} methods to depth {}",
-                sc.trace_positions.min(s.positions),
+                sc.sample.trace_positions.min(s.positions),
                 scale::TRACED.len(),
                 sc.trace_depth
             ),
             "Wilson intervals per method".into(),
         ],
-        sc.trace_positions.min(s.positions) as f64 * scale::TRACED.len() as f64 * 2.0 * regress_one,
+        sc.sample.trace_positions.min(s.positions) as f64
+            * scale::TRACED.len() as f64
+            * 2.0
+            * regress_one,
     );
     // A match's limit as the plan plays it (the same function decides both).
     let limit = |tc: &str| MatchLimit::new(tc, s.tc, s.factor, s.deterministic);

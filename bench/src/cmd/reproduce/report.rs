@@ -86,7 +86,7 @@ fn all_in<T: serde::de::DeserializeOwned>(
         let Some(stem) = name.strip_suffix(suffix) else {
             continue;
         };
-        if is_finished(&manifest.steps, &format!("{step_prefix}{stem}")) {
+        if is_finished(&manifest.header.steps, &format!("{step_prefix}{stem}")) {
             out.extend(rows::read(&dir.join(&name))?);
         }
     }
@@ -132,8 +132,11 @@ fn plies_at_equal_nodes(
     else {
         return Ok(None);
     };
-    let samples: Vec<SampleRow> =
-        rows_of_finished(&manifest.steps, "regress", &layout.file("samples.csv"))?;
+    let samples: Vec<SampleRow> = rows_of_finished(
+        &manifest.header.steps,
+        "regress",
+        &layout.file("samples.csv"),
+    )?;
     let nodes_at = |d: i32| -> std::collections::HashMap<&str, f64> {
         #[expect(clippy::cast_precision_loss, reason = "node counts")]
         samples
@@ -186,7 +189,7 @@ fn plies_at_equal_nodes(
 /// Whether the run has steps of its plan still to finish, said in a line naming the next;
 /// none when all have (or the run has no plan to count them in).
 fn in_progress(layout: &Layout, manifest: &Manifest) -> Option<String> {
-    let (planned, left) = unfinished_steps(layout, &manifest.steps, |_| true)?;
+    let (planned, left) = unfinished_steps(layout, &manifest.header.steps, |_| true)?;
     let next = left.first()?;
     Some(format!(
         "**In progress: {} of the {planned} steps have finished** (next: `{next}`); the \
@@ -313,7 +316,7 @@ const MIN_POINTS: u64 = 100;
 
 /// Whether every pair and stage the scale fits has at least [`MIN_POINTS`] points.
 fn fewest_points(fits: &FitParams, manifest: &Manifest) -> String {
-    let depth = scale::Scale::named(&manifest.scale).map_or(10, |s| s.regress_depth);
+    let depth = scale::Scale::named(&manifest.header.scale).map_or(10, |s| s.regress_depth);
     let mut fewest: Option<(u64, String)> = None;
     for &(shallow, deep) in scale::PAIRS.iter().filter(|(_, d)| *d <= depth) {
         for stage in ["middlegame", "endgame"] {
@@ -354,13 +357,19 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
          Applied to Chess\"\n\nScale `{}`: {} positions sampled from `{}` (seed {}), {} threads. \
          Every CSV named here is beside this report; columns are documented in `docs/csv.md`. \
          Intervals are 95%.\n",
-        manifest.scale, manifest.positions, manifest.suite, manifest.seed, manifest.threads
+        manifest.header.scale,
+        manifest.header.positions,
+        manifest.header.suite,
+        manifest.header.seed,
+        manifest.header.threads
     );
     if let Some(line) = in_progress(layout, manifest) {
         let _ = writeln!(out, "{line}\n");
     }
-    out.push_str(&busy_machine_note(&manifest.steps).unwrap_or_default());
-    out.push_str(&speed_note(&manifest.steps, manifest.speed_nps).unwrap_or_default());
+    out.push_str(&busy_machine_note(&manifest.header.steps).unwrap_or_default());
+    out.push_str(
+        &speed_note(&manifest.header.steps, manifest.header.speed_nps).unwrap_or_default(),
+    );
     out.push_str(&manifest.power);
     let params_note = manifest.params.as_ref().map_or_else(
         || {
@@ -405,7 +414,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
 
     // Sections 3-4 and the Multi-Cut family.
     let depth_rows: Vec<DepthRow> =
-        rows_of_finished(&manifest.steps, "depth", &layout.file("depth.csv"))?;
+        rows_of_finished(&manifest.header.steps, "depth", &layout.file("depth.csv"))?;
     if !depth_rows.is_empty() {
         let (title, limit) = depth_heading(&depth_rows[0]);
         let paper = &scale::DEPTH_VARIANTS[..scale::PAPER_DEPTH_VARIANTS];
@@ -449,7 +458,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
             )
         })
         .collect();
-    if let Some(table) = sweep(layout, &manifest.steps, "t_end", &t2)? {
+    if let Some(table) = sweep(layout, &manifest.header.steps, "t_end", &t2)? {
         let _ = writeln!(
             out,
             "## Table 2: endgame threshold\n\nMPC (middlegame t = 1.0, endgame t = t_end) against \
@@ -475,7 +484,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
             (format!("{t}"), file, paper_score(&PAPER_TABLE3, t))
         })
         .collect();
-    if let Some(table) = sweep(layout, &manifest.steps, "t_mid", &t3)? {
+    if let Some(table) = sweep(layout, &manifest.header.steps, "t_mid", &t3)? {
         let _ = writeln!(
             out,
             "## Table 3: middlegame threshold\n\nMPC (middlegame t = t_mid, endgame t = 1.0) \
@@ -490,7 +499,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     }
 
     // The headline match and its sequential test.
-    if let Some(h) = scale::Scale::named(&manifest.scale).and_then(|s| s.headline)
+    if let Some(h) = scale::Scale::named(&manifest.header.scale).and_then(|s| s.headline)
         && let Some(m) = games_of(layout, super::HEADLINE)?
     {
         let sprt = Sprt::new(h.elo.0, h.elo.1, 0.05, 0.05)?;
@@ -554,8 +563,8 @@ The paper's claim (MPC-Crafty \
                     )
                 })
                 .collect();
-            if let Some(table) = sweep(layout, &manifest.steps, "variant", &entries)? {
-                let contrast = contrasts(layout, &manifest.steps, &entries)?
+            if let Some(table) = sweep(layout, &manifest.header.steps, "variant", &entries)? {
+                let contrast = contrasts(layout, &manifest.header.steps, &entries)?
                     .map(|c| format!("\n{c}"))
                     .unwrap_or_default();
                 let _ = writeln!(
@@ -580,11 +589,12 @@ The paper's claim (MPC-Crafty \
 
     // Oracle regret.
     let regret_rows: Vec<RegretRow> =
-        rows_of_finished(&manifest.steps, "oracle", &layout.file("regret.csv"))?;
+        rows_of_finished(&manifest.header.steps, "oracle", &layout.file("regret.csv"))?;
     if !regret_rows.is_empty() {
         let variants = tables::distinct(&regret_rows, |r| r.variant.as_str());
         let table = tables::regret(&regret_rows, &variants).render();
         let judge = manifest
+            .header
             .steps
             .iter()
             .find(|s| s.name == "oracle")
@@ -629,7 +639,7 @@ The paper's claim (MPC-Crafty \
 
     // Configuration.
     let mut env = Table::new(&["", "value"]);
-    for (k, v) in &manifest.environment {
+    for (k, v) in &manifest.header.environment {
         env.row(vec![k.clone(), v.clone()]);
     }
     if let Some((command, id)) = &manifest.engine {
@@ -638,14 +648,14 @@ The paper's claim (MPC-Crafty \
             format!("{id} (`{command}`)"),
         ]);
     }
-    let loads = busy_cores_column(&manifest.steps);
+    let loads = busy_cores_column(&manifest.header.steps);
     let mut header = vec!["step", ">minutes", "finished (UTC)"];
     if loads.is_some() {
         header.push(">others' busy cores");
     }
     header.push("command");
     let mut steps = Table::new(&header);
-    for (k, s) in manifest.steps.iter().enumerate() {
+    for (k, s) in manifest.header.steps.iter().enumerate() {
         let mut row = vec![
             s.name.clone(),
             format!("{:.2}", s.seconds / 60.0),
@@ -712,10 +722,8 @@ mod tests {
             .unwrap();
             csv.flush().unwrap();
         }
-        let manifest = Manifest {
-            steps: vec![StepRecord::finished("trace-mpc")],
-            ..Manifest::default()
-        };
+        let mut manifest = Manifest::default();
+        manifest.header.steps = vec![StepRecord::finished("trace-mpc")];
         let rows: Vec<FalseCutRow> =
             all_in(&dir, ".false-cuts.csv", (&manifest, "trace-")).unwrap();
         let methods: Vec<&str> = rows.iter().map(|r| r.method.as_str()).collect();
@@ -844,7 +852,7 @@ mod tests {
             plies_at_equal_nodes(&layout, &manifest, &rows, &variants).unwrap(),
             None
         );
-        manifest.steps.push(StepRecord::finished("regress"));
+        manifest.header.steps.push(StepRecord::finished("regress"));
         let text = plies_at_equal_nodes(&layout, &manifest, &rows, &variants)
             .unwrap()
             .unwrap();
@@ -901,16 +909,15 @@ mod tests {
         let plan =
             ["regress", "fit", "depth"].map(|name| crate::common::pipeline::Step::new(name, &[]));
         crate::common::pipeline::save_plan(&layout, &plan).unwrap();
-        let mut manifest = Manifest {
-            steps: vec![StepRecord::finished("regress")],
-            ..Manifest::default()
-        };
+        let mut manifest = Manifest::default();
+        manifest.header.steps = vec![StepRecord::finished("regress")];
         let line = in_progress(&layout, &manifest).unwrap();
         assert!(
             line.contains("1 of the 3 steps") && line.contains("`fit`"),
             "{line}"
         );
         manifest
+            .header
             .steps
             .extend(["fit", "depth"].map(StepRecord::finished));
         assert_eq!(in_progress(&layout, &manifest), None);

@@ -1,6 +1,8 @@
 //! How big a run is: `--smoke`, `--quick` (the default), `--standard` (one night, sized to
 //! decide) and `--full` (the paper's scale).
 
+use crate::common::pipeline::study::Sample;
+
 /// Depth pairs of Jiang and Buro: (3,5) and (4,8) of their Table 1, and the MPC pairs of their
 /// section 4.
 pub const PAIRS: [(i32, i32); 6] = [(3, 5), (4, 8), (2, 6), (3, 7), (3, 9), (4, 10)];
@@ -64,26 +66,20 @@ pub struct Headline {
 
 /// The sizes of one scale.
 pub struct Scale {
-    /// `smoke`, `quick`, `standard` or `full`.
-    pub name: &'static str,
-    /// Positions sampled from the suite (0: all).
-    pub positions: usize,
+    /// `smoke`, `quick`, `standard` or `full`, and its positions (0: all of the suite).
+    pub sample: Sample,
     /// Deepest iteration of the regression searches.
     pub regress_depth: i32,
     /// The searches use this run's own fit (else the built-in one, fitted on 200 positions).
     pub own_fit: bool,
     /// Time per search of the depth comparison.
     pub depth_time_ms: u64,
-    /// Positions (the first of the sample) judged by the oracle.
-    pub oracle_positions: usize,
     /// Time per chosen move in the oracle step.
     pub oracle_time_ms: u64,
     /// Depth of the external engine's oracle search.
     pub engine_oracle_depth: u32,
     /// Depth of the internal full-width oracle (no external engine).
     pub internal_oracle_depth: u32,
-    /// Positions traced per method.
-    pub trace_positions: usize,
     /// Depth of the traced searches.
     pub trace_depth: i32,
     /// Games per match.
@@ -129,16 +125,18 @@ impl Scale {
 
     /// Under a minute: every step runs, the numbers mean nothing.
     pub const SMOKE: Scale = Scale {
-        name: "smoke",
-        positions: 10,
+        sample: Sample {
+            name: "smoke",
+            positions: 10,
+            oracle_positions: 3,
+            trace_positions: 2,
+        },
         regress_depth: 7,
         own_fit: false,
         depth_time_ms: 40,
-        oracle_positions: 3,
         oracle_time_ms: 40,
         engine_oracle_depth: 8,
         internal_oracle_depth: 3,
-        trace_positions: 2,
         trace_depth: 6,
         games: 2,
         tc_table2: "1+0.01",
@@ -157,16 +155,18 @@ impl Scale {
 
     /// About ten minutes on 2 cores: the README's main command.
     pub const QUICK: Scale = Scale {
-        name: "quick",
-        positions: 48,
+        sample: Sample {
+            name: "quick",
+            positions: 48,
+            oracle_positions: 24,
+            trace_positions: 3,
+        },
         regress_depth: 10,
         own_fit: false,
         depth_time_ms: 500,
-        oracle_positions: 24,
         oracle_time_ms: 250,
         engine_oracle_depth: 12,
         internal_oracle_depth: 5,
-        trace_positions: 3,
         trace_depth: 9,
         games: 8,
         tc_table2: "2+0.02",
@@ -183,16 +183,18 @@ impl Scale {
     /// and stage, threshold sweeps of 200 games (±40 Elo at a pair deviation up to 0.29), and
     /// the headline MPC-against-null-move match under a GSPRT [0, 20] capped at 2000 games.
     pub const STANDARD: Scale = Scale {
-        name: "standard",
-        positions: 0,
+        sample: Sample {
+            name: "standard",
+            positions: 0,
+            oracle_positions: 100,
+            trace_positions: 8,
+        },
         regress_depth: 10,
         own_fit: true,
         depth_time_ms: 1000,
-        oracle_positions: 100,
         oracle_time_ms: 500,
         engine_oracle_depth: 14,
         internal_oracle_depth: 6,
-        trace_positions: 8,
         trace_depth: 10,
         games: 200,
         tc_table2: "2+0.02",
@@ -213,16 +215,18 @@ impl Scale {
     /// time controls (2 min + 12 s and 10 min + 60 s; against the external engine 2 min + 10 s
     /// and 8 min + 20 s).
     pub const FULL: Scale = Scale {
-        name: "full",
-        positions: 0,
+        sample: Sample {
+            name: "full",
+            positions: 0,
+            oracle_positions: 100,
+            trace_positions: 20,
+        },
         regress_depth: 10,
         own_fit: true,
         depth_time_ms: 30_000,
-        oracle_positions: 100,
         oracle_time_ms: 1000,
         engine_oracle_depth: 16,
         internal_oracle_depth: 7,
-        trace_positions: 20,
         trace_depth: 11,
         games: 64,
         tc_table2: "120+12",

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use bulletformat::ChessBoard;
 
-use super::model::Features;
+use crate::common::dataformat::{self, Features, RECORD_BYTES, invalid_record, read_record};
 
 /// The positions of one set (training or validation).
 #[derive(Default)]
@@ -25,53 +25,17 @@ impl Positions {
         self.features.len()
     }
 
-    /// The training target of position `i`: `wdl` of the result and the rest of the score
-    /// through the sigmoid of scale 400 (bullet's blend).
+    /// The training target of position `i` ([`dataformat::target`]).
     #[must_use]
     pub fn target(&self, i: usize, wdl: f32) -> f32 {
-        let score = 1.0 / (1.0 + (-f32::from(self.score_cp[i]) / 400.0).exp());
-        wdl * self.result[i] + (1.0 - wdl) * score
+        dataformat::target(self.score_cp[i], self.result[i], wdl)
     }
 
     fn push(&mut self, record: &ChessBoard) {
-        let mut features: Features = ([0; 32], [0; 32], 0);
-        for (code, square) in *record {
-            let (relative, role) = (u16::from(code >> 3), u16::from(code & 7));
-            let square = u16::from(square);
-            let n = features.2;
-            if n == 32 {
-                break;
-            }
-            features.0[n] = relative * 384 + role * 64 + square;
-            features.1[n] = (relative ^ 1) * 384 + role * 64 + (square ^ 56);
-            features.2 += 1;
-        }
-        self.features.push(features);
+        self.features.push(dataformat::features(record));
         self.score_cp.push(record.score);
         self.result.push(f32::from(record.result) / 2.0);
     }
-}
-
-/// What makes a 32-byte record no position `datagen` writes (bulletformat's layout: the
-/// occupancy, a nibble per piece, score, result, kings), or `None` for a valid one. Read
-/// unchecked, such a record panicked in bulletformat or was trained on with a result that
-/// is neither a loss, a draw nor a win.
-fn invalid_record(b: &[u8]) -> Option<String> {
-    let occupied = u64::from_le_bytes(b[..8].try_into().unwrap_or([0; 8])).count_ones();
-    if !(2..=32).contains(&occupied) {
-        return Some(format!("{occupied} occupied squares"));
-    }
-    let nibbles = b[8..24].iter().flat_map(|&byte| [byte & 15, byte >> 4]);
-    if let Some(code) = nibbles.take(occupied as usize).find(|code| code & 7 > 5) {
-        return Some(format!("piece code {code}"));
-    }
-    if b[26] > 2 {
-        return Some(format!("result {} (0, 1 or 2: loss, draw, win)", b[26]));
-    }
-    if b[27] > 63 || b[28] > 63 {
-        return Some(format!("king squares {} and {}", b[27], b[28]));
-    }
-    None
 }
 
 /// The data file of `input`: a datagen directory's `data.bin`, or the file itself.
@@ -147,20 +111,6 @@ pub fn load(inputs: &[PathBuf], share: f64, seed: u64) -> Result<Data, String> {
                 bytes.len()
             ));
         }
-        let record = |at: usize| -> ChessBoard {
-            let b = &bytes[at..at + 32];
-            let mut pcs = [0_u8; 16];
-            pcs.copy_from_slice(&b[8..24]);
-            ChessBoard {
-                occ: u64::from_le_bytes(b[..8].try_into().unwrap_or([0; 8])),
-                pcs,
-                score: i16::from_le_bytes([b[24], b[25]]),
-                result: b[26],
-                ksq: b[27],
-                opp_ksq: b[28],
-                extra: [b[29], b[30], b[31]],
-            }
-        };
         let ranges = match input
             .is_dir()
             .then(|| game_ranges(input))
@@ -197,7 +147,7 @@ pub fn load(inputs: &[PathBuf], share: f64, seed: u64) -> Result<Data, String> {
                 usize::try_from(end).unwrap_or(0).min(bytes.len()),
             );
             for at in (start..end).step_by(32) {
-                set.push(&record(at));
+                set.push(&read_record(&bytes[at..at + RECORD_BYTES]));
             }
         }
     }
@@ -210,8 +160,8 @@ pub fn load(inputs: &[PathBuf], share: f64, seed: u64) -> Result<Data, String> {
 
 #[cfg(test)]
 mod tests {
-    use cutlab_search::{Position, nnue};
-    use shakmaty::{Color, Position as _};
+    use cutlab_search::Position;
+    use shakmaty::Position as _;
 
     use super::*;
 
@@ -221,8 +171,7 @@ mod tests {
     #[test]
     fn damaged_records_are_named() {
         let pos = Position::startpos();
-        let record =
-            crate::cmd::datagen::chess_board(pos.chess().board(), pos.turn(), 12, 0.5).unwrap();
+        let record = dataformat::record(pos.chess().board(), pos.turn(), 12, 0.5).unwrap();
         let good = <ChessBoard as bulletformat::BulletFormat>::as_bytes_slice(&[record]).to_vec();
         assert_eq!(invalid_record(&good), None);
         let damaged = |at: usize, value: u8| {
@@ -256,50 +205,5 @@ mod tests {
         };
         assert!(e.contains("random.bin: record 1 (byte 0)"), "{e}");
         std::fs::remove_dir_all(&dir).ok();
-    }
-
-    /// A record of a position (bulletformat turns it to the side to move's view) gives the
-    /// features the engine computes for that position, for either side to move.
-    #[test]
-    fn a_record_has_the_features_of_its_position() {
-        for fen in [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
-        ] {
-            let pos = Position::from_fen(fen).unwrap();
-            let b = pos.chess().board();
-            let record = crate::cmd::datagen::chess_board(b, pos.turn(), 35, 1.0).unwrap();
-            let mut positions = Positions::default();
-            positions.push(&record);
-            let (us, them, n) = positions.features[0];
-            let mut got: Vec<(u16, u16)> = us[..n]
-                .iter()
-                .copied()
-                .zip(them[..n].iter().copied())
-                .collect();
-            let turn = pos.turn();
-            let mut expected: Vec<(u16, u16)> = b
-                .iter()
-                .map(|(square, piece)| {
-                    (
-                        u16::try_from(nnue::feature_index(turn, piece, square)).unwrap(),
-                        u16::try_from(nnue::feature_index(!turn, piece, square)).unwrap(),
-                    )
-                })
-                .collect();
-            got.sort_unstable();
-            expected.sort_unstable();
-            assert_eq!(got, expected, "{fen}");
-            // Score and result from the side to move's view.
-            let (score, result) = if pos.turn() == Color::White {
-                (35, 1.0)
-            } else {
-                (-35, 0.0)
-            };
-            assert_eq!(
-                (positions.score_cp[0], positions.result[0]),
-                (score, result)
-            );
-        }
     }
 }

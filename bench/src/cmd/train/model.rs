@@ -4,8 +4,7 @@
 
 use cutlab_search::nnue::{HIDDEN, Network, QA, QB};
 
-/// Input features of one position: the side to move's, then the other side's.
-pub type Features = ([u16; 32], [u16; 32], usize);
+use crate::common::dataformat::Features;
 
 /// The features of the position mirrored left to right (files a and h swapped): a feature
 /// keeps its square in its low six bits (`cutlab_search::nnue::feature_index`), so the

@@ -25,7 +25,7 @@ pub fn now_utc() -> String {
 
 /// The binary's bench signature (`cutlab bench`: the default variant at its depth).
 fn bench_signature() -> String {
-    use crate::cmd::bench::{BENCH_DEPTH, nodes};
+    use crate::common::bench::{BENCH_DEPTH, nodes};
     let config = cutlab_search::SearchConfig::resolve(cutlab_search::DEFAULT_VARIANT);
     match config
         .map_err(|e| e.to_string())

@@ -1,6 +1,7 @@
-//! Experiments as pipelines of ordinary `cutlab` commands: each step a child process with
-//! its output in `logs/<step>.log` and its command line recorded, so that any step can be
-//! rerun by hand and an interrupted run resumes where it stopped (`reproduce`, `ablate`).
+//! Studies as pipelines of ordinary `cutlab` commands: each step a child process with its
+//! output in `logs/<step>.log` and its command line recorded, so that any step can be rerun by
+//! hand and an interrupted run resumes where it stopped. One runner ([`study::run`]) owns the
+//! life of every study (`reproduce`, `ablate`); the steps they share are built in [`steps`].
 //!
 //! A run writes its plan (`plan.toml`: every step's command line and the steps it needs) and
 //! one record per finished step (`steps/<name>.toml`, written whole or not at all), so steps
@@ -11,6 +12,8 @@ mod load;
 mod positions;
 mod records;
 mod shards;
+pub mod steps;
+pub mod study;
 
 use std::{
     path::{Path, PathBuf},
@@ -30,7 +33,8 @@ pub use records::{
 };
 pub use shards::merge_shards;
 
-/// One step: a `cutlab` command line.
+/// One step: a `cutlab` command line, and what it does with more processes or an earlier
+/// run's outputs (the step says so itself: its builder in [`steps`] knows its command).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Step {
     /// Step name (also its log file's stem).
@@ -40,28 +44,48 @@ pub struct Step {
     /// Steps whose outputs this one reads (it starts after they end).
     #[serde(default)]
     pub after: Vec<String>,
+    /// How the command splits over several processes.
+    #[serde(default)]
+    pub sharding: Sharding,
+    /// What the command does with the outputs of an interrupted run of it.
+    #[serde(default)]
+    pub rerun: Rerun,
 }
 
 /// How a step splits over several processes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Sharding {
     /// One process.
+    #[default]
     Whole,
-    /// `--shard K/N` writes `<out>.K.csv`; the shards' CSVs (and PGNs) are merged after.
+    /// `--shard K/N` writes `<out>.shardK.csv`; the shards' CSVs (and PGNs) are merged after.
     OutFile,
-    /// `--shard K/N` runs into the same directory; the whole command run again with
-    /// `--resume` finds everything done and writes the summary.
-    InPlace,
+}
+
+/// What a step's command does with the outputs that an interrupted run of it left.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rerun {
+    /// Nothing of its own: it runs as written.
+    #[default]
+    AsWritten,
+    /// `--resume` continues them (rows appended; what is there is checked, never redone).
+    Resume,
+    /// `--force` writes them anew (a step whose outputs are written whole: a trace, a fit).
+    Force,
 }
 
 impl Step {
-    /// A step running `cutlab ARGS`.
+    /// A step running `cutlab ARGS` whole, as written.
     #[must_use]
     pub fn new(name: impl Into<String>, args: &[&str]) -> Step {
         Step {
             name: name.into(),
             args: args.iter().map(|s| (*s).to_string()).collect(),
             after: Vec::new(),
+            sharding: Sharding::Whole,
+            rerun: Rerun::AsWritten,
         }
     }
 
@@ -72,21 +96,25 @@ impl Step {
         self
     }
 
+    /// The step, split over processes as `sharding` says.
+    #[must_use]
+    pub fn sharding(mut self, sharding: Sharding) -> Step {
+        self.sharding = sharding;
+        self
+    }
+
+    /// The step, run again as `rerun` says.
+    #[must_use]
+    pub fn rerun(mut self, rerun: Rerun) -> Step {
+        self.rerun = rerun;
+        self
+    }
+
     /// Whether the step measures time (a search or a match limited by the clock): its
     /// results depend on the speed the machine gives it, so it runs on an idle one.
     #[must_use]
     pub fn measures_time(&self) -> bool {
         measures_time(&self.args)
-    }
-
-    /// How the step's command splits over processes.
-    #[must_use]
-    pub fn sharding(&self) -> Sharding {
-        match self.args.first().map(String::as_str) {
-            Some("regress" | "depth" | "oracle" | "trace" | "match") => Sharding::OutFile,
-            Some("ablate") => Sharding::InPlace,
-            _ => Sharding::Whole,
-        }
     }
 
     /// The value of option `--name`, if given.
@@ -101,7 +129,7 @@ impl Step {
     #[must_use]
     pub fn shard(&self, k: usize, n: usize) -> Step {
         let mut args = self.args.clone();
-        if self.sharding() == Sharding::OutFile {
+        if self.sharding == Sharding::OutFile {
             for option in ["--out", "--pgn"] {
                 if let Some(i) = args.iter().position(|a| a == option)
                     && let Some(path) = args.get_mut(i + 1)
@@ -114,7 +142,7 @@ impl Step {
         Step {
             name: format!("{}.shard{k}", self.name),
             args,
-            after: self.after.clone(),
+            ..self.clone()
         }
     }
 
@@ -260,6 +288,18 @@ impl Layout {
         self.dir.join(name)
     }
 
+    /// Makes the folders `subs` of the output directory (and their parents).
+    ///
+    /// # Errors
+    /// A folder that cannot be made.
+    pub fn create_folders<S: AsRef<str>>(&self, subs: &[S]) -> Result<(), String> {
+        for sub in subs {
+            let d = self.file(sub.as_ref());
+            std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+        }
+        Ok(())
+    }
+
     /// A file in the output directory, as text for a command line.
     #[must_use]
     pub fn path(&self, name: &str) -> String {
@@ -281,19 +321,16 @@ pub struct Ran {
 ///
 /// # Errors
 /// The child cannot start or fails (the message names its log).
-pub fn run_step(layout: &Layout, step: &Step, resume: bool) -> Result<Ran, String> {
+pub fn run_step(layout: &Layout, step: &Step) -> Result<Ran, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cutlab executable: {e}"))?;
     let log_path = layout.file(&format!("logs/{}.log", step.name));
     let log =
         std::fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
     let mut args = step.args.clone();
-    let resumable = matches!(args[0].as_str(), "depth" | "oracle" | "regress" | "match");
-    if resume && resumable {
-        args.push("--resume".into());
-    }
-    // A step that writes its outputs whole (a trace, a fit) rewrites them when it runs again.
-    if matches!(args[0].as_str(), "trace" | "fit") {
-        args.push("--force".into());
+    match step.rerun {
+        Rerun::AsWritten => {}
+        Rerun::Resume => args.push("--resume".into()),
+        Rerun::Force => args.push("--force".into()),
     }
     let meter = load::Meter::start();
     let start = Instant::now();
@@ -306,8 +343,7 @@ pub fn run_step(layout: &Layout, step: &Step, resume: bool) -> Result<Ran, Strin
     if !status.success() {
         return Err(format!(
             "step '{}' failed ({status}); its output is in {}; to continue, run the same \
-             reproduce or ablate command again with --resume, or this step alone with `cutlab \
-             step {} {}`",
+             study command again with --resume, or this step alone with `cutlab step {} {}`",
             step.name,
             log_path.display(),
             layout.dir.display(),
@@ -331,16 +367,15 @@ pub fn run_step(layout: &Layout, step: &Step, resume: bool) -> Result<Ran, Strin
 pub fn run_and_record(
     layout: &Layout,
     step: &Step,
-    resume: bool,
     idle_wait: Duration,
 ) -> Result<StepRecord, String> {
     let speed_nps = if step.measures_time() {
         load::wait_for_idle(&step.name, idle_wait);
-        Some(crate::cmd::bench::speed(speed::SPEED_DEPTH)?)
+        Some(crate::common::bench::speed(speed::SPEED_DEPTH)?)
     } else {
         None
     };
-    let ran = run_step(layout, step, resume)?;
+    let ran = run_step(layout, step)?;
     finish(layout, step, &Ran { speed_nps, ..ran })
 }
 
@@ -427,9 +462,9 @@ mod tests {
             shard_path("m/table2-tend-1.csv", 1),
             "m/table2-tend-1.1.csv"
         );
-        let step = Step::new("t", &["match", "--out", "a.csv", "--pgn", "a.pgn"]);
+        let step = Step::new("t", &["match", "--out", "a.csv", "--pgn", "a.pgn"])
+            .sharding(Sharding::OutFile);
         let shard = step.shard(2, 4);
-        assert_eq!(step.sharding(), Sharding::OutFile);
         assert_eq!(shard.name, "t.shard2");
         assert_eq!(
             shard.args,
@@ -443,6 +478,8 @@ mod tests {
                 "2/4"
             ]
         );
-        assert_eq!(Step::new("f", &["fit"]).sharding(), Sharding::Whole);
+        // A step that does not split keeps its files.
+        let whole = Step::new("f", &["fit", "--out", "p.toml"]).shard(1, 2);
+        assert_eq!(whole.args, ["fit", "--out", "p.toml", "--shard", "1/2"]);
     }
 }

@@ -98,21 +98,29 @@ pub fn step_record(layout: &Layout, name: &str) -> Option<StepRecord> {
     toml::from_str(&std::fs::read_to_string(path).ok()?).ok()
 }
 
-/// A command's words less its parallelism (`--threads`, `--concurrency` and their values),
-/// which changes how fast its rows come, never what they hold.
+/// A command's words as its rows depend on them: less its parallelism (`--threads`,
+/// `--concurrency` and their values, which change how fast rows come, never what they hold),
+/// and its options in a canonical order (each option with the words up to the next, sorted by
+/// option name, stably: two `--engine`s keep their order), since an option's place on the
+/// line changes nothing.
 fn rows_command(command: &str) -> Vec<&str> {
-    let mut words = Vec::new();
-    let mut skip = false;
-    for word in command.split_whitespace() {
-        if std::mem::take(&mut skip) {
-            continue;
-        }
-        skip = matches!(word, "--threads" | "--concurrency");
-        if !skip {
-            words.push(word);
+    let mut words = command.split_whitespace().peekable();
+    let mut head = Vec::new();
+    while let Some(word) = words.next_if(|w| !w.starts_with("--")) {
+        head.push(word);
+    }
+    let mut options: Vec<Vec<&str>> = Vec::new();
+    for word in words {
+        match options.last_mut() {
+            Some(option) if !word.starts_with("--") => option.push(word),
+            _ => options.push(vec![word]),
         }
     }
-    words
+    options.retain(|o| !matches!(o[0], "--threads" | "--concurrency"));
+    options.sort_by_key(|o| o[0]);
+    head.into_iter()
+        .chain(options.into_iter().flatten())
+        .collect()
 }
 
 /// `recorded` with the run folder it spells replaced by `dir`, this run's spelling. A plan
@@ -313,6 +321,23 @@ mod tests {
             "{refused}"
         );
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// Options in another order are the same command; two engines swapped are not.
+    #[test]
+    fn an_options_place_on_the_line_changes_nothing() {
+        let recorded = "cutlab match --engine variant=a name=x --engine variant=b --nodes 5 \
+                        --concurrency 2 --pgn m.pgn --out m.csv";
+        let planned = "cutlab match --engine variant=a name=x --engine variant=b --out m.csv \
+                       --pgn m.pgn --concurrency 16 --nodes 5";
+        assert_eq!(super::rows_command(recorded), super::rows_command(planned));
+        let swapped = "cutlab match --engine variant=b --engine variant=a name=x --nodes 5 \
+                       --pgn m.pgn --out m.csv";
+        assert_ne!(super::rows_command(recorded), super::rows_command(swapped));
+        assert_ne!(
+            super::rows_command("cutlab fit a.csv b.csv --out p"),
+            super::rows_command("cutlab fit b.csv a.csv --out p")
+        );
     }
 
     /// A run restored into another folder, or resumed from another working directory, finds

@@ -3,10 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Layout, Ran, Sharding, Step, StepRecord, finish, run_step, step_record};
+use super::{Layout, Ran, Rerun, Sharding, Step, StepRecord, finish, run_step, step_record};
 
 /// Joins the `n` shards of a finished sharded step: their CSVs (and PGNs) into the step's
-/// own outputs, or, for a step sharded in place, the whole command again with `--resume`.
+/// own outputs.
 /// Writes the step's record, its seconds the sum of its shards', its others' load the most
 /// any shard saw, its speed the slowest shard's machine's.
 ///
@@ -29,11 +29,8 @@ pub fn merge_shards(layout: &Layout, step: &Step, n: usize) -> Result<StepRecord
         }
     }
     // The merge's own runs find the work done: they measure nothing and never wait.
-    match step.sharding() {
+    match step.sharding {
         Sharding::Whole => return Err(format!("step {} is not sharded", step.name)),
-        Sharding::InPlace => {
-            seconds += run_step(layout, &step.clone().arg("--resume"), true)?.seconds;
-        }
         Sharding::OutFile => {
             // One merge per stem: a match's `--out` and `--pgn` usually share one, and its
             // shards' files (CSV, PGN, configuration) are all merged by it.
@@ -49,11 +46,8 @@ pub fn merge_shards(layout: &Layout, step: &Step, n: usize) -> Result<StepRecord
             }
             // A resumable command run again on its merged output finds everything done and
             // prints its summary (the depth table, the match report) into the step's log.
-            if matches!(
-                step.args[0].as_str(),
-                "depth" | "oracle" | "match" | "regress"
-            ) {
-                run_step(layout, step, true)?;
+            if step.rerun == Rerun::Resume {
+                run_step(layout, step)?;
                 let log = layout.file(&format!("logs/{}.log", step.name));
                 if let Ok(text) = std::fs::read_to_string(&log) {
                     print!("{text}");
@@ -109,7 +103,7 @@ fn merge_outputs(path: &Path, n: usize) -> Result<Vec<PathBuf>, String> {
         let merged = dir.join(format!("{stem}.{rest}"));
         let dotted = format!(".{rest}");
         if dotted.ends_with(".csv") {
-            crate::cmd::merge::merge_csv(&merged, &shards)?;
+            crate::common::csv_merge::merge_csv(&merged, &shards)?;
         } else if dotted.ends_with(".pgn") {
             let mut text = String::new();
             for shard in &shards {

@@ -1,0 +1,85 @@
+//! Result CSVs joined into one (the shards of one experiment): every input under the same
+//! header, no row twice, and the output replaced only once the merge is complete.
+
+use std::{
+    collections::HashSet,
+    path::{Path, PathBuf},
+};
+
+/// Writes the rows of `inputs`, in order, to `out` under their common header; returns the
+/// number of rows. `out` is replaced only once the merge is complete (it is written beside it
+/// first), so it may be read from until then.
+///
+/// # Errors
+/// An input that cannot be read, headers that differ, a row that two inputs (or one) hold
+/// twice, or an output that cannot be written.
+pub fn merge_csv(out: &Path, inputs: &[PathBuf]) -> Result<u64, String> {
+    let mut name = out.file_name().unwrap_or_default().to_os_string();
+    name.push(".merging");
+    let partial = out.with_file_name(name);
+    let merged = write_merged(&partial, inputs);
+    match merged {
+        Ok(rows) => std::fs::rename(&partial, out)
+            .map(|()| rows)
+            .map_err(|e| format!("{}: {e}", out.display())),
+        Err(e) => {
+            let _ = std::fs::remove_file(&partial);
+            Err(e)
+        }
+    }
+}
+
+/// Writes the merge of `inputs` to `out`; returns the number of rows.
+fn write_merged(out: &Path, inputs: &[PathBuf]) -> Result<u64, String> {
+    let mut header: Option<(csv::StringRecord, &PathBuf)> = None;
+    let mut writer = csv::Writer::from_path(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    // Every row seen, its fields joined by the unit separator.
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut rows = 0_u64;
+    for input in inputs {
+        let mut reader =
+            csv::Reader::from_path(input).map_err(|e| format!("{}: {e}", input.display()))?;
+        let this = reader
+            .headers()
+            .map_err(|e| format!("{}: {e}", input.display()))?
+            .clone();
+        match &header {
+            // An empty file: a shard that had nothing to do.
+            _ if this.is_empty() => continue,
+            None => {
+                writer
+                    .write_record(&this)
+                    .map_err(|e| format!("{}: {e}", out.display()))?;
+                header = Some((this, input));
+            }
+            Some((first, first_path)) if *first != this => {
+                return Err(format!(
+                    "{}: header differs from {} ({} vs {} columns)",
+                    input.display(),
+                    first_path.display(),
+                    this.len(),
+                    first.len()
+                ));
+            }
+            Some(_) => {}
+        }
+        for (i, record) in reader.records().enumerate() {
+            let record = record.map_err(|e| format!("{}:{}: {e}", input.display(), i + 2))?;
+            if !seen.insert(record.iter().collect::<Vec<_>>().join("\u{1f}")) {
+                return Err(format!(
+                    "{}:{}: this row is already in the merge (the same results twice?)",
+                    input.display(),
+                    i + 2
+                ));
+            }
+            writer
+                .write_record(&record)
+                .map_err(|e| format!("{}: {e}", out.display()))?;
+            rows += 1;
+        }
+    }
+    writer
+        .flush()
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    Ok(rows)
+}
