@@ -190,12 +190,7 @@ const STACK_PARTS: [PresetPart; 3] = [
                 .into()
         },
         argument: Some("FILE"),
-        apply: |config, file| {
-            crate::nnue::network(file)?;
-            config.eval = Eval::Nnue;
-            config.network = file.map(str::to_string);
-            Ok(())
-        },
+        apply: |config, file| config.evaluate_with_network(file),
     },
 ];
 
@@ -428,12 +423,37 @@ impl SearchConfig {
                 table.insert("qsearch-futility".into(), toml::Value::Table(params));
             }
             let config: SearchConfig = value.try_into().map_err(|e| error(&e))?;
-            if config.eval == Eval::Nnue {
-                crate::nnue::network(config.network.as_deref()).map_err(|e| error(&e))?;
-            }
+            config.network().map_err(|e| error(&e))?;
             return Ok(config);
         }
         SearchConfig::preset(name_or_path)
+    }
+
+    /// The network this configuration evaluates with (`None`: the classical evaluation),
+    /// loaded once per process and shared ([`crate::nnue::network`]): the one place a search
+    /// gets its network, so that a file that cannot be loaded is an error where the
+    /// configuration is used, never the classical evaluation in its place.
+    ///
+    /// # Errors
+    /// The network file cannot be read or is not a network (the message names it).
+    pub fn network(&self) -> Result<Option<std::sync::Arc<crate::nnue::Network>>, String> {
+        match self.eval {
+            Eval::Classical => Ok(None),
+            Eval::Nnue => crate::nnue::network(self.network.as_deref()).map(Some),
+        }
+    }
+
+    /// Evaluates with the network of `file` (`None`: the embedded one), loaded now.
+    ///
+    /// # Errors
+    /// The network cannot be loaded (named): the configuration stays as it was.
+    pub fn evaluate_with_network(&mut self, file: Option<&str>) -> Result<(), String> {
+        let mut with = self.clone();
+        with.eval = Eval::Nnue;
+        with.network = file.map(str::to_string);
+        with.network()?;
+        *self = with;
+        Ok(())
     }
 
     /// Sets the confidence of probabilistic alpha-beta.

@@ -46,7 +46,7 @@ pub fn verify_cuts(
     traced: &SearchConfig,
     hash_mib: usize,
 ) -> Result<Vec<VerifiedCut>, String> {
-    let mut search = Search::new(verifier(traced), hash_mib);
+    let mut search = Search::new(verifier(traced), hash_mib)?;
     samples
         .iter()
         .map(|sample| {
@@ -146,7 +146,7 @@ mod tests {
         };
         let classical = SearchConfig::preset("null-move+lmr").unwrap();
         let value = |config: &SearchConfig| {
-            let mut search = Search::new(verifier(config), 1);
+            let mut search = Search::new(verifier(config), 1).unwrap();
             let pos = Position::from_fen(fen).unwrap();
             search.search_window(&pos, -30_000, 30_000, 1)
         };

@@ -82,7 +82,7 @@ fn events_form_a_tree_with_knuth_moore_types() {
     ]) {
         let pos = Position::from_fen(fen).unwrap();
         let config = SearchConfig::preset(variant).unwrap();
-        let mut search = Search::with_observer(config, 4, Recorder::default());
+        let mut search = Search::with_observer(config, 4, Recorder::default()).unwrap();
         let result = search.go(&pos, &[], &Limits::depth(9), &mut |_| {});
         let r = &search.observer;
         assert_eq!(
@@ -117,7 +117,7 @@ fn events_form_a_tree_with_knuth_moore_types() {
 fn nodes_with<O: Observer>(observer: O) -> (u64, O) {
     let mut total = 0;
     let config = SearchConfig::preset("null-move+lmr").unwrap();
-    let mut search = Search::with_observer(config, 4, observer);
+    let mut search = Search::with_observer(config, 4, observer).unwrap();
     for fen in FENS {
         search.clear();
         let pos = Position::from_fen(fen).unwrap();
@@ -130,7 +130,7 @@ fn nodes_with<O: Observer>(observer: O) -> (u64, O) {
 fn observing_does_not_change_the_search() {
     let (plain, ()) = {
         let mut total = 0;
-        let mut search = Search::new(SearchConfig::preset("null-move+lmr").unwrap(), 4);
+        let mut search = Search::new(SearchConfig::preset("null-move+lmr").unwrap(), 4).unwrap();
         for fen in FENS {
             search.clear();
             let pos = Position::from_fen(fen).unwrap();

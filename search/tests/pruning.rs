@@ -12,7 +12,7 @@ const FENS: [&str; 2] = [
 ];
 
 fn nodes(config: &SearchConfig, depth: i32) -> u64 {
-    let mut search = Search::new(config.clone(), 8);
+    let mut search = Search::new(config.clone(), 8).unwrap();
     FENS.iter()
         .map(|fen| {
             search.clear();
@@ -65,7 +65,7 @@ fn probcut_cuts_when_the_shallow_search_is_far_above_beta() {
     let pos = Position::from_fen("rnbqkb1r/pppppppp/5n2/7Q/8/4P3/PPPP1PPP/RNB1KBNR w KQkq - 0 1")
         .unwrap();
     let config = SearchConfig::preset("probcut").unwrap();
-    let mut search = Search::with_observer(config, 8, Cuts::default());
+    let mut search = Search::with_observer(config, 8, Cuts::default()).unwrap();
     let result = search.go(&pos, &[], &Limits::depth(9), &mut |_| {});
     // Quiescence futility, in every preset, tests too: the rest are ProbCut's.
     let tests: Vec<&CutTestEvent> = search
@@ -117,7 +117,8 @@ fn mpc_uses_its_depth_pairs() {
         SearchConfig::preset("null-move+mpc").unwrap(),
         8,
         Cuts::default(),
-    );
+    )
+    .unwrap();
     search.go(&pos, &[], &Limits::depth(8), &mut |_| {});
     let pairs: std::collections::BTreeSet<(i32, i32)> = search
         .observer
@@ -199,7 +200,8 @@ fn multicut_returns_beta_where_several_moves_refute() {
         SearchConfig::preset("multicut").unwrap(),
         8,
         MultiCutLog::default(),
-    );
+    )
+    .unwrap();
     search.go(&pos, &[], &Limits::depth(6), &mut |_| {});
     let log = &search.observer;
     let cuts: Vec<&CutTestEvent> = log.tests.iter().filter(|t| t.outcome.is_cut()).collect();
@@ -242,7 +244,7 @@ impl Observer for NullMoveLog {
 
 fn null_move_tests(config: SearchConfig) -> Vec<(i32, i32)> {
     let pos = Position::from_fen(FENS[0]).unwrap();
-    let mut search = Search::with_observer(config, 8, NullMoveLog::default());
+    let mut search = Search::with_observer(config, 8, NullMoveLog::default()).unwrap();
     search.go(&pos, &[], &Limits::depth(7), &mut |_| {});
     search.observer.tests
 }
@@ -297,7 +299,7 @@ fn probabilistic_tests_record_tries_windows_and_bounds() {
     use cutlab_instrument::Bound;
     let pos = Position::from_fen(FENS[0]).unwrap();
     let config = SearchConfig::preset("prob-ab").unwrap();
-    let mut search = Search::with_observer(config, 8, ProbLog::default());
+    let mut search = Search::with_observer(config, 8, ProbLog::default()).unwrap();
     let result = search.go(&pos, &[], &Limits::depth(5), &mut |_| {});
     let log = &search.observer;
     let i = Method::ProbAb.index();
@@ -374,7 +376,7 @@ fn tests_of(preset: &str, depth: i32) -> Vec<CutTestEvent> {
 /// Every cut test of a configuration's search of the first position to `depth`.
 fn tests_with(config: SearchConfig, depth: i32) -> Vec<CutTestEvent> {
     let pos = Position::from_fen(FENS[0]).unwrap();
-    let mut search = Search::with_observer(config, 8, Cuts::default());
+    let mut search = Search::with_observer(config, 8, Cuts::default()).unwrap();
     search.go(&pos, &[], &Limits::depth(depth), &mut |_| {});
     search.observer.0
 }
@@ -530,7 +532,7 @@ fn modern_keeps_stockfishs_guards() {
     ]) {
         let pos = Position::from_fen(fen).unwrap();
         let config = SearchConfig::preset("modern").unwrap();
-        let mut search = Search::with_observer(config, 8, Trace::default());
+        let mut search = Search::with_observer(config, 8, Trace::default()).unwrap();
         search.go(&pos, &[], &Limits::depth(8), &mut |_| {});
         for &(method, outcome, in_check, ply, root_depth) in &search.observer.tests {
             match method {

@@ -86,7 +86,7 @@ fn alpha_beta_without_pruning_equals_minimax() {
     for (fen, max_depth) in POSITIONS {
         let pos = Position::from_fen(fen).unwrap();
         for depth in 1..=max_depth {
-            let mut search = Search::new(exact_config(), 4);
+            let mut search = Search::new(exact_config(), 4).unwrap();
             let result = search.go(&pos, &[], &Limits::depth(depth), &mut |_| {});
             assert_eq!(result.score, minimax(&pos, depth, 0), "{fen} depth {depth}");
         }
@@ -95,7 +95,7 @@ fn alpha_beta_without_pruning_equals_minimax() {
 
 fn best_move(fen: &str, depth: i32, variant: &str) -> (String, i32) {
     let pos = Position::from_fen(fen).unwrap();
-    let mut search = Search::new(SearchConfig::preset(variant).unwrap(), 16);
+    let mut search = Search::new(SearchConfig::preset(variant).unwrap(), 16).unwrap();
     let result = search.go(&pos, &[], &Limits::depth(depth), &mut |_| {});
     let m = result.best_move.expect("a legal move");
     (cutlab_search::position::uci(m), result.score)
@@ -140,7 +140,7 @@ fn avoids_stalemate_when_winning() {
 fn fixed_depth_search_is_deterministic() {
     let pos = Position::from_fen(POSITIONS[1].0).unwrap();
     let run = || {
-        let mut search = Search::new(SearchConfig::default(), 16);
+        let mut search = Search::new(SearchConfig::default(), 16).unwrap();
         search.go(&pos, &[], &Limits::depth(7), &mut |_| {}).nodes
     };
     assert_eq!(run(), run());
@@ -158,7 +158,7 @@ fn probabilistic_alpha_beta_with_zero_sigma_is_alpha_beta() {
             config.prob_ab.as_mut().unwrap().sigma = 0.0;
             for p in [0.05, 0.5, 0.95] {
                 config.set_confidence(p).unwrap();
-                let mut search = Search::new(config.clone(), 4);
+                let mut search = Search::new(config.clone(), 4).unwrap();
                 let result = search.go(&pos, &[], &Limits::depth(depth), &mut |_| {});
                 assert_eq!(result.score, expected, "{fen} depth {depth} p {p}");
             }
@@ -179,13 +179,12 @@ fn probabilistic_alpha_beta_with_zero_sigma_searches_the_alpha_beta_tree() {
         for (fen, _) in POSITIONS {
             let pos = Position::from_fen(fen).unwrap();
             let config = SearchConfig::preset(prob).unwrap();
-            let expected = Search::new(SearchConfig::preset(base).unwrap(), 4).go(
-                &pos,
-                &[],
-                &Limits::depth(6),
-                &mut |_| {},
-            );
-            let got = Search::new(config, 4).go(&pos, &[], &Limits::depth(6), &mut |_| {});
+            let expected = Search::new(SearchConfig::preset(base).unwrap(), 4)
+                .unwrap()
+                .go(&pos, &[], &Limits::depth(6), &mut |_| {});
+            let got = Search::new(config, 4)
+                .unwrap()
+                .go(&pos, &[], &Limits::depth(6), &mut |_| {});
             assert_eq!(got.nodes, expected.nodes, "{prob} {fen}");
             assert_eq!(got.score, expected.score, "{prob} {fen}");
             assert_eq!(got.best_move, expected.best_move, "{prob} {fen}");

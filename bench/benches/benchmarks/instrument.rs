@@ -14,7 +14,7 @@ use super::KIWIPETE;
 
 fn search_nodes<O: Observer>(observer: O) -> (u64, O) {
     let pos = Position::from_fen(KIWIPETE).unwrap();
-    let mut search = Search::with_observer(SearchConfig::default(), 16, observer);
+    let mut search = Search::with_observer(SearchConfig::default(), 16, observer).unwrap();
     let nodes = search.go(&pos, &[], &Limits::depth(8), &mut |_| {}).nodes;
     (nodes, search.observer)
 }

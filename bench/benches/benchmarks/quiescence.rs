@@ -15,7 +15,7 @@ fn quiescence(c: &mut Criterion) {
         .map(|m| root.play(m))
         .collect();
     assert_eq!(children.len(), 48);
-    let mut search = Search::new(SearchConfig::preset("plain").unwrap(), 1);
+    let mut search = Search::new(SearchConfig::preset("plain").unwrap(), 1).unwrap();
     let mut run = || -> u64 {
         search.clear();
         children

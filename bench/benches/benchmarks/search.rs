@@ -13,7 +13,7 @@ fn search(c: &mut Criterion) {
         let config = SearchConfig::preset(variant).unwrap();
         let depth = if variant == "plain" { 5 } else { 7 };
         let run = |config: &SearchConfig| {
-            let mut search = Search::new(config.clone(), 16);
+            let mut search = Search::new(config.clone(), 16).unwrap();
             search
                 .go(&pos, &[], &Limits::depth(depth), &mut |_| {})
                 .nodes

@@ -4,10 +4,7 @@
 //! time and nodes each variant needs to complete depth D. The forward-pruning tests of each
 //! search, per method, go to `<out>.cuts.csv`.
 
-use std::{
-    collections::{HashMap, HashSet},
-    path::Path,
-};
+use std::{collections::HashSet, path::Path};
 
 use clap::Args;
 use cutlab_analysis::rows::{CutCountRow, DepthRow};
@@ -158,11 +155,9 @@ pub fn run(args: &DepthArgs) -> Result<(), String> {
     crate::common::parallel::run(
         &work,
         args.run.threads,
-        HashMap::<usize, Search>::new,
+        || crate::common::parallel::engines(&configs, args.run.hash_mb),
         |engines, &(p, v)| {
-            let search = engines
-                .entry(v)
-                .or_insert_with(|| Search::new(configs[v].clone(), args.run.hash_mb));
+            let search = &mut engines[v];
             search_one(search, p, variants[v], &limits, time_limit)
         },
         |(row, counts)| {

@@ -227,10 +227,12 @@ fn score_missing(
     crate::common::parallel::run(
         missing,
         args.run.threads,
-        || Scorer {
-            // Exact full-width values: no forward pruning, no reductions, no TT cut-offs.
-            internal: Search::new(SearchConfig::exact(), args.run.hash_mb),
-            external: None,
+        || {
+            Ok(Scorer {
+                // Exact full-width values: no forward pruning, no reductions, no TT cut-offs.
+                internal: Search::new(SearchConfig::exact(), args.run.hash_mb)?,
+                external: None,
+            })
         },
         |scorer, p| {
             scorer
@@ -362,11 +364,9 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
     crate::common::parallel::run(
         &work,
         args.run.threads,
-        HashMap::<usize, Search>::new,
+        || crate::common::parallel::engines(&configs, args.run.hash_mb),
         |engines, &(p, v)| {
-            let search = engines
-                .entry(v)
-                .or_insert_with(|| Search::new(configs[v].clone(), args.run.hash_mb));
+            let search = &mut engines[v];
             regret(search, p, variants[v], &limits, &cache[&p.id])
         },
         |row| {

@@ -61,7 +61,7 @@ pub fn run(args: &ProfileArgs) -> Result<(), String> {
         args.positions
     };
     let positions = &suite.positions[..take.min(suite.positions.len())];
-    let mut search = Search::new(config, args.hash_mb);
+    let mut search = Search::new(config, args.hash_mb)?;
     let bar = crate::common::progress::bar(positions.len() as u64, "positions");
     let guard = pprof::ProfilerGuardBuilder::default()
         .frequency(args.frequency)

@@ -121,7 +121,7 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
         ),
     );
     crate::common::results::write_config(&args.out, "trace", args, &config, &suite, false)?;
-    let mut search = Search::with_observer(config, args.hash_mb, observer);
+    let mut search = Search::with_observer(config, args.hash_mb, observer)?;
 
     let positions = crate::common::shard::shard(&suite.positions, args.shard);
     let bar = crate::common::progress::bar(positions.len() as u64, "positions");

@@ -10,14 +10,14 @@ use std::{
 
 /// Runs `job` on every item with `threads` workers, each with its own state from `init` (an
 /// engine with its TT), and hands every result to `sink` on the calling thread as it arrives,
-/// so the caller can write and flush it at once. Stops at the first error of `sink`.
+/// so the caller can write and flush it at once. Stops at the first error of `init` or `sink`.
 ///
 /// # Errors
-/// The first error `sink` returned.
+/// The first error `init` or `sink` returned.
 pub fn run<I: Sync, S, R: Send>(
     items: &[I],
     threads: usize,
-    init: impl Fn() -> S + Sync,
+    init: impl Fn() -> Result<S, String> + Sync,
     job: impl Fn(&mut S, &I) -> R + Sync,
     mut sink: impl FnMut(R) -> Result<(), String>,
 ) -> Result<(), String> {
@@ -30,27 +30,33 @@ pub fn run<I: Sync, S, R: Send>(
 /// items not started are skipped and results still in flight are dropped.
 ///
 /// # Errors
-/// The first error `sink` returned.
+/// The first error `init` or `sink` returned.
 pub fn run_until<I: Sync, S, R: Send>(
     items: &[I],
     threads: usize,
-    init: impl Fn() -> S + Sync,
+    init: impl Fn() -> Result<S, String> + Sync,
     job: impl Fn(&mut S, &I) -> R + Sync,
     mut sink: impl FnMut(R) -> Result<ControlFlow<()>, String>,
 ) -> Result<(), String> {
     let next = AtomicUsize::new(0);
     let done = AtomicBool::new(false);
-    let (sender, receiver) = mpsc::channel::<R>();
+    let (sender, receiver) = mpsc::channel::<Result<R, String>>();
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             let sender = sender.clone();
             let (next, done, init, job) = (&next, &done, &init, &job);
             scope.spawn(move || {
-                let mut state = init();
+                let mut state = match init() {
+                    Ok(state) => state,
+                    Err(e) => {
+                        let _ = sender.send(Err(e));
+                        return;
+                    }
+                };
                 while !done.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(item) = items.get(i) else { break };
-                    if sender.send(job(&mut state, item)).is_err() {
+                    if sender.send(Ok(job(&mut state, item))).is_err() {
                         break;
                     }
                 }
@@ -59,17 +65,33 @@ pub fn run_until<I: Sync, S, R: Send>(
         drop(sender);
         // On an error or a break the workers start no new item, and dropping the receiver
         // ends them at their next send.
-        let outcome = receiver
-            .into_iter()
-            .try_for_each(|result| match sink(result) {
-                Ok(ControlFlow::Continue(())) => Ok(()),
-                Ok(ControlFlow::Break(())) => Err(None),
-                Err(e) => Err(Some(e)),
-            });
+        let outcome =
+            receiver
+                .into_iter()
+                .try_for_each(|result| match result.and_then(&mut sink) {
+                    Ok(ControlFlow::Continue(())) => Ok(()),
+                    Ok(ControlFlow::Break(())) => Err(None),
+                    Err(e) => Err(Some(e)),
+                });
         done.store(true, Ordering::Relaxed);
         match outcome {
             Ok(()) | Err(None) => Ok(()),
             Err(Some(e)) => Err(e),
         }
     })
+}
+
+/// A worker's engines, one per configuration (each with its table of `hash_mib` MiB): the
+/// state of a worker that searches every variant in turn.
+///
+/// # Errors
+/// A configuration whose network cannot be loaded.
+pub fn engines(
+    configs: &[cutlab_search::SearchConfig],
+    hash_mib: usize,
+) -> Result<Vec<cutlab_search::Search>, String> {
+    configs
+        .iter()
+        .map(|c| cutlab_search::Search::new(c.clone(), hash_mib))
+        .collect()
 }

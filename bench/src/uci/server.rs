@@ -68,9 +68,7 @@ impl SearchOptions {
             }
             // The embedded network, unless the variant names a network file.
             Some(Eval::Nnue) if config.eval != Eval::Nnue => {
-                cutlab_search::nnue::network(None).map_err(|e| e.to_string())?;
-                config.eval = Eval::Nnue;
-                config.network = None;
+                config.evaluate_with_network(None)?;
             }
             _ => {}
         }
@@ -112,7 +110,7 @@ fn error(message: &str) {
 
 /// Runs the UCI loop until `quit` or the end of input.
 pub fn run() {
-    let search = Search::new(SearchConfig::default(), DEFAULT_HASH_MIB);
+    let search = Search::default_engine(DEFAULT_HASH_MIB);
     let mut engine = Engine {
         stop: search.stop_flag(),
         search: Some(search),
@@ -192,12 +190,12 @@ impl Engine {
             }
         }
         if self.search.is_none() {
-            let fresh = Search::new(SearchConfig::default(), DEFAULT_HASH_MIB);
+            let fresh = Search::default_engine(DEFAULT_HASH_MIB);
             self.stop = fresh.stop_flag();
             self.search = Some(fresh);
         }
         self.search
-            .get_or_insert_with(|| Search::new(SearchConfig::default(), DEFAULT_HASH_MIB))
+            .get_or_insert_with(|| Search::default_engine(DEFAULT_HASH_MIB))
     }
 
     /// Stops a running search; it prints its `bestmove` before the thread ends.
@@ -295,7 +293,10 @@ impl Engine {
             Ok(config) => {
                 let search = self.idle();
                 if search.config != config {
-                    search.config = config;
+                    if let Err(e) = search.set_config(config) {
+                        error(&format!("{e}; {option} stays as it was"));
+                        return;
+                    }
                     search.clear();
                 }
                 self.options = options;
@@ -359,7 +360,11 @@ impl Engine {
                     }
                     Err(_) => {
                         answer_without_search(&root, "the search failed; starting afresh");
-                        Search::new(config, hash_mib)
+                        // The configuration's network was loaded for the search that failed.
+                        Search::new(config, hash_mib).unwrap_or_else(|e| {
+                            error(&format!("{e}; the engine starts afresh with its defaults"));
+                            Search::default_engine(hash_mib)
+                        })
                     }
                 }
             });

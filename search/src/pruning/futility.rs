@@ -122,7 +122,7 @@ mod tests {
     /// futile when static eval + 300 (500) <= alpha, alpha being the move loop's.
     #[test]
     fn prunes_where_heinz_would() {
-        let mut search = Search::new(SearchConfig::preset("futility").unwrap(), 1);
+        let mut search = Search::new(SearchConfig::preset("futility").unwrap(), 1).unwrap();
         let pos = Position::from_fen("4k3/8/8/8/3p4/8/8/R3K3 w - - 0 1").unwrap();
         let (quiet, capture) = (
             pos.parse_uci("a1a7").unwrap(),

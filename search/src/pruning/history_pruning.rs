@@ -122,7 +122,7 @@ mod tests {
     /// below -700 (depth - 1).
     #[test]
     fn prunes_where_stockfish_would() {
-        let mut search = Search::new(SearchConfig::preset("history-pruning").unwrap(), 1);
+        let mut search = Search::new(SearchConfig::preset("history-pruning").unwrap(), 1).unwrap();
         let before = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 b - - 0 1").unwrap();
         let previous = PieceTo::new(&before, before.parse_uci("e8d8").unwrap());
         let pos = Position::from_fen("3k4/8/8/8/8/8/8/R3K3 w - - 1 2").unwrap();

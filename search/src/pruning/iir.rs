@@ -127,7 +127,7 @@ mod tests {
 
     #[test]
     fn reduces_where_stockfish_would() {
-        let mut search = Search::new(SearchConfig::preset("iir").unwrap(), 1);
+        let mut search = Search::new(SearchConfig::preset("iir").unwrap(), 1).unwrap();
         let pos = Position::startpos();
         let tt_move = pos.chess().legal_moves()[0];
         for node_type in [NodeType::Pv, NodeType::Cut, NodeType::All] {

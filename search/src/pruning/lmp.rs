@@ -196,7 +196,7 @@ mod tests {
     /// check, neither TT move nor killer.
     #[test]
     fn no_late_move_pruning_in_check_or_of_a_refutation() {
-        let mut search = Search::new(SearchConfig::preset("lmp").unwrap(), 1);
+        let mut search = Search::new(SearchConfig::preset("lmp").unwrap(), 1).unwrap();
         let quiet = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
         let rook_lift = quiet.parse_uci("a1a5").unwrap();
         let node = Node::test(NodeType::All, 3, [0, 1], 0);
@@ -241,7 +241,7 @@ mod tests {
     /// and not improving, (3 + 9) / 2 = 6 moves.
     #[test]
     fn pruning_starts_once_the_count_reaches_the_limit() {
-        let search = Search::new(SearchConfig::preset("lmp").unwrap(), 1);
+        let search = Search::new(SearchConfig::preset("lmp").unwrap(), 1).unwrap();
         let node = Node::test(NodeType::All, 3, [0, 1], 0);
         assert!(!search.move_count_prunes(&node, 5));
         assert!(search.move_count_prunes(&node, 6));

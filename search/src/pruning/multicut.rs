@@ -261,7 +261,7 @@ mod tests {
             ("multicut-all", Method::MultiCutAll),
             ("multicut-tt", Method::MultiCutTt),
         ] {
-            let mut search = Search::new(SearchConfig::preset(preset).unwrap(), 1);
+            let mut search = Search::new(SearchConfig::preset(preset).unwrap(), 1).unwrap();
             search.keys.push(pos.key());
             for node_type in [NodeType::Pv, NodeType::Cut, NodeType::All] {
                 for depth in [3, 4, 6] {

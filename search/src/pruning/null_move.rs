@@ -303,7 +303,8 @@ mod tests {
 
     #[test]
     fn an_unconfirmed_fail_high_is_searched_again_verifying() {
-        let mut search = Search::new(SearchConfig::preset("null-move-verified").unwrap(), 1);
+        let mut search =
+            Search::new(SearchConfig::preset("null-move-verified").unwrap(), 1).unwrap();
         let mut node = Node {
             verifying: true,
             ..Node::test(NodeType::Cut, 5, [9, 10], 50)

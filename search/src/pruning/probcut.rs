@@ -248,7 +248,7 @@ mod tests {
 
     #[test]
     fn a_shallow_search_leaves_the_node_as_it_found_it() {
-        let mut search = Search::new(SearchConfig::preset("null-move").unwrap(), 1);
+        let mut search = Search::new(SearchConfig::preset("null-move").unwrap(), 1).unwrap();
         let pos = Position::startpos();
         search.keys.push(pos.key());
         let frame = Frame {

@@ -111,11 +111,11 @@ mod tests {
     fn razors_where_stockfish_would() {
         // White is a rook down: quiescence stays far below alpha = 0.
         let pos = Position::from_fen("r3k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
-        let mut exact = Search::new(SearchConfig::plain(), 1);
+        let mut exact = Search::new(SearchConfig::plain(), 1).unwrap();
         let alpha = 0;
         let (quiescence, _) = exact.quiescence_value(&pos, alpha - 1, alpha);
         assert!(quiescence < alpha);
-        let mut search = Search::new(SearchConfig::preset("razoring").unwrap(), 1);
+        let mut search = Search::new(SearchConfig::preset("razoring").unwrap(), 1).unwrap();
         search.keys.push(pos.key());
         let mut cuts = 0;
         for node_type in [NodeType::Pv, NodeType::Cut, NodeType::All] {
@@ -146,7 +146,7 @@ mod tests {
     #[test]
     fn a_mate_alpha_is_razored_too() {
         let pos = Position::startpos();
-        let mut search = Search::new(SearchConfig::preset("razoring").unwrap(), 1);
+        let mut search = Search::new(SearchConfig::preset("razoring").unwrap(), 1).unwrap();
         search.keys.push(pos.key());
         let alpha = crate::score::MATE_BOUND + 10;
         let node = Node::test(NodeType::Cut, 2, [alpha, alpha + 1], 0);

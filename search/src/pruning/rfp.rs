@@ -131,7 +131,7 @@ mod tests {
 
     #[test]
     fn prunes_where_stockfish_would() {
-        let mut search = Search::new(SearchConfig::preset("rfp").unwrap(), 1);
+        let mut search = Search::new(SearchConfig::preset("rfp").unwrap(), 1).unwrap();
         let pos = Position::startpos();
         let mut pruned = 0;
         for node_type in [NodeType::Pv, NodeType::Cut, NodeType::All] {

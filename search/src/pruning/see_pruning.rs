@@ -135,7 +135,7 @@ mod tests {
     /// exchanges are worked out by hand.
     #[test]
     fn prunes_where_stockfish_would() {
-        let mut search = Search::new(SearchConfig::preset("see-pruning").unwrap(), 1);
+        let mut search = Search::new(SearchConfig::preset("see-pruning").unwrap(), 1).unwrap();
         // Rxd5 takes a pawn that c6 guards: 100 - 500 = -400.
         let pos = Position::from_fen("4k3/8/2p5/3p4/8/8/8/3RK3 w - - 0 1").unwrap();
         for depth in 1..=6 {
@@ -187,7 +187,7 @@ mod tests {
     /// it to exchange 0: never pruned, even onto a guarded square.
     #[test]
     fn a_quiet_promotion_is_never_pruned() {
-        let mut search = Search::new(SearchConfig::preset("see-pruning").unwrap(), 1);
+        let mut search = Search::new(SearchConfig::preset("see-pruning").unwrap(), 1).unwrap();
         let pos = Position::from_fen("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap();
         let cand = candidate(&pos, "a7a8q", false, 5);
         assert!(!cand.capture);

@@ -194,7 +194,7 @@ mod tests {
     /// no test when the TT holds a value below it from depth - 3 or deeper.
     #[test]
     fn improving_lowers_probcut_beta() {
-        let mut search = Search::new(SearchConfig::preset("sf-probcut").unwrap(), 1);
+        let mut search = Search::new(SearchConfig::preset("sf-probcut").unwrap(), 1).unwrap();
         // Black's knight on d5 hangs to the e4 pawn: a capture that wins 320.
         let pos = Position::from_fen("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1").unwrap();
         search.keys.push(pos.key());
@@ -230,7 +230,7 @@ mod tests {
     /// `see_ge` takes a promotion to exchange 0.
     #[test]
     fn tries_the_moves_of_stockfishs_probcut_stage() {
-        let mut search = Search::new(SearchConfig::preset("sf-probcut").unwrap(), 1);
+        let mut search = Search::new(SearchConfig::preset("sf-probcut").unwrap(), 1).unwrap();
         let pos = Position::from_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap();
         search.keys.push(pos.key());
         let queen = pos.parse_uci("a7a8q").unwrap();

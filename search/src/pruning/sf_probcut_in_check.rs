@@ -129,7 +129,8 @@ mod tests {
     /// beta + 209, no win score, returns beta + 209.
     #[test]
     fn cuts_where_stockfish_would() {
-        let mut search = Search::new(SearchConfig::preset("sf-probcut-in-check").unwrap(), 1);
+        let mut search =
+            Search::new(SearchConfig::preset("sf-probcut-in-check").unwrap(), 1).unwrap();
         let pos = Position::from_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1").unwrap();
         let capture = pos.parse_uci("e1e2").unwrap();
         let quiet = pos.parse_uci("e1d1").unwrap();

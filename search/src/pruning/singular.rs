@@ -172,7 +172,7 @@ mod tests {
     /// depth >= 4 with a lower bound from depth - 3 or deeper and no win score.
     #[test]
     fn tests_only_where_stockfish_would() {
-        let mut search = Search::new(SearchConfig::preset("singular").unwrap(), 1);
+        let mut search = Search::new(SearchConfig::preset("singular").unwrap(), 1).unwrap();
         let pos = Position::startpos();
         search.keys.push(pos.key());
         let m = pos.parse_uci("e2e4").unwrap();

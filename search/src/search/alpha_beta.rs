@@ -573,11 +573,30 @@ mod tests {
 
     #[test]
     fn a_node_at_the_ply_limit_returns_its_evaluation() {
-        let mut search = Search::new(SearchConfig::preset("null-move+lmr").unwrap(), 1);
+        let mut search = Search::new(SearchConfig::preset("null-move+lmr").unwrap(), 1).unwrap();
         let pos = Position::startpos();
         search.keys.push(pos.key());
         let value = search.search(&pos, -INFINITE, INFINITE, 3, MAX_PLY, NodeType::Pv, 0);
         assert_eq!(value, evaluate(&pos));
+    }
+
+    /// A configuration built in code whose network file cannot be loaded is an error where
+    /// the engine is made, or reconfigured (which then keeps its configuration): never the
+    /// classical evaluation in its place.
+    #[test]
+    fn a_network_that_cannot_be_loaded_is_an_error() {
+        let mut config = SearchConfig::preset("null-move+lmr").unwrap();
+        config.eval = crate::config::Eval::Nnue;
+        config.network = Some("/nonexistent/cutlab.nnue".into());
+        let Err(e) = Search::new(config.clone(), 1) else {
+            panic!("an engine without its network")
+        };
+        assert!(e.contains("/nonexistent/cutlab.nnue"), "{e}");
+        let mut search = Search::default_engine(1);
+        let e = search.set_config(config).unwrap_err();
+        assert!(e.contains("/nonexistent/cutlab.nnue"), "{e}");
+        assert_eq!(search.config, SearchConfig::default());
+        assert!(search.network.is_none());
     }
 
     /// With `nnue@FILE` the node's evaluation is the network's (here at the ply limit, where
@@ -588,7 +607,7 @@ mod tests {
         let path = std::env::temp_dir().join(format!("cutlab-{}-random.nnue", std::process::id()));
         std::fs::write(&path, net.to_bytes()).unwrap();
         let name = format!("null-move+lmr+nnue@{}", path.display());
-        let mut search = Search::new(SearchConfig::resolve(&name).unwrap(), 1);
+        let mut search = Search::new(SearchConfig::resolve(&name).unwrap(), 1).unwrap();
         let pos =
             Position::from_fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 1")
                 .unwrap();
@@ -603,8 +622,9 @@ mod tests {
             evaluate(&pos),
             "the network's value, not the classical one"
         );
-        search.config = SearchConfig::preset("null-move+lmr").unwrap();
-        search.use_configured_eval();
+        search
+            .set_config(SearchConfig::preset("null-move+lmr").unwrap())
+            .unwrap();
         let value = search.search(&pos, -INFINITE, INFINITE, 3, MAX_PLY, NodeType::Pv, 0);
         assert_eq!(value, evaluate(&pos));
         std::fs::remove_file(&path).ok();

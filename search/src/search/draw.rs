@@ -56,7 +56,7 @@ mod tests {
 
     #[test]
     fn nothing_repeats_across_a_null_move() {
-        let mut search = Search::new(SearchConfig::plain(), 1);
+        let mut search = Search::new(SearchConfig::plain(), 1).unwrap();
         let pos = Position::from_fen("4k3/8/8/8/8/8/4P3/4K2R w - - 10 40").unwrap();
         // Two plies before the null move the game stood at the same key: after the null move
         // the position is not a repetition of it.

@@ -49,7 +49,6 @@ impl<O: Observer> Search<O> {
         limits: &Limits,
         report: &mut dyn FnMut(&Info),
     ) -> SearchResult {
-        self.use_configured_eval();
         self.tt.new_search();
         self.prepare();
         self.nodes = 0;

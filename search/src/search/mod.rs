@@ -164,18 +164,44 @@ pub struct Search<O: Observer = NoopObserver> {
 
 impl Search<NoopObserver> {
     /// An engine with a TT of `hash_mib` MiB and no observer.
-    #[must_use]
-    pub fn new(config: SearchConfig, hash_mib: usize) -> Search<NoopObserver> {
+    ///
+    /// # Errors
+    /// A configuration whose network cannot be loaded ([`SearchConfig::network`]).
+    pub fn new(config: SearchConfig, hash_mib: usize) -> Result<Search<NoopObserver>, String> {
         Search::with_observer(config, hash_mib, NoopObserver)
+    }
+
+    /// The engine's default for play ([`SearchConfig::default`], the classical evaluation:
+    /// nothing to load) with a TT of `hash_mib` MiB.
+    #[must_use]
+    pub fn default_engine(hash_mib: usize) -> Search<NoopObserver> {
+        Search::assemble(SearchConfig::default(), hash_mib, NoopObserver, None)
     }
 }
 
 impl<O: Observer> Search<O> {
     /// An engine that reports to `observer`.
-    #[must_use]
-    pub fn with_observer(config: SearchConfig, hash_mib: usize, observer: O) -> Search<O> {
-        // The network was read when the configuration was resolved: this is the cached one.
-        let network = Self::configured_network(&config);
+    ///
+    /// # Errors
+    /// A configuration whose network cannot be loaded ([`SearchConfig::network`]): never the
+    /// classical evaluation in its place.
+    pub fn with_observer(
+        config: SearchConfig,
+        hash_mib: usize,
+        observer: O,
+    ) -> Result<Search<O>, String> {
+        let network = config.network()?;
+        Ok(Search::assemble(config, hash_mib, observer, network))
+    }
+
+    /// An engine of `config` evaluating with `network` (the one `config` names).
+    fn assemble(
+        config: SearchConfig,
+        hash_mib: usize,
+        observer: O,
+        network: Option<Arc<Network>>,
+    ) -> Search<O> {
+        debug_assert_eq!(network.is_some(), config.eval == Eval::Nnue);
         Search {
             tt: TranspositionTable::new(hash_mib),
             lmr: lmr::LmrTable::new(config.lmr.as_ref()),
@@ -204,19 +230,13 @@ impl<O: Observer> Search<O> {
         }
     }
 
-    /// The network `config` names (read when it was resolved, so cached), or `None` for the
-    /// classical evaluation.
-    fn configured_network(config: &SearchConfig) -> Option<Arc<Network>> {
-        (config.eval == Eval::Nnue)
-            .then(|| crate::nnue::network(config.network.as_deref()).ok())
-            .flatten()
-    }
-
-    /// Evaluates as `config` says (its public fields may have changed since the last search,
-    /// a UCI `Variant` or `Eval`); on a change of evaluation the accumulators and the TT's
-    /// evaluations are forgotten.
-    pub(crate) fn use_configured_eval(&mut self) {
-        let wanted = Self::configured_network(&self.config);
+    /// Searches with `config` from now on (a UCI `Variant` or `Eval`); on a change of
+    /// evaluation the accumulators and the TT's evaluations are forgotten.
+    ///
+    /// # Errors
+    /// A configuration whose network cannot be loaded: the engine keeps its configuration.
+    pub fn set_config(&mut self, config: SearchConfig) -> Result<(), String> {
+        let wanted = config.network()?;
         let same = match (&wanted, &self.network) {
             (Some(a), Some(b)) => Arc::ptr_eq(a, b),
             (None, None) => true,
@@ -227,6 +247,9 @@ impl<O: Observer> Search<O> {
             self.nnue.clear();
             self.tt.clear();
         }
+        self.lmr = lmr::LmrTable::new(config.lmr.as_ref());
+        self.config = config;
+        Ok(())
     }
 
     /// The static evaluation of `pos` at `ply`, side to move's view: the network's when one

@@ -172,7 +172,7 @@ mod tests {
         let nodes = |margin: Option<i32>| {
             let mut config = SearchConfig::preset("null-move+lmr").unwrap();
             config.qsearch_futility = margin.map(|margin| QsearchFutilityParams { margin });
-            let mut search = Search::new(config, 4);
+            let mut search = Search::new(config, 4).unwrap();
             search.go(&pos, &[], &Limits::depth(7), &mut |_| {});
             search.nodes
         };

@@ -202,7 +202,7 @@ pub struct PairSetting<'a> {
     pub restarts: u32,
 }
 
-/// A worker's two players (or why they could not start).
+/// A worker's two players.
 fn start_players(specs: &[EngineSpec; 2]) -> Result<[Player; 2], String> {
     Ok([Player::start(&specs[0])?, Player::start(&specs[1])?])
 }
@@ -210,10 +210,9 @@ fn start_players(specs: &[EngineSpec; 2]) -> Result<[Player; 2], String> {
 /// Plays game pair `pair` (from 0): its opening with each engine White once.
 fn play_pair(
     setting: &PairSetting<'_>,
-    players: &mut Result<[Player; 2], String>,
+    players: &mut [Player; 2],
     pair: usize,
 ) -> Result<[GameRow; 2], String> {
-    let players = players.as_mut().map_err(|e| e.clone())?;
     let opening = &setting.openings[pair % setting.openings.len()];
     let mut play = |k: usize, first_is_white: bool| {
         // A crashed engine is restarted for the next game.

@@ -154,7 +154,7 @@ impl Player {
             return Ok(Player::Internal(Box::new(Search::new(
                 config.clone(),
                 spec.hash_mib,
-            ))));
+            )?)));
         }
         let command = spec.command.as_deref().unwrap_or_default();
         if spec.protocol == Protocol::Xboard {

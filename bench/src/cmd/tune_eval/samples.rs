@@ -104,7 +104,7 @@ pub fn features_of(position: &cutlab_search::Position) -> (Vec<(u16, i16)>, i32)
 /// # Errors
 /// A position without a game result (named with its file and id).
 pub fn load(suite: &Suite) -> Result<(Vec<Sample>, LoadCounts), String> {
-    let mut search = Search::new(SearchConfig::default(), 1);
+    let mut search = Search::new(SearchConfig::default(), 1)?;
     let mut counts = LoadCounts {
         read: suite.positions.len(),
         ..LoadCounts::default()

@@ -62,7 +62,7 @@ impl Bench {
         observer: O,
         print: bool,
     ) -> Result<Measured<O>, String> {
-        let mut search = Search::with_observer(config, self.hash_mb, observer);
+        let mut search = Search::with_observer(config, self.hash_mb, observer)?;
         let start = Instant::now();
         let mut total = 0;
         for (fen, _source) in BENCH.iter().step_by(usize::from(self.every)) {
