@@ -18,7 +18,8 @@ use serde::Serialize;
 
 use super::{Comparison, Layout, Manifest, games_file};
 use crate::common::pipeline::{
-    busy_cores_column, busy_machine_note, rows_of_finished, speed_note, unfinished_steps,
+    busy_machine_note, environment_table, rows_of_finished, speed_note, steps_table,
+    unfinished_steps,
 };
 
 /// Stockfish 15.1's own estimate of a step's worth, from the "(~N Elo)" notes of its
@@ -652,31 +653,12 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     md.push_str(&sections);
     csv.flush()
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    let loads = busy_cores_column(&manifest.header.steps);
-    md.push_str(
-        "\n## Steps\n\nA step's seconds are its last run's: a step resumed after an interruption \
-         does not count its earlier runs.\n\n",
-    );
-    md.push_str(if loads.is_some() {
-        "| step | seconds | finished (UTC) | others' busy cores | command |\n\
-         | --- | --: | --- | --: | --- |\n"
-    } else {
-        "| step | seconds | finished (UTC) | command |\n| --- | --: | --- | --- |\n"
-    });
-    for (k, s) in manifest.header.steps.iter().enumerate() {
-        let load = loads
-            .as_ref()
-            .map(|cells| format!(" {} |", cells[k]))
-            .unwrap_or_default();
-        md.push_str(&format!(
-            "| {} | {:.0} | {} |{load} `{}` |\n",
-            s.name, s.seconds, s.finished_utc, s.command
-        ));
-    }
-    md.push_str("\n## Environment\n\n");
-    for (k, v) in &manifest.header.environment {
-        md.push_str(&format!("- {k}: {v}\n"));
-    }
+    md.push_str(&format!(
+        "\n## Steps\n\nA step's minutes are its last run's: a step resumed after an \
+         interruption does not count its earlier runs.\n\n{}\n## Environment\n\n{}",
+        steps_table(&manifest.header.steps),
+        environment_table(&manifest.header.environment, &[])
+    ));
     let path = layout.file("report.md");
     std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(summary)

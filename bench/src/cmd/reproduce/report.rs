@@ -6,7 +6,6 @@ use std::{fmt::Write as _, path::Path};
 
 use cutlab_analysis::{
     elo::Sprt,
-    markdown::Table,
     plot,
     rows::{self, DepthRow, FalseCutRow, GameRow, RegretRow, SampleRow, TallyRow},
     stats::{Estimate, independent_difference, paired, paired_ratio},
@@ -16,8 +15,8 @@ use cutlab_search::fit_params::FitParams;
 
 use super::{Layout, Manifest, scale};
 use crate::common::pipeline::{
-    StepRecord, busy_cores_column, busy_machine_note, is_finished, rows_of_finished, speed_note,
-    unfinished_steps,
+    StepRecord, busy_machine_note, environment_table, is_finished, rows_of_finished, speed_note,
+    steps_table, unfinished_steps,
 };
 
 /// Jiang and Buro's Table 2: MPC's score against Crafty by endgame threshold.
@@ -638,35 +637,11 @@ The paper's claim (MPC-Crafty \
     }
 
     // Configuration.
-    let mut env = Table::new(&["", "value"]);
-    for (k, v) in &manifest.header.environment {
-        env.row(vec![k.clone(), v.clone()]);
-    }
-    if let Some((command, id)) = &manifest.engine {
-        env.row(vec![
-            "external engine".into(),
-            format!("{id} (`{command}`)"),
-        ]);
-    }
-    let loads = busy_cores_column(&manifest.header.steps);
-    let mut header = vec!["step", ">minutes", "finished (UTC)"];
-    if loads.is_some() {
-        header.push(">others' busy cores");
-    }
-    header.push("command");
-    let mut steps = Table::new(&header);
-    for (k, s) in manifest.header.steps.iter().enumerate() {
-        let mut row = vec![
-            s.name.clone(),
-            format!("{:.2}", s.seconds / 60.0),
-            s.finished_utc.clone(),
-        ];
-        if let Some(cells) = &loads {
-            row.push(cells[k].clone());
-        }
-        row.push(format!("`{}`", s.command));
-        steps.row(row);
-    }
+    let engine: Vec<(String, String)> = manifest
+        .engine
+        .iter()
+        .map(|(command, id)| ("external engine".into(), format!("{id} (`{command}`)")))
+        .collect();
     let _ = writeln!(
         out,
         "## Configuration\n\n{}\nEach step below is a `cutlab` command (its minutes are its \
@@ -675,8 +650,8 @@ The paper's claim (MPC-Crafty \
          `*.config.toml` files beside the CSVs (in a published study, packed into \
          `configs.tar.xz`) and in `variants/`. Positions: `positions.epd` (the oracle and \
          traces use the first ones, `oracle-positions.epd` and `trace-positions.epd`).\n\n{}",
-        env.render(),
-        steps.render()
+        environment_table(&manifest.header.environment, &engine),
+        steps_table(&manifest.header.steps)
     );
     let path = layout.file("report.md");
     std::fs::write(&path, out).map_err(|e| format!("{}: {e}", path.display()))?;
