@@ -55,9 +55,13 @@ pub struct AblateArgs {
     extras: Vec<String>,
     /// The kinds of comparison, comma-separated: `without` (each method left out of the
     /// stack), `with` (added to the baseline), `added` (each extra added to the stack).
-    #[arg(long, value_delimiter = ',', default_value = "without,with,added",
-          value_parser = ["without", "with", "added"])]
-    directions: Vec<String>,
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "without,with,added"
+    )]
+    directions: Vec<Direction>,
     /// The baseline each method is added to.
     #[arg(long, default_value = "null-move+lmr")]
     baseline: String,
@@ -162,12 +166,72 @@ impl Scale {
     };
 }
 
+/// The kind of a comparison.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// The stack without one of its methods, against the stack.
+    #[default]
+    Without,
+    /// The baseline with one method, against the baseline.
+    With,
+    /// The stack with one extra method, against the stack.
+    Added,
+}
+
+impl Direction {
+    /// The direction as files, tables and options spell it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Without => "without",
+            Direction::With => "with",
+            Direction::Added => "added",
+        }
+    }
+
+    /// What a variant of this direction is measured against.
+    #[must_use]
+    pub fn reference(self) -> Reference {
+        match self {
+            Direction::With => Reference::Baseline,
+            Direction::Without | Direction::Added => Reference::Stack,
+        }
+    }
+}
+
+impl std::fmt::Display for Direction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a comparison's variant is measured against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reference {
+    /// The stack (`--stack`).
+    Stack,
+    /// The baseline (`--baseline`).
+    Baseline,
+}
+
+impl Reference {
+    /// The reference as step names and match engines spell it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Reference::Stack => "stack",
+            Reference::Baseline => "baseline",
+        }
+    }
+}
+
 /// One comparison: a variant against its reference.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Comparison {
-    /// `without` (the stack without the method), `with` (the baseline with it) or `added`
-    /// (the stack with an extra method).
-    pub direction: String,
+    /// What is compared: the stack without the method, the baseline with it, or the stack
+    /// with an extra method.
+    pub direction: Direction,
     /// The method (preset part).
     pub method: String,
     /// The variant measured.
@@ -186,14 +250,10 @@ impl Comparison {
         }
     }
 
-    /// `stack` or `baseline`: what the variant is measured against.
+    /// What the variant is measured against.
     #[must_use]
-    pub fn reference(&self) -> &'static str {
-        if self.direction == "with" {
-            "baseline"
-        } else {
-            "stack"
-        }
+    pub fn reference(&self) -> Reference {
+        self.direction.reference()
     }
 
     /// The comparison's name in files and steps, e.g. `without-rfp`.
@@ -243,7 +303,7 @@ impl Manifest {
     /// `without` and `added` ones at the others.
     #[must_use]
     pub fn played_at(c: &Comparison, k: usize) -> bool {
-        k == 0 || c.direction != "with"
+        k == 0 || c.direction != Direction::With
     }
 }
 
@@ -316,15 +376,16 @@ fn comparisons(args: &AblateArgs) -> Result<Plan, String> {
         method_names(&args.methods, "--methods")?
     };
     let extras = method_names(&args.extras, "--extras")?;
-    crate::common::options::no_repeats("--directions", &args.directions)?;
+    let directions: Vec<&str> = args.directions.iter().map(|d| d.name()).collect();
+    crate::common::options::no_repeats("--directions", &directions)?;
     let mut out = Vec::new();
-    let mut push = |direction: &str, method: &str, variant: String| -> Result<(), String> {
+    let mut push = |direction: Direction, method: &str, variant: String| -> Result<(), String> {
         SearchConfig::preset(&variant).map_err(|e| format!("method '{method}': {e}"))?;
-        if !args.directions.iter().any(|d| d == direction) {
+        if !args.directions.contains(&direction) {
             return Ok(());
         }
         out.push(Comparison {
-            direction: direction.to_string(),
+            direction,
             method: method.to_string(),
             variant,
         });
@@ -335,9 +396,9 @@ fn comparisons(args: &AblateArgs) -> Result<Plan, String> {
             return Err(format!("--methods: '{m}' is not a part of the stack"));
         }
         let without: Vec<String> = stack.iter().filter(|p| *p != m).cloned().collect();
-        push("without", m, join(&without))?;
+        push(Direction::Without, m, join(&without))?;
         if !baseline.contains(m) {
-            push("with", m, with_method(&baseline, m))?;
+            push(Direction::With, m, with_method(&baseline, m))?;
         }
     }
     for x in &extras {
@@ -346,9 +407,9 @@ fn comparisons(args: &AblateArgs) -> Result<Plan, String> {
                 "--extras: '{x}' is a part of the stack (give it in --methods)"
             ));
         }
-        push("added", x, with_method(&stack, x))?;
+        push(Direction::Added, x, with_method(&stack, x))?;
         if !baseline.contains(x) {
-            push("with", x, with_method(&baseline, x))?;
+            push(Direction::With, x, with_method(&baseline, x))?;
         }
     }
     if out.is_empty() {
@@ -443,30 +504,32 @@ struct Planned<'a> {
 impl Planned<'_> {
     /// The variant a comparison is measured against.
     fn reference_of(&self, c: &Comparison) -> &str {
-        if c.reference() == "stack" {
-            self.stack
-        } else {
-            self.baseline
+        match c.reference() {
+            Reference::Stack => self.stack,
+            Reference::Baseline => self.baseline,
         }
     }
 
     /// The variant lists of the searches, `stack` and `baseline`: each reference, then every
     /// variant compared with it.
     fn lists(&self, comparisons: &[Comparison]) -> Vec<(&'static str, String)> {
-        [("stack", self.stack), ("baseline", self.baseline)]
-            .into_iter()
-            .map(|(name, reference)| {
-                let variants: Vec<&str> = std::iter::once(reference)
-                    .chain(
-                        comparisons
-                            .iter()
-                            .filter(|c| c.reference() == name)
-                            .map(|c| c.variant.as_str()),
-                    )
-                    .collect();
-                (name, variants.join(","))
-            })
-            .collect()
+        [
+            (Reference::Stack, self.stack),
+            (Reference::Baseline, self.baseline),
+        ]
+        .into_iter()
+        .map(|(reference, variant)| {
+            let variants: Vec<&str> = std::iter::once(variant)
+                .chain(
+                    comparisons
+                        .iter()
+                        .filter(|c| c.reference() == reference)
+                        .map(|c| c.variant.as_str()),
+                )
+                .collect();
+            (reference.name(), variants.join(","))
+        })
+        .collect()
     }
 
     /// Elo: each variant against its reference, at each effort, stopped by the looks.
@@ -494,7 +557,7 @@ impl Planned<'_> {
                     ],
                     [
                         format!("variant={}", self.reference_of(c)),
-                        format!("name={}", c.reference()),
+                        format!("name={}", c.reference().name()),
                     ],
                 ];
                 let file = games_file(c, *nodes);
@@ -524,7 +587,7 @@ impl Planned<'_> {
         .chain(
             comparisons
                 .iter()
-                .filter(|c| c.direction != "without")
+                .filter(|c| c.direction != Direction::Without)
                 .map(|c| {
                     let rates = match Method::from_name(c.traced_method()) {
                         Some(m) => format!("{others},{}={rate}", m.name()),
@@ -784,7 +847,7 @@ mod tests {
         assert_eq!(baseline, ["null-move", "lmr", nnue.as_str()]);
         let measured: Vec<(&str, &str)> = comparisons
             .iter()
-            .map(|c| (c.direction.as_str(), c.method.as_str()))
+            .map(|c| (c.direction.name(), c.method.as_str()))
             .collect();
         assert_eq!(
             measured,

@@ -16,7 +16,7 @@ use cutlab_analysis::{
 };
 use serde::Serialize;
 
-use super::{Comparison, Layout, Manifest, games_file};
+use super::{Comparison, Direction, Layout, Manifest, Reference, games_file};
 use crate::common::pipeline::{
     busy_machine_note, environment_table, rows_of_finished, speed_note, steps_table,
     unfinished_steps,
@@ -45,8 +45,8 @@ fn stockfish_note(method: &str) -> Option<&'static str> {
 /// that reference.
 #[derive(Clone, Debug, Default)]
 pub struct AblationRow {
-    /// `without`, `with` or `added`.
-    pub direction: String,
+    /// What is compared.
+    pub direction: Direction,
     /// The method (preset part).
     pub method: String,
     /// Nodes per move of the match.
@@ -124,14 +124,13 @@ fn row(
     c: &Comparison,
     nodes: u64,
 ) -> Result<AblationRow, String> {
-    let reference = if c.reference() == "stack" {
-        &manifest.stack
-    } else {
-        &manifest.baseline
+    let reference = match c.reference() {
+        Reference::Stack => &manifest.stack,
+        Reference::Baseline => &manifest.baseline,
     };
     let variant = c.variant.as_str();
     let names = (reference.as_str(), variant);
-    let step = |kind: &str| format!("{kind}-{}", c.reference());
+    let step = |kind: &str| format!("{kind}-{}", c.reference().name());
     let file = |kind: &str| layout.file(&format!("{}.csv", step(kind)));
     let depth: Vec<DepthRow> =
         rows_of_finished(&manifest.header.steps, &step("depth"), &file("depth"))?;
@@ -158,7 +157,7 @@ fn row(
         |r| (&r.position, &r.variant),
         |r| f64::from(r.regret_cp),
     );
-    let traced = if c.direction == "without" {
+    let traced = if c.direction == Direction::Without {
         "stack".to_string()
     } else {
         c.name()
@@ -200,7 +199,7 @@ fn row(
     };
     #[expect(clippy::cast_precision_loss, reason = "counts")]
     Ok(AblationRow {
-        direction: c.direction.clone(),
+        direction: c.direction,
         method: c.method.clone(),
         effort_nodes: nodes,
         positions: d_ref.len(),
@@ -215,7 +214,7 @@ fn row(
         games: summary.map_or(0, |s| s.games),
         verdict,
         // Stockfish's notes are for removing a step: beside the leave-one-out rows only.
-        stockfish_note: (c.direction == "without")
+        stockfish_note: (c.direction == Direction::Without)
             .then(|| stockfish_note(&c.method))
             .flatten(),
     })
@@ -352,8 +351,8 @@ fn table(rows: &[AblationRow], confidence: &str) -> Table {
 
 /// What a method is worth to the search its row measures, in Elo: leaving it out costs what
 /// it is worth, adding it gains it.
-fn worth(direction: &str, delta_elo: &Estimate) -> Estimate {
-    if direction == "without" {
+fn worth(direction: Direction, delta_elo: &Estimate) -> Estimate {
+    if direction == Direction::Without {
         Estimate {
             value: -delta_elo.value,
             low: -delta_elo.high,
@@ -403,7 +402,7 @@ fn by_effort(
             let at = |row: &AblationRow| {
                 row.delta_elo
                     .filter(|_| row.stopped())
-                    .map(|e| worth(&row.direction, &e))
+                    .map(|e| worth(row.direction, &e))
             };
             let text = |row: &AblationRow| match (at(row), row.elo_rout) {
                 (Some(e), _) => interval(Some(&e), 0, ""),
@@ -430,7 +429,7 @@ fn by_effort(
                 _ => ("-".to_string(), "no interval"),
             };
             t.row(vec![
-                r.direction.clone(),
+                r.direction.to_string(),
                 r.method.clone(),
                 text(first),
                 text(r),
@@ -480,17 +479,17 @@ fn by_effort(
 }
 
 /// The sections of the report: a direction and its title.
-const SECTIONS: [(&str, &str); 3] = [
+const SECTIONS: [(Direction, &str); 3] = [
     (
-        "without",
+        Direction::Without,
         "Leave one out: the stack without the method, against the stack",
     ),
     (
-        "added",
+        Direction::Added,
         "Added to the stack: the stack with the method, against the stack",
     ),
     (
-        "with",
+        Direction::With,
         "Add one in: the baseline with the method, against the baseline",
     ),
 ];
@@ -501,7 +500,7 @@ fn write_csv_row(csv: &mut csv::Writer<std::fs::File>, r: &AblationRow) -> csv::
     let lo = |e: &Option<Estimate>| e.as_ref().map(|e| e.low);
     let hi = |e: &Option<Estimate>| e.as_ref().map(|e| e.high);
     csv.serialize(CsvRow {
-        direction: &r.direction,
+        direction: r.direction.name(),
         method: &r.method,
         effort_nodes: r.effort_nodes,
         positions: r.positions,
@@ -682,7 +681,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let layout = Layout { dir: dir.clone() };
         let c = Comparison {
-            direction: "without".into(),
+            direction: Direction::Without,
             method: "rfp".into(),
             variant: "null-move".into(),
         };
@@ -741,7 +740,7 @@ mod tests {
         let high = 1.0 - 0.01_f64.powf(1.0 / 200.0);
         let bound = -400.0 * (1.0 / high - 1.0).log10();
         let row = AblationRow {
-            direction: "added".into(),
+            direction: Direction::Added,
             method: "prob-ab".into(),
             effort_nodes: 5000,
             elo_rout: stats.rout_bound(),
@@ -776,7 +775,7 @@ mod tests {
     #[test]
     fn a_method_worth_more_deeper_is_told_from_two_independent_matches() {
         let row = |method: &str, nodes: u64, elo: f64, h: f64, verdict: &'static str| AblationRow {
-            direction: "without".into(),
+            direction: Direction::Without,
             method: method.into(),
             effort_nodes: nodes,
             delta_elo: Some(Estimate::around(elo, h)),

@@ -14,7 +14,7 @@ use cutlab_analysis::{
 };
 use serde::Deserialize;
 
-use crate::cmd::ablate::{Comparison, Manifest, games_file};
+use crate::cmd::ablate::{Comparison, Direction, Manifest, games_file};
 
 /// The study's manifest.
 #[derive(Debug, Deserialize)]
@@ -23,8 +23,8 @@ pub struct AblationStudy {
     title: String,
     /// The text under the title.
     text: String,
-    /// The comparisons contrasted: `without`, `with` or `added`.
-    direction: String,
+    /// The comparisons contrasted.
+    direction: Direction,
     /// The effort of the matches contrasted, nodes per move.
     effort_nodes: u64,
     /// The two runs, the reference first.
@@ -314,7 +314,7 @@ mod tests {
     }
 
     /// A run of `comparisons` with their games at 1000 nodes.
-    fn run(dir: &Path, stack: &str, comparisons: &[(&str, &str, Option<String>)]) {
+    fn run(dir: &Path, stack: &str, comparisons: &[(Direction, &str, Option<String>)]) {
         std::fs::create_dir_all(dir.join("matches/1000")).unwrap();
         let manifest = Manifest {
             header: crate::common::pipeline::study::Header {
@@ -327,7 +327,7 @@ mod tests {
             comparisons: comparisons
                 .iter()
                 .map(|(direction, method, _)| Comparison {
-                    direction: (*direction).into(),
+                    direction: *direction,
                     method: (*method).into(),
                     variant: format!("{stack}-{method}"),
                 })
@@ -367,25 +367,29 @@ mod tests {
             &dir.join("one"),
             "modern",
             &[
-                ("without", "rfp", Some(losing)),
-                ("without", "lmp", None),
-                ("without", "iir", Some(games("a", "s", &[(0.5, 0.5); 12]))),
+                (Direction::Without, "rfp", Some(losing)),
+                (Direction::Without, "lmp", None),
                 (
-                    "without",
+                    Direction::Without,
+                    "iir",
+                    Some(games("a", "s", &[(0.5, 0.5); 12])),
+                ),
+                (
+                    Direction::Without,
                     "singular",
                     Some(games("a", "s", &[(0.5, 0.5); 12])),
                 ),
-                ("added", "rfp", None),
+                (Direction::Added, "rfp", None),
             ],
         );
         run(
             &dir.join("two"),
             "modern+nnue",
             &[
-                ("without", "rfp", Some(even)),
-                ("without", "lmp", None),
+                (Direction::Without, "rfp", Some(even)),
+                (Direction::Without, "lmp", None),
                 (
-                    "without",
+                    Direction::Without,
                     "singular",
                     Some(games("b", "s", &[(0.5, 0.5); 11])),
                 ),
