@@ -341,321 +341,400 @@ fn fewest_points(fits: &FitParams, manifest: &Manifest) -> String {
     }
 }
 
-/// Writes `report.md` and the figures from what the run has so far; returns the one-screen
-/// summary for the terminal.
-///
-/// # Errors
-/// A result file that does not parse, or a file that cannot be written.
-#[expect(clippy::too_many_lines, reason = "the report, section by section")]
-pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
-    let mut out = String::new();
-    let mut summary = String::new();
-    let _ = writeln!(
-        out,
-        "# cutlab reproduce: Jiang and Buro (2003), \"First Experimental Results of ProbCut \
+/// A report being written: the run it reads, the Markdown and the terminal summary so far.
+struct Report<'a> {
+    layout: &'a Layout,
+    manifest: &'a Manifest,
+    out: String,
+    summary: String,
+}
+
+impl Report<'_> {
+    /// The title, the scale, the run's notes and its power statement.
+    fn heading(&mut self) {
+        let _ = writeln!(
+            self.out,
+            "# cutlab reproduce: Jiang and Buro (2003), \"First Experimental Results of ProbCut \
          Applied to Chess\"\n\nScale `{}`: {} positions sampled from `{}` (seed {}), {} threads. \
          Every CSV named here is beside this report; columns are documented in `docs/csv.md`. \
          Intervals are 95%.\n",
-        manifest.header.scale,
-        manifest.header.positions,
-        manifest.header.suite,
-        manifest.header.seed,
-        manifest.header.threads
-    );
-    if let Some(line) = in_progress(layout, manifest) {
-        let _ = writeln!(out, "{line}\n");
+            self.manifest.header.scale,
+            self.manifest.header.positions,
+            self.manifest.header.suite,
+            self.manifest.header.seed,
+            self.manifest.header.threads
+        );
+        if let Some(line) = in_progress(self.layout, self.manifest) {
+            let _ = writeln!(self.out, "{line}\n");
+        }
+        self.out
+            .push_str(&busy_machine_note(&self.manifest.header.steps).unwrap_or_default());
+        self.out.push_str(
+            &speed_note(&self.manifest.header.steps, self.manifest.header.speed_nps)
+                .unwrap_or_default(),
+        );
+        self.out.push_str(&self.manifest.power);
     }
-    out.push_str(&busy_machine_note(&manifest.header.steps).unwrap_or_default());
-    out.push_str(
-        &speed_note(&manifest.header.steps, manifest.header.speed_nps).unwrap_or_default(),
-    );
-    out.push_str(&manifest.power);
-    let params_note = manifest.params.as_ref().map_or_else(
-        || {
-            "The searches use the built-in ProbCut/MPC models (`search/src/default_params.toml`, \
-             fitted on 200 positions of the built-in suite to depth 10); the fit below is this \
-             run's own, reported for comparison."
-                .to_string()
-        },
-        |p| format!("The searches use this run's own fit, `{p}`."),
-    );
 
-    // Table 1.
-    let params_path = layout.file("params.toml");
-    if params_path.is_file() {
-        let fits = FitParams::load(&params_path)?;
-        let _ = writeln!(
-            out,
-            "## Table 1: linear regression v = a v' + b + e\n\nDeep value v against shallow \
+    /// Which ProbCut/MPC models the searches used.
+    fn params_note(&self) -> String {
+        self.manifest.params.as_ref().map_or_else(
+            || {
+                "The searches use the built-in ProbCut/MPC models (`search/src/default_params.toml`, \
+                 fitted on 200 positions of the built-in suite to depth 10); the fit below is this \
+                 run's own, reported for comparison."
+                    .to_string()
+            },
+            |p| format!("The searches use this run's own fit, `{p}`."),
+        )
+    }
+
+    /// Table 1: the regression of deep on shallow values, and its figure.
+    fn table1(&mut self) -> Result<(), String> {
+        let params_path = self.layout.file("params.toml");
+        if params_path.is_file() {
+            let fits = FitParams::load(&params_path)?;
+            let _ = writeln!(
+                self.out,
+                "## Table 1: linear regression v = a v' + b + e\n\nDeep value v against shallow \
              value v' (`samples.csv`{}, fitted on |v'| <= 300 cp without mate scores, as the \
-             paper did). {params_note}\n\n{}\n{}\n\nThe paper (Crafty): (3,5) a = 0.998 / 1.026, \
+             paper did). {}\n\n{}\n{}\n\nThe paper (Crafty): (3,5) a = 0.998 / 1.026, \
              sigma = 55.8 / 51.8, r = 0.90 / 0.94 (middlegame / endgame); (4,8) a = 1.02 / 1.11, \
              sigma = 82 / 75, r = 0.82 / 0.90. (Its b column lost its signs in the text we have.)\n",
-            if stored(&layout.file("samples-endgames.csv")) {
-                " and `samples-endgames.csv`, balanced endgames from self-play"
-            } else {
-                ""
-            },
-            if fits.pairs.is_empty() {
-                "Too few positions at this scale to fit any pair.\n".to_string()
-            } else {
-                tables::regression(&fits).render()
-            },
-            fewest_points(&fits, manifest)
-        );
-        figure(
-            &mut out,
-            layout,
-            "fit.svg",
-            "v against v' with the fitted lines",
-        );
+                if stored(&self.layout.file("samples-endgames.csv")) {
+                    " and `samples-endgames.csv`, balanced endgames from self-play"
+                } else {
+                    ""
+                },
+                self.params_note(),
+                if fits.pairs.is_empty() {
+                    "Too few positions at this scale to fit any pair.\n".to_string()
+                } else {
+                    tables::regression(&fits).render()
+                },
+                fewest_points(&fits, self.manifest)
+            );
+            figure(
+                &mut self.out,
+                self.layout,
+                "fit.svg",
+                "v against v' with the fitted lines",
+            );
+        }
+        Ok(())
     }
 
-    // Sections 3-4 and the Multi-Cut family.
-    let depth_rows: Vec<DepthRow> =
-        rows_of_finished(&manifest.header.steps, "depth", &layout.file("depth.csv"))?;
-    if !depth_rows.is_empty() {
-        let (title, limit) = depth_heading(&depth_rows[0]);
-        let paper = &scale::DEPTH_VARIANTS[..scale::PAPER_DEPTH_VARIANTS];
-        let thesis = tables::depth(&depth_rows, paper).render();
-        let _ = writeln!(
-            out,
-            "## Sections 3-4: {title}\n\n{limit} (`depth.csv`); paired differences are to \
+    /// Sections 3-4 and the Multi-Cut family: the depth comparison.
+    fn depth(&mut self) -> Result<(), String> {
+        let depth_rows: Vec<DepthRow> = rows_of_finished(
+            &self.manifest.header.steps,
+            "depth",
+            &self.layout.file("depth.csv"),
+        )?;
+        if !depth_rows.is_empty() {
+            let (title, limit) = depth_heading(&depth_rows[0]);
+            let paper = &scale::DEPTH_VARIANTS[..scale::PAPER_DEPTH_VARIANTS];
+            let thesis = tables::depth(&depth_rows, paper).render();
+            let _ = writeln!(
+                self.out,
+                "## Sections 3-4: {title}\n\n{limit} (`depth.csv`); paired differences are to \
              `null-move` over the same positions.\n\n{thesis}\n\
              The paper (Crafty, 30 s per position on ~300 positions): null move 11.5 plies, \
              ProbCut (t = 1.0) 11.6, MPC 12.0.\n"
-        );
-        plot::depth_distribution(&layout.file("depth.svg"), &depth_rows, paper)?;
-        figure(
-            &mut out,
-            layout,
-            "depth.svg",
-            "depth distribution per variant",
-        );
-        if let Some(text) = plies_at_equal_nodes(layout, manifest, &depth_rows, paper)? {
-            let _ = writeln!(out, "{text}");
-        }
-        let _ = writeln!(summary, "The {title} (paired to null-move):\n{thesis}");
-        let mut ours = vec!["null-move"];
-        ours.extend(&scale::DEPTH_VARIANTS[scale::PAPER_DEPTH_VARIANTS..]);
-        let _ = writeln!(
-            out,
-            "## Ours: Stockfish ProbCut and the Multi-Cut family beside null move\n\nSame \
+            );
+            plot::depth_distribution(&self.layout.file("depth.svg"), &depth_rows, paper)?;
+            figure(
+                &mut self.out,
+                self.layout,
+                "depth.svg",
+                "depth distribution per variant",
+            );
+            if let Some(text) =
+                plies_at_equal_nodes(self.layout, self.manifest, &depth_rows, paper)?
+            {
+                let _ = writeln!(self.out, "{text}");
+            }
+            let _ = writeln!(self.summary, "The {title} (paired to null-move):\n{thesis}");
+            let mut ours = vec!["null-move"];
+            ours.extend(&scale::DEPTH_VARIANTS[scale::PAPER_DEPTH_VARIANTS..]);
+            let _ = writeln!(
+                self.out,
+                "## Ours: Stockfish ProbCut and the Multi-Cut family beside null move\n\nSame \
              positions and limit.\n\n{}",
-            tables::depth(&depth_rows, &ours).render()
-        );
+                tables::depth(&depth_rows, &ours).render()
+            );
+        }
+        Ok(())
     }
 
-    // Tables 2 and 3.
-    let t2: Vec<(String, String, Option<f64>)> = thresholds(layout, "table2-tend-")
-        .into_iter()
-        .map(|t| {
-            (
-                format!("{t}"),
-                format!("table2-tend-{t}"),
-                paper_score(&PAPER_TABLE2, t),
-            )
-        })
-        .collect();
-    if let Some(table) = sweep(layout, &manifest.header.steps, "t_end", &t2)? {
-        let _ = writeln!(
-            out,
-            "## Table 2: endgame threshold\n\nMPC (middlegame t = 1.0, endgame t = t_end) against \
+    /// Tables 2 and 3: the thresholds of MPC.
+    fn tables_2_3(&mut self) -> Result<(), String> {
+        let t2: Vec<(String, String, Option<f64>)> = thresholds(self.layout, "table2-tend-")
+            .into_iter()
+            .map(|t| {
+                (
+                    format!("{t}"),
+                    format!("table2-tend-{t}"),
+                    paper_score(&PAPER_TABLE2, t),
+                )
+            })
+            .collect();
+        if let Some(table) = sweep(self.layout, &self.manifest.header.steps, "t_end", &t2)? {
+            let _ = writeln!(
+                self.out,
+                "## Table 2: endgame threshold\n\nMPC (middlegame t = 1.0, endgame t = t_end) against \
              null move alone, score of MPC (`matches/table2-*.csv`, its PGN beside; in \
              a study, in `games.moves.csv.xz`).\n\n{table}"
-        );
-        let _ = writeln!(summary, "Table 2, MPC vs null-move by t_end:\n{table}");
-    }
-    let mut t_mid = thresholds(layout, "table3-tmid-");
-    let shared = !t_mid.contains(&1.0) && stored(&layout.file("matches/table2-tend-1.csv"));
-    if shared {
-        t_mid.push(1.0);
-        t_mid.sort_by(f64::total_cmp);
-    }
-    let t3: Vec<(String, String, Option<f64>)> = t_mid
-        .into_iter()
-        .map(|t| {
-            let file = if shared && t == 1.0 {
-                "table2-tend-1".to_string()
-            } else {
-                format!("table3-tmid-{t}")
-            };
-            (format!("{t}"), file, paper_score(&PAPER_TABLE3, t))
-        })
-        .collect();
-    if let Some(table) = sweep(layout, &manifest.header.steps, "t_mid", &t3)? {
-        let _ = writeln!(
-            out,
-            "## Table 3: middlegame threshold\n\nMPC (middlegame t = t_mid, endgame t = 1.0) \
+            );
+            let _ = writeln!(self.summary, "Table 2, MPC vs null-move by t_end:\n{table}");
+        }
+        let mut t_mid = thresholds(self.layout, "table3-tmid-");
+        let shared =
+            !t_mid.contains(&1.0) && stored(&self.layout.file("matches/table2-tend-1.csv"));
+        if shared {
+            t_mid.push(1.0);
+            t_mid.sort_by(f64::total_cmp);
+        }
+        let t3: Vec<(String, String, Option<f64>)> = t_mid
+            .into_iter()
+            .map(|t| {
+                let file = if shared && t == 1.0 {
+                    "table2-tend-1".to_string()
+                } else {
+                    format!("table3-tmid-{t}")
+                };
+                (format!("{t}"), file, paper_score(&PAPER_TABLE3, t))
+            })
+            .collect();
+        if let Some(table) = sweep(self.layout, &self.manifest.header.steps, "t_mid", &t3)? {
+            let _ = writeln!(
+                self.out,
+                "## Table 3: middlegame threshold\n\nMPC (middlegame t = t_mid, endgame t = 1.0) \
              against null move alone (`matches/table3-*.csv`{}).\n\n{table}",
-            if shared {
-                "; t_mid = 1.0 is Table 2's t_end = 1.0 match"
-            } else {
-                ""
-            }
-        );
-        let _ = writeln!(summary, "Table 3, MPC vs null-move by t_mid:\n{table}");
+                if shared {
+                    "; t_mid = 1.0 is Table 2's t_end = 1.0 match"
+                } else {
+                    ""
+                }
+            );
+            let _ = writeln!(self.summary, "Table 3, MPC vs null-move by t_mid:\n{table}");
+        }
+        Ok(())
     }
 
-    // The headline match and its sequential test.
-    if let Some(h) = scale::Scale::named(&manifest.header.scale).and_then(|s| s.headline)
-        && let Some(m) = games_of(layout, super::HEADLINE)?
-    {
-        let sprt = Sprt::new(h.elo.0, h.elo.1, 0.05, 0.05)?;
-        let llr = sprt.llr(&m.pentanomial);
-        let state = match sprt.decision(llr) {
-            Some(true) => format!(
-                "H1 accepted: {} is stronger than null move (+{} Elo favoured over {})",
-                h.variant, h.elo.1, h.elo.0
-            ),
-            Some(false) => format!(
-                "H0 accepted: no gain of {} Elo ({} favoured over +{})",
-                h.elo.1, h.elo.0, h.elo.1
-            ),
-            None if m.games >= h.max_games => {
-                format!("undecided at the cap of {} games", h.max_games)
-            }
-            None => "undecided so far (the match is playing)".to_string(),
-        };
-        let table =
-            tables::matches("match", &[(format!("{} vs null-move", h.variant), m)]).render();
-        let text = format!(
-            "GSPRT elo0 = {}, elo1 = {} (alpha = beta = 0.05): LLR {llr:.2} in ({:.2}, {:.2}): \
+    /// The headline match and its sequential test.
+    fn headline(&mut self) -> Result<(), String> {
+        if let Some(h) = scale::Scale::named(&self.manifest.header.scale).and_then(|s| s.headline)
+            && let Some(m) = games_of(self.layout, super::HEADLINE)?
+        {
+            let sprt = Sprt::new(h.elo.0, h.elo.1, 0.05, 0.05)?;
+            let llr = sprt.llr(&m.pentanomial);
+            let state = match sprt.decision(llr) {
+                Some(true) => format!(
+                    "H1 accepted: {} is stronger than null move (+{} Elo favoured over {})",
+                    h.variant, h.elo.1, h.elo.0
+                ),
+                Some(false) => format!(
+                    "H0 accepted: no gain of {} Elo ({} favoured over +{})",
+                    h.elo.1, h.elo.0, h.elo.1
+                ),
+                None if m.games >= h.max_games => {
+                    format!("undecided at the cap of {} games", h.max_games)
+                }
+                None => "undecided so far (the match is playing)".to_string(),
+            };
+            let table =
+                tables::matches("match", &[(format!("{} vs null-move", h.variant), m)]).render();
+            let text = format!(
+                "GSPRT elo0 = {}, elo1 = {} (alpha = beta = 0.05): LLR {llr:.2} in ({:.2}, {:.2}): \
              **{state}**.{}",
-            h.elo.0,
-            h.elo.1,
-            sprt.lower,
-            sprt.upper,
-            if sprt.decision(llr).is_some() {
-                " The decision is the test's; the table's interval is the fixed-sample one of \
+                h.elo.0,
+                h.elo.1,
+                sprt.lower,
+                sprt.upper,
+                if sprt.decision(llr).is_some() {
+                    " The decision is the test's; the table's interval is the fixed-sample one of \
                  the games played, which a sequential stop leaves too narrow and pulled away \
                  from the hypothesis it rejected."
-            } else {
-                ""
-            }
-        );
-        let _ = writeln!(
-            out,
-            "## Headline: MPC against null move, to a decision
+                } else {
+                    ""
+                }
+            );
+            let _ = writeln!(
+                self.out,
+                "## Headline: MPC against null move, to a decision
 
 The paper's claim (MPC-Crafty \
              scored 59.4% against Crafty in 64 games) tested sequentially \
              (`matches/headline.csv`).\n\n{table}\n{text}\n"
-        );
-        let _ = writeln!(
-            summary,
-            "Headline, {} vs null-move:\n{table}{text}\n",
-            h.variant
-        );
+            );
+            let _ = writeln!(
+                self.summary,
+                "Headline, {} vs null-move:\n{table}{text}\n",
+                h.variant
+            );
+        }
+        Ok(())
     }
 
-    // Table 4.
-    if let Some((command, id)) = &manifest.engine {
-        for k in 1..=2 {
-            let entries: Vec<(String, String, Option<f64>)> = PAPER_TABLE4
-                .iter()
-                .map(|&(v, a, b)| {
-                    (
-                        v.to_string(),
-                        super::table4_match(k, v),
-                        Some(if k == 1 { a } else { b }),
-                    )
-                })
-                .collect();
-            if let Some(table) = sweep(layout, &manifest.header.steps, "variant", &entries)? {
-                let contrast = contrasts(layout, &manifest.header.steps, &entries)?
-                    .map(|c| format!("\n{c}"))
-                    .unwrap_or_default();
-                let _ = writeln!(
-                    out,
-                    "## Table 4: against an external engine (time control {k})\n\n{id} \
+    /// Table 4: the variants against the external engine.
+    fn table4(&mut self) -> Result<(), String> {
+        if let Some((command, id)) = &self.manifest.engine {
+            for k in 1..=2 {
+                let entries: Vec<(String, String, Option<f64>)> = PAPER_TABLE4
+                    .iter()
+                    .map(|&(v, a, b)| {
+                        (
+                            v.to_string(),
+                            super::table4_match(k, v),
+                            Some(if k == 1 { a } else { b }),
+                        )
+                    })
+                    .collect();
+                if let Some(table) = sweep(
+                    self.layout,
+                    &self.manifest.header.steps,
+                    "variant",
+                    &entries,
+                )? {
+                    let contrast = contrasts(self.layout, &self.manifest.header.steps, &entries)?
+                        .map(|c| format!("\n{c}"))
+                        .unwrap_or_default();
+                    let _ = writeln!(
+                        self.out,
+                        "## Table 4: against an external engine (time control {k})\n\n{id} \
                      (`{command}`) at UCI_Elo {} stands in for Yace; the paper's column is its \
                      score against Yace at 2 min + 10 s (1) or 8 min + 20 s (2). At a limited \
                      strength the engine picks among its best moves at random (Stockfish seeds \
                      its generator from the clock), so these games, unlike the other matches, \
                      do not replay byte for byte: a replay agrees within the interval.\n\n{table}\
                      {contrast}",
-                    manifest.engine_elo
-                );
-                let _ = writeln!(
-                    summary,
-                    "Table 4, vs {id} @ {}:\n{table}",
-                    manifest.engine_elo
-                );
+                        self.manifest.engine_elo
+                    );
+                    let _ = writeln!(
+                        self.summary,
+                        "Table 4, vs {id} @ {}:\n{table}",
+                        self.manifest.engine_elo
+                    );
+                }
             }
         }
+        Ok(())
     }
 
-    // Oracle regret.
-    let regret_rows: Vec<RegretRow> =
-        rows_of_finished(&manifest.header.steps, "oracle", &layout.file("regret.csv"))?;
-    if !regret_rows.is_empty() {
-        let variants = tables::distinct(&regret_rows, |r| r.variant.as_str());
-        let table = tables::regret(&regret_rows, &variants).render();
-        let judge = manifest
-            .header
-            .steps
-            .iter()
-            .find(|s| s.name == "oracle")
-            .map_or(String::new(), |s| format!(" Command: `{}`.", s.command));
-        let _ = writeln!(
-            out,
-            "## Ours: oracle regret of the chosen move\n\nEvery root move is scored by the \
+    /// Ours: the oracle's regret of the chosen move.
+    fn regret(&mut self) -> Result<(), String> {
+        let regret_rows: Vec<RegretRow> = rows_of_finished(
+            &self.manifest.header.steps,
+            "oracle",
+            &self.layout.file("regret.csv"),
+        )?;
+        if !regret_rows.is_empty() {
+            let variants = tables::distinct(&regret_rows, |r| r.variant.as_str());
+            let table = tables::regret(&regret_rows, &variants).render();
+            let judge = self
+                .manifest
+                .header
+                .steps
+                .iter()
+                .find(|s| s.name == "oracle")
+                .map_or(String::new(), |s| format!(" Command: `{}`.", s.command));
+            let _ = writeln!(
+                self.out,
+                "## Ours: oracle regret of the chosen move\n\nEvery root move is scored by the \
              oracle; regret = oracle best minus the chosen move's score (`regret.csv`).{judge} \
              Probabilistic alpha-beta at confidence 0.95 plays safe, at 0.05 takes risks.\n\n\
              {table}"
-        );
-        plot::regret_cdf(&layout.file("regret-cdf.svg"), &regret_rows, &variants)?;
-        figure(&mut out, layout, "regret-cdf.svg", "regret CDF per variant");
+            );
+            plot::regret_cdf(&self.layout.file("regret-cdf.svg"), &regret_rows, &variants)?;
+            figure(
+                &mut self.out,
+                self.layout,
+                "regret-cdf.svg",
+                "regret CDF per variant",
+            );
+        }
+        Ok(())
     }
 
-    // Cut decisions.
-    let traces = layout.file("traces");
-    let verified: Vec<FalseCutRow> = all_in(&traces, ".false-cuts.csv", (manifest, "trace-"))?;
-    let counted: Vec<TallyRow> = all_in(&traces, ".tallies.csv", (manifest, "trace-"))?;
-    if !counted.is_empty() {
-        let false_cuts = tables::false_cuts(&verified).render();
-        let _ = writeln!(
-            out,
-            "## Ours: false cuts\n\nEach method alone (`traces/<method>.*`); a share of its cuts \
+    /// Ours: false cuts and cut tests.
+    fn cuts(&mut self) -> Result<(), String> {
+        let traces = self.layout.file("traces");
+        let verified: Vec<FalseCutRow> =
+            all_in(&traces, ".false-cuts.csv", (self.manifest, "trace-"))?;
+        let counted: Vec<TallyRow> = all_in(&traces, ".tallies.csv", (self.manifest, "trace-"))?;
+        if !counted.is_empty() {
+            let false_cuts = tables::false_cuts(&verified).render();
+            let _ = writeln!(
+                self.out,
+                "## Ours: false cuts\n\nEach method alone (`traces/<method>.*`); a share of its cuts \
              is re-searched at the same depth with no forward pruning in the main search and no \
              reductions (`plain`, its table cleared for each cut, the traced search's own \
              quiescence search); a cut is false when that value is on the other side of the \
              bound it claimed.\n\n{false_cuts}\n## Ours: cut tests by node type\n\n{}\n\
              ## Ours: cut tests by remaining depth\n\n{}",
-            tables::cuts_by_node_type(&counted).render(),
-            tables::cuts_by_depth(&counted).render()
-        );
-        plot::cuts_by_depth(&layout.file("cuts-by-depth.svg"), &counted)?;
-        figure(
-            &mut out,
-            layout,
-            "cuts-by-depth.svg",
-            "cut rate by remaining depth",
-        );
-        let _ = writeln!(summary, "False cuts:\n{false_cuts}");
+                tables::cuts_by_node_type(&counted).render(),
+                tables::cuts_by_depth(&counted).render()
+            );
+            plot::cuts_by_depth(&self.layout.file("cuts-by-depth.svg"), &counted)?;
+            figure(
+                &mut self.out,
+                self.layout,
+                "cuts-by-depth.svg",
+                "cut rate by remaining depth",
+            );
+            let _ = writeln!(self.summary, "False cuts:\n{false_cuts}");
+        }
+        Ok(())
     }
 
-    // Configuration.
-    let engine: Vec<(String, String)> = manifest
-        .engine
-        .iter()
-        .map(|(command, id)| ("external engine".into(), format!("{id} (`{command}`)")))
-        .collect();
-    let _ = writeln!(
-        out,
-        "## Configuration\n\n{}\nEach step below is a `cutlab` command (its minutes are its \
+    /// The configuration: environment and steps.
+    fn configuration(&mut self) -> Result<(), String> {
+        let engine: Vec<(String, String)> = self
+            .manifest
+            .engine
+            .iter()
+            .map(|(command, id)| ("external engine".into(), format!("{id} (`{command}`)")))
+            .collect();
+        let _ = writeln!(
+            self.out,
+            "## Configuration\n\n{}\nEach step below is a `cutlab` command (its minutes are its \
          last run's: a step resumed after an interruption does not count its earlier runs); its \
          output is in `logs/<step>.log`, and the search configuration of each variant is in the \
          `*.config.toml` files beside the CSVs (in a published study, packed into \
          `configs.tar.xz`) and in `variants/`. Positions: `positions.epd` (the oracle and \
          traces use the first ones, `oracle-positions.epd` and `trace-positions.epd`).\n\n{}",
-        environment_table(&manifest.header.environment, &engine),
-        steps_table(&manifest.header.steps)
-    );
+            environment_table(&self.manifest.header.environment, &engine),
+            steps_table(&self.manifest.header.steps)
+        );
+        Ok(())
+    }
+}
+
+/// Writes `report.md` and the figures from what the run has so far; returns the one-screen
+/// summary for the terminal.
+///
+/// # Errors
+/// A result file that does not parse, or a file that cannot be written.
+pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
+    let mut report = Report {
+        layout,
+        manifest,
+        out: String::new(),
+        summary: String::new(),
+    };
+    report.heading();
+    report.table1()?;
+    report.depth()?;
+    report.tables_2_3()?;
+    report.headline()?;
+    report.table4()?;
+    report.regret()?;
+    report.cuts()?;
+    report.configuration()?;
     let path = layout.file("report.md");
-    std::fs::write(&path, out).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(summary)
+    std::fs::write(&path, report.out).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(report.summary)
 }
 
 #[cfg(test)]
