@@ -233,12 +233,11 @@ fn play_pair(
     Ok([play(0, true)?, play(1, false)?])
 }
 
-/// Runs the match.
-#[expect(clippy::too_many_lines, reason = "setup, pairs, outputs")]
-pub fn run(args: &MatchArgs) -> Result<(), String> {
-    // Each engine starts with its variant= or uci= word; the words after it belong to it.
+/// The two engines of `--engine`: each starts with its `variant=`, `uci=` or `xboard=` word,
+/// and the words after it belong to it.
+fn engine_specs(words: &[String]) -> Result<[EngineSpec; 2], String> {
     let mut groups: Vec<Vec<String>> = Vec::new();
-    for word in &args.engine {
+    for word in words {
         let starts = ["variant=", "uci=", "cmd=", "xboard="]
             .iter()
             .any(|p| word.starts_with(p));
@@ -253,8 +252,12 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
             groups.len()
         ));
     };
-    let specs: [EngineSpec; 2] = [parse_engine(first)?, parse_engine(second)?];
-    let control = match (&args.tc, args.nodes, args.movetime_ms) {
+    Ok([parse_engine(first)?, parse_engine(second)?])
+}
+
+/// What limits each move: `--tc`, `--nodes` or `--movetime-ms`.
+fn control(args: &MatchArgs) -> Result<Control, String> {
+    Ok(match (&args.tc, args.nodes, args.movetime_ms) {
         (Some(tc), _, _) => {
             let (base, inc) = crate::common::speed::parse_tc(tc)?;
             #[expect(
@@ -270,13 +273,12 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         (None, Some(n), _) => Control::Nodes(n),
         (None, None, Some(ms)) => Control::Movetime(ms),
         (None, None, None) => return Err("give one of --tc, --nodes, --movetime-ms".into()),
-    };
-    for spec in &specs {
-        check_control(spec, control)?;
-    }
-    let (sprt, looks) = stopping_rules(args.sprt.as_deref(), &args.looks, args.stop_within)?;
-    let adjudication =
-        Adjudication::parse(args.draw.as_deref(), args.resign.as_deref(), args.maxmoves)?;
+    })
+}
+
+/// The openings as (id, FEN), in the order they are played (`--order random`: shuffled by
+/// `--seed`).
+fn openings(args: &MatchArgs) -> Result<Vec<(String, String)>, String> {
     let mut suite = match &args.openings {
         Some(path) => cutlab_suites::load(path, false).map_err(|e| e.to_string())?,
         None => cutlab_suites::openings(),
@@ -294,29 +296,19 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
             openings.swap(i, usize::try_from(state % (i as u64 + 1)).unwrap_or(0));
         }
     }
-    #[expect(clippy::cast_possible_truncation, reason = "at most 2 MAX_GAMES")]
-    let pairs = match &looks {
-        Some(l) => l.games().last().map_or(0, |&g| g as usize / 2),
-        None => args
-            .rounds
-            .or(args.games.map(|g| g.div_ceil(2)))
-            .unwrap_or(openings.len().min(32)),
-    };
-    let names = [specs[0].name.clone(), specs[1].name.clone()];
-    eprintln!(
-        "match: {} vs {}, {pairs} game pairs, {control}",
-        names[0], names[1]
-    );
+    Ok(openings)
+}
 
-    // Game pairs on the shared runner: each worker starts its two players once; a crashed
-    // engine is restarted for the next game; the SPRT, when given, stops the match.
+/// The pairs this process plays (from 0): its shard's, less those already in the output, and
+/// none when a resumed match's SPRT decided on them.
+fn pairs_to_play(
+    args: &MatchArgs,
+    pairs: usize,
+    rows: &[GameRow],
+    sprt: Option<&Sprt>,
+) -> Vec<usize> {
     let all_pairs: Vec<usize> = (0..pairs).collect();
     let mine = crate::common::shard::shard(&all_pairs, args.shard);
-    // Resume: the pairs already in --out are kept (rows are written pair by pair).
-    let mut rows: Vec<GameRow> = match &args.out {
-        Some(path) => crate::common::results::resume_rows(path, args.resume)?,
-        None => Vec::new(),
-    };
     let done: std::collections::BTreeSet<usize> = rows.iter().map(|r| r.pair).collect();
     let beyond = done.iter().filter(|&&p| p > pairs).count();
     if beyond > 0 {
@@ -326,24 +318,21 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
             done.len()
         );
     }
-    let pair_numbers: Vec<usize> = mine
-        .into_iter()
-        .copied()
-        .filter(|p| !done.contains(&(p + 1)))
-        .collect();
-    let mut penta = MatchSummary::of(&rows).map_or_else(Pentanomial::default, |s| s.pentanomial);
-    // A resumed match whose test decided before the interruption plays no more pairs.
+    let penta = MatchSummary::of(rows).map_or_else(Pentanomial::default, |s| s.pentanomial);
     let decided_earlier = sprt.is_some_and(|s| s.decision(s.llr(&penta)).is_some());
-    let pair_numbers = if decided_earlier {
+    let to_play: Vec<usize> = if decided_earlier {
         Vec::new()
     } else {
-        pair_numbers
+        mine.into_iter()
+            .copied()
+            .filter(|p| !done.contains(&(p + 1)))
+            .collect()
     };
     if !rows.is_empty() {
         eprintln!(
             "match: {} game pairs already in the output, {} to play{}",
             done.len(),
-            pair_numbers.len(),
+            to_play.len(),
             if decided_earlier {
                 " (the SPRT decided on them)"
             } else {
@@ -351,66 +340,111 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
             }
         );
     }
-    // A new match's PGN replaces an existing one only with --force (a resumed one keeps
-    // the games of its CSV rows).
-    let inputs: Vec<&Path> = args.openings.iter().map(PathBuf::as_path).collect();
-    for (path, option) in [(&args.pgn, "--pgn"), (&args.scores, "--scores")] {
-        if let Some(path) = path.as_deref().filter(|_| !args.resume) {
-            crate::common::results::new_output(path, option, args.force, &inputs)?;
+    to_play
+}
+
+/// Where a match's games go as they come: the CSV, the PGN and the scores, each with its path.
+struct Outputs<'a> {
+    games: Option<(csv::Writer<File>, &'a PathBuf)>,
+    pgn: Option<(File, &'a PathBuf)>,
+    scores: Option<(csv::Writer<File>, &'a PathBuf)>,
+}
+
+impl<'a> Outputs<'a> {
+    /// Opens the outputs of `args`, a resume's holding `rows` already. A new match's PGN or
+    /// scores replace existing ones only with `--force`; the settings beside the games refuse
+    /// a resume with others (another opponent, time control, node count, seed or order)
+    /// before anything is written; the PGN and scores are cut back to the CSV's games.
+    fn open(
+        args: &'a MatchArgs,
+        specs: &[EngineSpec; 2],
+        rows: &[GameRow],
+    ) -> Result<Self, String> {
+        let inputs: Vec<&Path> = args.openings.iter().map(PathBuf::as_path).collect();
+        for (path, option) in [(&args.pgn, "--pgn"), (&args.scores, "--scores")] {
+            if let Some(path) = path.as_deref().filter(|_| !args.resume) {
+                crate::common::results::new_output(path, option, args.force, &inputs)?;
+            }
         }
+        if let Some(path) = &args.out {
+            let searches: Vec<(&str, &cutlab_search::SearchConfig)> = specs
+                .iter()
+                .filter_map(|s| s.variant.as_ref().map(|v| (s.name.as_str(), v)))
+                .collect();
+            crate::common::results::write_args_config(
+                path,
+                "match",
+                args,
+                &searches,
+                !rows.is_empty(),
+            )?;
+        }
+        Ok(Outputs {
+            games: match &args.out {
+                Some(path) => Some((crate::common::results::appender::<GameRow>(path)?, path)),
+                None => None,
+            },
+            pgn: match &args.pgn {
+                Some(path) => Some((
+                    open_pgn(path, (!rows.is_empty()).then_some(rows.len()))?,
+                    path,
+                )),
+                None => None,
+            },
+            scores: match &args.scores {
+                Some(path) => Some((open_scores(path, rows)?, path)),
+                None => None,
+            },
+        })
     }
-    // The settings beside the games: a resume with others (another opponent, time control,
-    // node count, seed or order) is refused before anything is written.
-    if let Some(path) = &args.out {
-        let searches: Vec<(&str, &cutlab_search::SearchConfig)> = specs
-            .iter()
-            .filter_map(|s| s.variant.as_ref().map(|v| (s.name.as_str(), v)))
-            .collect();
-        crate::common::results::write_args_config(
-            path,
-            "match",
-            args,
-            &searches,
-            !rows.is_empty(),
-        )?;
+
+    /// Writes a pair's games: the PGN first, so that an interruption leaves it ahead of the
+    /// CSV, never behind (a resume cuts it back to the CSV's games).
+    fn write(&mut self, games: &[GameRow]) -> Result<(), String> {
+        if let Some((file, path)) = self.pgn.as_mut() {
+            for g in games {
+                file.write_all(g.pgn.as_bytes())
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+            }
+        }
+        if let Some((w, path)) = self.scores.as_mut() {
+            crate::common::results::write_rows(w, path, games.iter().flat_map(|g| &g.scores))?;
+        }
+        if let Some((w, path)) = self.games.as_mut() {
+            crate::common::results::write_rows(w, path, games)?;
+        }
+        Ok(())
     }
-    let mut writer = match &args.out {
-        Some(path) => Some((crate::common::results::appender::<GameRow>(path)?, path)),
-        None => None,
-    };
-    // The PGN grows pair by pair as the CSV does: an interrupted match keeps its games.
-    let mut pgn = match &args.pgn {
-        Some(path) => Some((
-            open_pgn(path, (!rows.is_empty()).then_some(rows.len()))?,
-            path,
-        )),
-        None => None,
-    };
-    // The scores as the PGN: cut back to the CSV's games on a resume, then appended to.
-    let mut scores = match &args.scores {
-        Some(path) => Some((open_scores(path, &rows)?, path)),
-        None => None,
-    };
-    let bar = crate::common::progress::bar(pair_numbers.len() as u64 * 2, "games");
-    let setting = PairSetting {
-        specs: &specs,
-        names: [names[0].as_str(), names[1].as_str()],
-        openings: &openings,
-        control,
-        adjudication: &adjudication,
-        restarts: args.restarts,
-    };
-    // Without looks the match is one stage; with them, one stage per look, each played to
-    // its end before the look (the same pairs decide whatever the concurrency).
+}
+
+/// How a match stops: Wald's test, the looks, or neither.
+struct Stopping {
+    sprt: Option<Sprt>,
+    looks: Option<Looks>,
+}
+
+/// Plays `to_play` (pairs from 0) on the shared runner, in stages: one without looks, one per
+/// look with them, each played to its end before the look (the same pairs decide whatever the
+/// concurrency). Each worker starts its two players once; a crashed engine is restarted for
+/// the next game. Returns the pentanomial of every game and the looks' stop, if any.
+fn play(
+    (args, setting): (&MatchArgs, &PairSetting<'_>),
+    stopping: &Stopping,
+    (pairs, to_play): (usize, &[usize]),
+    rows: &mut Vec<GameRow>,
+    outputs: &mut Outputs<'_>,
+) -> Result<(Pentanomial, Option<cutlab_analysis::elo::Stop>), String> {
+    let mut penta = MatchSummary::of(rows).map_or_else(Pentanomial::default, |s| s.pentanomial);
+    let bar = crate::common::progress::bar(to_play.len() as u64 * 2, "games");
     #[expect(clippy::cast_possible_truncation, reason = "at most 2 MAX_GAMES")]
-    let stage_ends: Vec<usize> = looks.as_ref().map_or_else(
+    let stage_ends: Vec<usize> = stopping.looks.as_ref().map_or_else(
         || vec![pairs],
         |l| l.games().iter().map(|&g| g as usize / 2).collect(),
     );
     let mut stop = None;
     let mut start = 0;
-    for end in stage_ends.into_iter() {
-        let stage: Vec<usize> = pair_numbers
+    for end in stage_ends {
+        let stage: Vec<usize> = to_play
             .iter()
             .copied()
             .filter(|p| (start..end).contains(p))
@@ -420,32 +454,17 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         crate::common::parallel::run_until(
             &stage,
             args.concurrency,
-            || start_players(&specs),
-            |players, &pair| play_pair(&setting, players, pair),
+            || start_players(setting.specs),
+            |players, &pair| play_pair(setting, players, pair),
             |played| {
                 let games = played?;
                 penta.add(games[0].first_engine_score, games[1].first_engine_score);
-                // The PGN first: an interruption leaves it ahead of the CSV, never behind, and
-                // a resume cuts it back to the CSV's games.
-                if let Some((file, path)) = pgn.as_mut() {
-                    for g in &games {
-                        file.write_all(g.pgn.as_bytes())
-                            .map_err(|e| format!("{}: {e}", path.display()))?;
-                    }
-                }
-                if let Some((w, path)) = scores.as_mut() {
-                    crate::common::results::write_rows(
-                        w,
-                        path,
-                        games.iter().flat_map(|g| &g.scores),
-                    )?;
-                }
-                if let Some((w, path)) = writer.as_mut() {
-                    crate::common::results::write_rows(w, path, &games)?;
-                }
+                outputs.write(&games)?;
                 rows.extend(games);
                 bar.inc(2);
-                decided = sprt.is_some_and(|s| s.decision(s.llr(&penta)).is_some());
+                decided = stopping
+                    .sprt
+                    .is_some_and(|s| s.decision(s.llr(&penta)).is_some());
                 Ok(if decided {
                     ControlFlow::Break(())
                 } else {
@@ -453,7 +472,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
                 })
             },
         )?;
-        stop = looks.as_ref().and_then(|l| l.stop(&penta));
+        stop = stopping.looks.as_ref().and_then(|l| l.stop(&penta));
         if let Some(why) = stop {
             eprintln!(
                 "match: look at {} games: {}; stopped",
@@ -467,11 +486,65 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         }
     }
     bar.finish_and_clear();
+    Ok((penta, stop))
+}
+
+/// Runs `cutlab match`.
+///
+/// # Errors
+/// A bad option or engine, an output that exists without `--resume` or `--force`, a resume
+/// with other settings, or an engine that fails beyond its restarts.
+pub fn run(args: &MatchArgs) -> Result<(), String> {
+    let specs = engine_specs(&args.engine)?;
+    let control = control(args)?;
+    for spec in &specs {
+        check_control(spec, control)?;
+    }
+    let (sprt, looks) = stopping_rules(args.sprt.as_deref(), &args.looks, args.stop_within)?;
+    let adjudication =
+        Adjudication::parse(args.draw.as_deref(), args.resign.as_deref(), args.maxmoves)?;
+    let openings = openings(args)?;
+    #[expect(clippy::cast_possible_truncation, reason = "at most 2 MAX_GAMES")]
+    let pairs = match &looks {
+        Some(l) => l.games().last().map_or(0, |&g| g as usize / 2),
+        None => args
+            .rounds
+            .or(args.games.map(|g| g.div_ceil(2)))
+            .unwrap_or(openings.len().min(32)),
+    };
+    let names = [specs[0].name.clone(), specs[1].name.clone()];
+    eprintln!(
+        "match: {} vs {}, {pairs} game pairs, {control}",
+        names[0], names[1]
+    );
+    // Resume: the pairs already in --out are kept (rows are written pair by pair).
+    let mut rows: Vec<GameRow> = match &args.out {
+        Some(path) => crate::common::results::resume_rows(path, args.resume)?,
+        None => Vec::new(),
+    };
+    let to_play = pairs_to_play(args, pairs, &rows, sprt.as_ref());
+    let mut outputs = Outputs::open(args, &specs, &rows)?;
+    let setting = PairSetting {
+        specs: &specs,
+        names: [names[0].as_str(), names[1].as_str()],
+        openings: &openings,
+        control,
+        adjudication: &adjudication,
+        restarts: args.restarts,
+    };
+    let stopping = Stopping { sprt, looks };
+    let (penta, stop) = play(
+        (args, &setting),
+        &stopping,
+        (pairs, &to_play),
+        &mut rows,
+        &mut outputs,
+    )?;
     rows.sort_by_key(|r| r.game);
-    let rule = looks.as_ref().map(|l| (l, stop));
+    let rule = stopping.looks.as_ref().map(|l| (l, stop));
     print!(
         "{}",
-        report::report(&names, &rows, &penta, sprt.as_ref(), rule)
+        report::report(&names, &rows, &penta, stopping.sprt.as_ref(), rule)
     );
     Ok(())
 }
