@@ -48,14 +48,25 @@ fn duration(seconds: f64) -> String {
     }
 }
 
-/// The statement, as Markdown.
-///
-/// # Errors
-/// A time control of the scale that does not parse.
-#[expect(clippy::cast_precision_loss, reason = "sizes and times")]
-pub fn statement(s: &Sizes) -> Result<String, String> {
+/// The table of a statement's experiments and their time budgets, with the total so far.
+struct Budget {
+    table: Table,
+    total: f64,
+}
+
+impl Budget {
+    /// One experiment: its name, size and planned precision, and `seconds` of budget.
+    fn row(&mut self, [name, size, precision]: [String; 3], seconds: f64) {
+        self.total += seconds;
+        self.table
+            .row(vec![name, size, precision, duration(seconds)]);
+    }
+}
+
+/// The statement's first paragraph: the scale, deterministic or timed, and the pair deviation
+/// the match sizes assume.
+fn scale_paragraph(s: &Sizes) -> String {
     let sc = s.scale;
-    let threads = s.threads.max(1) as f64;
     let mut out = String::from("## Power: what this scale is sized to decide\n\n");
     if s.deterministic {
         let _ = write!(
@@ -80,17 +91,16 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
          its measured one); {} threads.\n",
         s.threads
     );
-    let mut t = Table::new(&["experiment", "size", "planned precision", ">time budget"]);
-    let mut total = 0.0;
-    let mut row = |t: &mut Table, cells: [String; 3], seconds: f64| {
-        total += seconds;
-        let [a, b, c] = cells;
-        t.row(vec![a, b, c, duration(seconds)]);
-    };
+    out
+}
+
+/// The searches' rows: the regression, the depth comparison, the oracle and the traces.
+fn search_rows(s: &Sizes, budget: &mut Budget) {
+    let sc = s.scale;
+    let threads = s.threads.max(1) as f64;
     let regress_one = REGRESS_SECONDS_AT_10 * s.factor * 2f64.powi(sc.regress_depth - 10);
     let endgames = sc.endgame_games as f64 * 0.9;
-    row(
-        &mut t,
+    budget.row(
         [
             "Table 1 regression".into(),
             format!(
@@ -126,8 +136,7 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
             "paired differences to null-move, 95% t intervals",
         )
     };
-    row(
-        &mut t,
+    budget.row(
         [
             depth_name.into(),
             format!(
@@ -141,8 +150,7 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
     );
     let oracle_ms = (sc.oracle_time_ms as f64 * s.factor).round();
     let oracle_positions = sc.sample.oracle_positions.min(s.positions);
-    row(
-        &mut t,
+    budget.row(
         [
             "oracle regret".into(),
             format!(
@@ -159,8 +167,7 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
         oracle_positions as f64 * (scale::ORACLE_VARIANTS.len() as f64 * oracle_ms / 1000.0 + 5.0)
             / threads,
     );
-    row(
-        &mut t,
+    budget.row(
         [
             "false cuts".into(),
             format!(
@@ -176,6 +183,12 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
             * 2.0
             * regress_one,
     );
+}
+
+/// The matches' rows (Tables 2 to 4 and the headline); returns the headline's forecast.
+fn match_rows(s: &Sizes, budget: &mut Budget) -> Result<String, String> {
+    let sc = s.scale;
+    let threads = s.threads.max(1) as f64;
     // A match's limit as the plan plays it (the same function decides both).
     let limit = |tc: &str| MatchLimit::new(tc, s.tc, s.factor, s.deterministic);
     let half = elo_half_width(s.games, PAIR_SD);
@@ -193,8 +206,7 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
         ("Table 3 middlegame-threshold sweep", table3, sc.tc_table3),
     ] {
         let limit = limit(tc)?;
-        row(
-            &mut t,
+        budget.row(
             [
                 table.into(),
                 format!("{matches} matches x {} games at {}", s.games, limit.shown()),
@@ -207,8 +219,7 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
     if let Some(h) = &sc.headline {
         let limit = limit(h.tc)?;
         let sprt = Sprt::new(h.elo.0, h.elo.1, 0.05, 0.05)?;
-        row(
-            &mut t,
+        budget.row(
             [
                 format!("headline: {} vs null-move", h.variant),
                 format!(
@@ -242,8 +253,7 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
     if s.table4 {
         for tc in sc.tc_table4 {
             let limit = limit(tc)?;
-            row(
-                &mut t,
+            budget.row(
                 [
                     "Table 4 against the external engine".into(),
                     format!("3 matches x {} games at {}", s.games, limit.shown()),
@@ -253,14 +263,29 @@ pub fn statement(s: &Sizes) -> Result<String, String> {
             );
         }
     }
-    let planned = total;
-    t.row(vec![
+    Ok(forecast)
+}
+
+/// The power statement of a run: what each experiment is sized to decide, and its time
+/// budget on this machine.
+///
+/// # Errors
+/// A time control that does not parse, or hypotheses an SPRT cannot take.
+pub fn statement(s: &Sizes) -> Result<String, String> {
+    let mut out = scale_paragraph(s);
+    let mut budget = Budget {
+        table: Table::new(&["experiment", "size", "planned precision", ">time budget"]),
+        total: 0.0,
+    };
+    search_rows(s, &mut budget);
+    let forecast = match_rows(s, &mut budget)?;
+    budget.table.row(vec![
         "total".into(),
         String::new(),
         String::new(),
-        format!("at most {}", duration(planned)),
+        format!("at most {}", duration(budget.total)),
     ]);
-    let _ = writeln!(out, "{}{forecast}", t.render());
+    let _ = writeln!(out, "{}{forecast}", budget.table.render());
     Ok(out)
 }
 
