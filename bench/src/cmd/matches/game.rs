@@ -68,7 +68,6 @@ impl Ending {
     ];
 }
 
-#[expect(clippy::too_many_lines, reason = "one game from opening to result")]
 /// Plays one game from `opening`; the first engine is `players[0]`. An engine that fails
 /// before its clock runs out is started again and asked the same position, up to
 /// `setting.restarts` times a game; then the failure loses the game.
@@ -90,10 +89,7 @@ pub fn play_game(
     let start = Position::from_fen(fen).map_err(|e| format!("opening {opening_id}: {e}"))?;
     // players[0] is the first engine; map colours.
     let white_index = if first_is_white { 0 } else { 1 };
-    let (base, inc) = match control {
-        Control::Clock { base_ms, inc_ms } => (base_ms, inc_ms),
-        _ => (0, 0),
-    };
+    let (base, inc) = control.clock_ms();
     let mut clocks = [base, base];
     let mut game = vec![start.clone()];
     let mut moves: Vec<String> = Vec::new();
@@ -103,29 +99,8 @@ pub fn play_game(
     let mut restarts = 0;
     let (result, termination) = loop {
         let pos = game.last().cloned().unwrap_or_default();
-        // Rule endings.
-        if pos.chess().legal_moves().is_empty() {
-            break if pos.in_check() {
-                (
-                    if pos.turn() == Color::White {
-                        "0-1"
-                    } else {
-                        "1-0"
-                    },
-                    Ending::Checkmate,
-                )
-            } else {
-                ("1/2-1/2", Ending::Stalemate)
-            };
-        }
-        if pos.insufficient_material() {
-            break ("1/2-1/2", Ending::InsufficientMaterial);
-        }
-        if pos.halfmoves() >= 100 {
-            break ("1/2-1/2", Ending::FiftyMoveRule);
-        }
-        if game.iter().filter(|p| p.key() == pos.key()).count() >= 3 {
-            break ("1/2-1/2", Ending::ThreefoldRepetition);
+        if let Some(end) = rule_ending(&pos, &game) {
+            break end;
         }
         if let Some(end) = adjudicator.before_move(moves.len()) {
             break end;
@@ -144,23 +119,15 @@ pub fn play_game(
             Ok(Answer::Move(text, score)) => (text, score),
             Ok(Answer::Resign) => break (loss, Ending::Resignation),
             Err(e) => {
-                eprintln!("game {game_no}: {} failed: {e}", names[mover]);
                 let in_time = !matches!(control, Control::Clock { .. }) || used < clocks[side];
-                if !in_time || restarts >= setting.restarts {
+                let allowed = in_time && restarts < setting.restarts;
+                if !restarted(players, setting, (mover, game_no), (&e, allowed)) {
                     break (loss, Ending::EngineFailure);
-                }
-                match Player::start(&setting.specs[mover]) {
-                    Ok(player) => players[mover] = player,
-                    Err(e) => {
-                        eprintln!("game {game_no}: {} did not restart: {e}", names[mover]);
-                        break (loss, Ending::EngineFailure);
-                    }
                 }
                 restarts += 1;
                 if let Control::Clock { .. } = control {
                     clocks[side] -= used;
                 }
-                eprintln!("game {game_no}: {} restarted and asked again", names[mover]);
                 continue;
             }
         };
@@ -183,12 +150,7 @@ pub fn play_game(
         scores.push(ScoreRow {
             game: game_no,
             ply: moves.len(),
-            mover: if pos.turn() == Color::White {
-                "white"
-            } else {
-                "black"
-            }
-            .to_string(),
+            mover: pos.turn().fold_wb("white", "black").to_string(),
             score_cp: score,
         });
         // Adjudication on the movers' own scores.
@@ -200,40 +162,18 @@ pub fn play_game(
     let black_name = names[1 - white_index];
     let first_engine_score =
         cutlab_analysis::rows::first_engine_points(result, first_is_white).unwrap_or(0.0);
-    let mut pgn = String::new();
-    let _ = writeln!(
-        pgn,
-        "[Event \"cutlab match\"]\n[Site \"cutlab\"]\n[Round \"{pair_no}\"]"
-    );
-    let _ = writeln!(
-        pgn,
-        "[White \"{white_name}\"]\n[Black \"{black_name}\"]\n[Result \"{result}\"]"
-    );
-    let _ = writeln!(
-        pgn,
-        "[FEN \"{}\"]\n[SetUp \"1\"]\n[Opening \"{opening_id}\"]",
-        start.fen()
-    );
-    let tc = match control {
-        Control::Clock { base_ms, inc_ms } => {
-            format!("{}+{}", base_ms as f64 / 1000.0, inc_ms as f64 / 1000.0)
-        }
-        Control::Nodes(n) => format!("nodes={n}"),
-        Control::Movetime(ms) => format!("movetime={ms}ms"),
-    };
-    let _ = writeln!(
-        pgn,
-        "[TimeControl \"{tc}\"]\n[Termination \"{}\"]",
-        termination.name()
-    );
-    if restarts > 0 {
-        let _ = writeln!(pgn, "[EngineRestarts \"{restarts}\"]");
-    }
-    pgn.push('\n');
-    let _ = writeln!(
-        pgn,
-        "{}\n",
-        crate::common::packed_games::movetext(start.chess(), &sans, result)
+    let pgn = pgn(
+        &Headers {
+            round: pair_no,
+            players: [white_name, black_name],
+            result,
+            start: &start,
+            opening: opening_id,
+            control,
+            termination,
+            restarts,
+        },
+        &sans,
     );
     Ok(GameRow {
         game: game_no,
@@ -249,4 +189,113 @@ pub fn play_game(
         pgn,
         scores,
     })
+}
+
+/// How a game ends by the rules in `pos` (the last of `game`): mate, stalemate, insufficient
+/// material, the fifty-move rule or threefold repetition; `None` while it goes on.
+fn rule_ending(pos: &Position, game: &[Position]) -> Option<(&'static str, Ending)> {
+    if pos.chess().legal_moves().is_empty() {
+        return Some(if pos.in_check() {
+            (
+                if pos.turn() == Color::White {
+                    "0-1"
+                } else {
+                    "1-0"
+                },
+                Ending::Checkmate,
+            )
+        } else {
+            ("1/2-1/2", Ending::Stalemate)
+        });
+    }
+    if pos.insufficient_material() {
+        return Some(("1/2-1/2", Ending::InsufficientMaterial));
+    }
+    if pos.halfmoves() >= 100 {
+        return Some(("1/2-1/2", Ending::FiftyMoveRule));
+    }
+    if game.iter().filter(|p| p.key() == pos.key()).count() >= 3 {
+        return Some(("1/2-1/2", Ending::ThreefoldRepetition));
+    }
+    None
+}
+
+/// What a game's PGN headers say.
+struct Headers<'a> {
+    round: usize,
+    players: [&'a str; 2],
+    result: &'a str,
+    start: &'a Position,
+    opening: &'a str,
+    control: Control,
+    termination: Ending,
+    restarts: u32,
+}
+
+/// A game as PGN: its headers, then its moves `sans` from its start.
+#[expect(clippy::cast_precision_loss, reason = "milliseconds as seconds")]
+fn pgn(h: &Headers<'_>, sans: &[String]) -> String {
+    let mut pgn = String::new();
+    let _ = writeln!(
+        pgn,
+        "[Event \"cutlab match\"]\n[Site \"cutlab\"]\n[Round \"{}\"]",
+        h.round
+    );
+    let _ = writeln!(
+        pgn,
+        "[White \"{}\"]\n[Black \"{}\"]\n[Result \"{}\"]",
+        h.players[0], h.players[1], h.result
+    );
+    let _ = writeln!(
+        pgn,
+        "[FEN \"{}\"]\n[SetUp \"1\"]\n[Opening \"{}\"]",
+        h.start.fen(),
+        h.opening
+    );
+    let tc = match h.control {
+        Control::Clock { base_ms, inc_ms } => {
+            format!("{}+{}", base_ms as f64 / 1000.0, inc_ms as f64 / 1000.0)
+        }
+        Control::Nodes(n) => format!("nodes={n}"),
+        Control::Movetime(ms) => format!("movetime={ms}ms"),
+    };
+    let _ = writeln!(
+        pgn,
+        "[TimeControl \"{tc}\"]\n[Termination \"{}\"]",
+        h.termination.name()
+    );
+    if h.restarts > 0 {
+        let _ = writeln!(pgn, "[EngineRestarts \"{}\"]", h.restarts);
+    }
+    pgn.push('\n');
+    let _ = writeln!(
+        pgn,
+        "{}\n",
+        crate::common::packed_games::movetext(h.start.chess(), sans, h.result)
+    );
+    pgn
+}
+
+/// After engine `mover` failed with `error` in game `game_no`: starts it again when `allowed`
+/// (its clock not run out, restarts left); whether it runs again.
+fn restarted(
+    players: &mut [Player; 2],
+    setting: &PairSetting<'_>,
+    (mover, game_no): (usize, usize),
+    (error, allowed): (&str, bool),
+) -> bool {
+    let name = setting.names[mover];
+    eprintln!("game {game_no}: {name} failed: {error}");
+    if !allowed {
+        return false;
+    }
+    match Player::start(&setting.specs[mover]) {
+        Ok(player) => players[mover] = player,
+        Err(e) => {
+            eprintln!("game {game_no}: {name} did not restart: {e}");
+            return false;
+        }
+    }
+    eprintln!("game {game_no}: {name} restarted and asked again");
+    true
 }

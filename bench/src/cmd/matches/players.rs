@@ -274,6 +274,17 @@ pub enum Control {
     Movetime(u64),
 }
 
+impl Control {
+    /// A clock's base and increment, milliseconds (0 and 0 for the other limits).
+    #[must_use]
+    pub fn clock_ms(self) -> (u64, u64) {
+        match self {
+            Control::Clock { base_ms, inc_ms } => (base_ms, inc_ms),
+            Control::Nodes(_) | Control::Movetime(_) => (0, 0),
+        }
+    }
+}
+
 impl std::fmt::Display for Control {
     #[expect(clippy::cast_precision_loss, reason = "milliseconds shown as seconds")]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
