@@ -291,11 +291,8 @@ fn record(args: &TrainArgs, sizes: (usize, usize), last: &LossRow) -> String {
     text
 }
 
-/// Trains the network.
-///
-/// # Errors
-/// Unreadable data, an existing run without `--resume`, or files that cannot be written.
-pub fn run(args: &TrainArgs) -> Result<(), String> {
+/// The options that no data can make right: the blend, the validation share.
+fn check_options(args: &TrainArgs) -> Result<(), String> {
     let files: Vec<PathBuf> = args.data.iter().map(|d| data::data_file(d)).collect();
     crate::common::results::distinct_inputs(&files, "DATA")?;
     if !(0.0..=1.0).contains(&args.wdl) {
@@ -308,40 +305,48 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             args.validation
         ));
     }
-    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
-    let _lock = crate::common::process::lock_dir(&args.out, None)?;
-    let checkpoint = args.out.join("checkpoint.bin");
-    // A network that no training run here wrote (no checkpoint beside it) is not replaced.
+    Ok(())
+}
+
+/// Where the run starts: its checkpoint's epoch, model and optimiser on `--resume`, else
+/// epoch 0 and a model of `--seed`. A network that no training run wrote (no checkpoint
+/// beside it) is never replaced.
+fn start(args: &TrainArgs, checkpoint: &Path) -> Result<(u32, Model, Adam), String> {
     if args.out.join("net.nnue").exists() && !checkpoint.exists() {
         return Err(format!(
             "{}: holds a net.nnue and no training run (no checkpoint.bin); choose another --out",
             args.out.display()
         ));
     }
-    let loss_path = args.out.join("loss.csv");
-    let (start_epoch, mut model, mut adam) = if checkpoint.exists() {
-        if !args.resume {
-            return Err(format!(
-                "{} holds a training run: pass --resume to continue it, or choose another --out",
-                args.out.display()
-            ));
-        }
-        load_checkpoint(&checkpoint)?
-    } else {
+    if !checkpoint.exists() {
         let adam = Adam {
             m: vec![0.0; PARAMS],
             v: vec![0.0; PARAMS],
             t: 0,
         };
-        (0, Model::new(args.seed), adam)
-    };
+        return Ok((0, Model::new(args.seed), adam));
+    }
+    if !args.resume {
+        return Err(format!(
+            "{} holds a training run: pass --resume to continue it, or choose another --out",
+            args.out.display()
+        ));
+    }
+    load_checkpoint(checkpoint)
+}
+
+/// The training and validation positions, recorded by content beside the run's options: a
+/// resume on data that grew or changed under the same names would train its later epochs on
+/// other positions than its first.
+fn positions(
+    args: &TrainArgs,
+    resumed: bool,
+) -> Result<(data::Positions, data::Positions), String> {
     let data::Data {
         train,
         validation,
         content,
     } = data::load(&args.data, args.validation, args.seed)?;
-    // The data by content: a resume on data that grew or changed under the same names
-    // would train its later epochs on other positions than its first.
     #[derive(Serialize)]
     struct Recorded<'a> {
         #[serde(flatten)]
@@ -356,7 +361,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             data_content: content,
         },
         &[],
-        start_epoch > 0,
+        resumed,
     )?;
     if train.len() == 0 {
         return Err("no training positions in the data".into());
@@ -368,10 +373,73 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
             train.len()
         ));
     }
+    Ok((train, validation))
+}
+
+/// One epoch over `train` in the epoch's own order (a Fisher-Yates shuffle of the identity
+/// with a stream of the seed and the epoch's number only, so that a resumed run shuffles as
+/// the whole would); returns its row of the loss table.
+fn epoch(
+    args: &TrainArgs,
+    epoch: u32,
+    (model, adam): (&mut Model, &mut Adam),
+    (train, validation): (&data::Positions, &data::Positions),
+    bar: &progress::Progress,
+) -> LossRow {
+    let started = Instant::now();
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let mut state = args.seed ^ u64::from(epoch).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    for i in (1..order.len()).rev() {
+        state = splitmix64(state);
+        order.swap(i, usize::try_from(state % (i as u64 + 1)).unwrap_or(0));
+    }
+    let rate = if epoch >= args.drop_epoch {
+        args.learning_rate * 0.1
+    } else {
+        args.learning_rate
+    };
+    #[expect(clippy::cast_possible_truncation, reason = "a fraction")]
+    let wdl = args.wdl as f32;
+    #[expect(clippy::cast_possible_truncation, reason = "a rate")]
+    let settings = (
+        wdl,
+        rate as f32,
+        args.threads,
+        args.mirror.then(|| splitmix64(state)),
+    );
+    let mut train_loss = 0.0;
+    for batch in order.chunks(args.batch) {
+        train_loss += step(model, adam, train, batch, settings);
+        bar.inc(batch.len() as u64);
+    }
+    #[expect(clippy::cast_precision_loss, reason = "counts")]
+    let train_loss = train_loss / train.len() as f64;
+    LossRow {
+        epoch,
+        learning_rate: rate,
+        train_loss,
+        validation_loss: mean_loss(model, validation, wdl, args.threads),
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+/// Runs `cutlab train`.
+///
+/// # Errors
+/// A bad option, unreadable or invalid data, a run there without `--resume`, or a file that
+/// cannot be written.
+pub fn run(args: &TrainArgs) -> Result<(), String> {
+    check_options(args)?;
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let _lock = crate::common::process::lock_dir(&args.out, None)?;
+    let checkpoint = args.out.join("checkpoint.bin");
+    let loss_path = args.out.join("loss.csv");
+    let (start_epoch, mut model, mut adam) = start(args, &checkpoint)?;
+    let (train, validation) = positions(args, start_epoch > 0)?;
+    let epochs_left = args.epochs - start_epoch.min(args.epochs);
     #[expect(clippy::cast_precision_loss, reason = "an estimate")]
-    let minutes = f64::from(args.epochs - start_epoch.min(args.epochs)) * train.len() as f64
-        / (150_000.0 * args.threads as f64)
-        / 60.0;
+    let minutes =
+        f64::from(epochs_left) * train.len() as f64 / (150_000.0 * args.threads as f64) / 60.0;
     eprintln!(
         "train: {} training and {} validation positions, {} epochs of batches of {}: about \
          {minutes:.0} min on {} threads",
@@ -386,13 +454,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         let _ = std::fs::remove_file(&loss_path);
     }
     let mut losses = crate::common::results::appender::<LossRow>(&loss_path)?;
-    #[expect(clippy::cast_possible_truncation, reason = "a fraction")]
-    let wdl = args.wdl as f32;
-    let mut order: Vec<usize> = (0..train.len()).collect();
-    let bar = progress::bar(
-        u64::from(args.epochs - start_epoch.min(args.epochs)) * train.len() as u64,
-        "positions",
-    );
+    let bar = progress::bar(u64::from(epochs_left) * train.len() as u64, "positions");
     // A finished run resumed: its last epoch's row.
     let mut last = if start_epoch > 0 {
         cutlab_analysis::rows::read::<LossRow>(&loss_path)?
@@ -401,47 +463,19 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     } else {
         LossRow::default()
     };
-    for epoch in start_epoch + 1..=args.epochs {
-        let started = Instant::now();
-        // Fisher-Yates of the identity with the epoch's own stream: an epoch's order depends
-        // on the seed and its number only, so a resumed run shuffles as the whole would.
-        order.iter_mut().enumerate().for_each(|(i, o)| *o = i);
-        let mut state = args.seed ^ u64::from(epoch).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        for i in (1..order.len()).rev() {
-            state = splitmix64(state);
-            order.swap(i, usize::try_from(state % (i as u64 + 1)).unwrap_or(0));
-        }
-        let rate = if epoch >= args.drop_epoch {
-            args.learning_rate * 0.1
-        } else {
-            args.learning_rate
-        };
-        #[expect(clippy::cast_possible_truncation, reason = "a rate")]
-        let settings = (
-            wdl,
-            rate as f32,
-            args.threads,
-            args.mirror.then(|| splitmix64(state)),
+    for k in start_epoch + 1..=args.epochs {
+        last = epoch(
+            args,
+            k,
+            (&mut model, &mut adam),
+            (&train, &validation),
+            &bar,
         );
-        let mut train_loss = 0.0;
-        for batch in order.chunks(args.batch) {
-            train_loss += step(&mut model, &mut adam, &train, batch, settings);
-            bar.inc(batch.len() as u64);
-        }
-        #[expect(clippy::cast_precision_loss, reason = "counts")]
-        let train_loss = train_loss / train.len() as f64;
-        last = LossRow {
-            epoch,
-            learning_rate: rate,
-            train_loss,
-            validation_loss: mean_loss(&model, &validation, wdl, args.threads),
-            seconds: started.elapsed().as_secs_f64(),
-        };
         crate::common::results::write_rows(&mut losses, &loss_path, [&last])?;
-        save_checkpoint(&checkpoint, epoch, &model, &adam)?;
+        save_checkpoint(&checkpoint, k, &model, &adam)?;
         bar.println(&format!(
-            "epoch {epoch}: train loss {train_loss:.6}, validation loss {:.6}, {:.0} s",
-            last.validation_loss, last.seconds
+            "epoch {k}: train loss {:.6}, validation loss {:.6}, {:.0} s",
+            last.train_loss, last.validation_loss, last.seconds
         ));
     }
     bar.finish_and_clear();
