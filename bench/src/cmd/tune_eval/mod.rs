@@ -207,50 +207,13 @@ pub fn run(args: &TuneEvalArgs) -> Result<(), String> {
 
     fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let loss_path = args.out.join("loss.csv");
-    let mut loss_csv =
-        csv::Writer::from_path(&loss_path).map_err(|e| format!("{}: {e}", loss_path.display()))?;
-    let write_row = |csv: &mut csv::Writer<fs::File>, epoch, weights: &[[f64; 2]]| {
-        let row = LossRow {
-            epoch,
-            train_mse: texel::loss(&train, weights, k),
-            validation_mse: texel::loss(&validation, weights, k),
-        };
-        crate::common::results::write_rows(csv, &loss_path, [row])
-    };
-    write_row(&mut loss_csv, 0, &start)?;
-    let mut weights = start.clone();
-    let bar = progress::bar(args.epochs as u64, "epochs");
-    let mut written = Ok(());
-    let schedule = Schedule {
-        k,
-        epochs: args.epochs,
-        adam: Adam {
-            learning_rate: args.learning_rate,
-            ..Adam::default()
-        },
-        threads: args.threads,
-        l2: args.l2,
-    };
-    texel::tune(&train, &mut weights, &tuned, schedule, |epoch, w| {
-        bar.inc(1);
-        if (epoch % 50 == 0 || epoch == args.epochs) && written.is_ok() {
-            written = write_row(&mut loss_csv, epoch, w);
-        }
-    });
-    bar.finish_and_clear();
-    written?;
-    normal_form::normalise(&mut weights);
+    let weights = descent(args, (&train, &validation), (&start, &tuned), k, &loss_path)?;
     let after = (
         texel::loss(&train, &weights, k),
         texel::loss(&validation, &weights, k),
     );
 
-    let command = std::iter::once("cutlab".to_string())
-        .chain(std::env::args().skip(1))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let provenance = vec![
-        format!("`{command}`"),
+    let fit = [
         format!(
             "on {} positions of {} ({} quiet with results: {} to train, {} held out), K = {k:.4}:",
             counts.read,
@@ -264,17 +227,7 @@ pub fn run(args: &TuneEvalArgs) -> Result<(), String> {
             before.0, after.0, before.1, after.1
         ),
     ];
-    let weights_path = args.out.join("weights.rs");
-    fs::write(&weights_path, weights_file::render(&weights, &provenance))
-        .map_err(|e| format!("{}: {e}", weights_path.display()))?;
-    let config_path = args.out.join("tune-eval.toml");
-    let config = toml::to_string(&args).map_err(|e| format!("configuration: {e}"))?;
-    fs::write(
-        &config_path,
-        format!("command = {command:?}\nk = {k}\n{config}"),
-    )
-    .map_err(|e| format!("{}: {e}", config_path.display()))?;
-
+    let (weights_path, config_path) = write_weights(args, &weights, k, &fit)?;
     println!(
         "after {} epochs: MSE train {:.6} -> {:.6}, validation {:.6} -> {:.6} ({})",
         args.epochs,
@@ -295,6 +248,79 @@ pub fn run(args: &TuneEvalArgs) -> Result<(), String> {
         config_path.display()
     );
     Ok(())
+}
+
+/// Gradient descent from `start` on the `tuned` weights, the loss of both sets written every
+/// 50 epochs to `loss_path`; returns the weights in their normal form.
+fn descent(
+    args: &TuneEvalArgs,
+    (train, validation): (&[Sample], &[Sample]),
+    (start, tuned): (&[[f64; 2]], &[bool]),
+    k: f64,
+    loss_path: &std::path::Path,
+) -> Result<Vec<[f64; 2]>, String> {
+    let mut loss_csv =
+        csv::Writer::from_path(loss_path).map_err(|e| format!("{}: {e}", loss_path.display()))?;
+    let write_row = |csv: &mut csv::Writer<fs::File>, epoch, weights: &[[f64; 2]]| {
+        let row = LossRow {
+            epoch,
+            train_mse: texel::loss(train, weights, k),
+            validation_mse: texel::loss(validation, weights, k),
+        };
+        crate::common::results::write_rows(csv, loss_path, [row])
+    };
+    write_row(&mut loss_csv, 0, start)?;
+    let mut weights = start.to_vec();
+    let bar = progress::bar(args.epochs as u64, "epochs");
+    let mut written = Ok(());
+    let schedule = Schedule {
+        k,
+        epochs: args.epochs,
+        adam: Adam {
+            learning_rate: args.learning_rate,
+            ..Adam::default()
+        },
+        threads: args.threads,
+        l2: args.l2,
+    };
+    texel::tune(train, &mut weights, tuned, schedule, |epoch, w| {
+        bar.inc(1);
+        if (epoch % 50 == 0 || epoch == args.epochs) && written.is_ok() {
+            written = write_row(&mut loss_csv, epoch, w);
+        }
+    });
+    bar.finish_and_clear();
+    written?;
+    normal_form::normalise(&mut weights);
+    Ok(weights)
+}
+
+/// Writes `weights.rs` (the weights, under the command and `fit`'s lines) and
+/// `tune-eval.toml` (the command, K and the options); returns their paths.
+fn write_weights(
+    args: &TuneEvalArgs,
+    weights: &[[f64; 2]],
+    k: f64,
+    fit: &[String],
+) -> Result<(PathBuf, PathBuf), String> {
+    let command = std::iter::once("cutlab".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let provenance: Vec<String> = std::iter::once(format!("`{command}`"))
+        .chain(fit.iter().cloned())
+        .collect();
+    let weights_path = args.out.join("weights.rs");
+    fs::write(&weights_path, weights_file::render(weights, &provenance))
+        .map_err(|e| format!("{}: {e}", weights_path.display()))?;
+    let config_path = args.out.join("tune-eval.toml");
+    let config = toml::to_string(&args).map_err(|e| format!("configuration: {e}"))?;
+    fs::write(
+        &config_path,
+        format!("command = {command:?}\nk = {k}\n{config}"),
+    )
+    .map_err(|e| format!("{}: {e}", config_path.display()))?;
+    Ok((weights_path, config_path))
 }
 
 #[cfg(test)]
