@@ -84,8 +84,8 @@ pub struct DatagenArgs {
 
 /// Plies past which a game is dropped as unfinished.
 const MAX_GAME_PLIES: u32 = 400;
-/// Bytes per record.
-const RECORD_BYTES: u64 = 32;
+/// Bytes per record ([`dataformat::RECORD_BYTES`]).
+const RECORD_BYTES: u64 = dataformat::RECORD_BYTES as u64;
 
 /// A row of `games.csv`: one finished game.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -255,31 +255,90 @@ fn resume(dir: &Path, resume: bool) -> Result<Vec<GameRow>, String> {
     Ok(rows)
 }
 
-/// Plays the games (or labels the given ones) and writes the data.
-///
-/// # Errors
-/// Bad options, an existing run without `--resume`, or files that cannot be written.
-pub fn run(args: &DatagenArgs) -> Result<(), String> {
-    let plies = parse_range(&args.random_plies)?;
+/// Where a run's positions and games go as they come: `data.bin` (records appended a game
+/// at a time) and `games.csv` (a game's row once its records are written), with the counts.
+struct Written {
+    data: std::fs::File,
+    data_path: PathBuf,
+    games: csv::Writer<std::fs::File>,
+    games_path: PathBuf,
+    end_byte: u64,
+    positions: u64,
+    dropped: u64,
+}
+
+impl Written {
+    /// The outputs of the run in `dir`, which holds the games `done` already.
+    fn open(dir: &Path, done: &[GameRow]) -> Result<Written, String> {
+        let data_path = dir.join("data.bin");
+        let games_path = dir.join("games.csv");
+        Ok(Written {
+            data: OpenOptions::new()
+                .append(true)
+                .open(&data_path)
+                .map_err(|e| format!("{}: {e}", data_path.display()))?,
+            games: results::appender::<GameRow>(&games_path)?,
+            data_path,
+            games_path,
+            end_byte: done.iter().map(|r| r.end_byte).max().unwrap_or(0),
+            positions: 0,
+            dropped: 0,
+        })
+    }
+
+    /// Writes a game's records, then its row; a game dropped is counted.
+    fn game(&mut self, (game, played): Played) -> Result<(), String> {
+        let Some((kept, result)) = played else {
+            self.dropped += 1;
+            return Ok(());
+        };
+        let records: Vec<ChessBoard> = kept
+            .iter()
+            .map(|k| dataformat::record(&k.board, k.turn, k.white_score, result))
+            .collect::<Result<_, _>>()?;
+        self.data
+            .write_all(ChessBoard::as_bytes_slice(&records))
+            .and_then(|()| self.data.flush())
+            .map_err(|e| format!("{}: {e}", self.data_path.display()))?;
+        self.end_byte += records.len() as u64 * RECORD_BYTES;
+        self.positions += records.len() as u64;
+        let result = match result {
+            r if r > 0.75 => "1-0",
+            r if r < 0.25 => "0-1",
+            _ => "1/2-1/2",
+        };
+        let row = GameRow {
+            game,
+            positions: records.len() as u64,
+            result: result.into(),
+            end_byte: self.end_byte,
+        };
+        results::write_rows(&mut self.games, &self.games_path, [row])
+    }
+}
+
+/// The games of `--from-games`, numbered across the files in order.
+fn played_games(args: &DatagenArgs) -> Result<Vec<GameMoves>, String> {
     crate::common::results::distinct_inputs(&args.from_games, "--from-games")?;
-    let config = cutlab_search::SearchConfig::resolve(&args.variant).map_err(|e| e.to_string())?;
-    let played: Vec<GameMoves> = args
+    Ok(args
         .from_games
         .iter()
         .map(|path| crate::common::packed_games::read_games(path))
         .collect::<Result<Vec<_>, _>>()?
         .into_iter()
         .flatten()
-        .collect();
-    let count = match args.games {
-        Some(games) => games,
-        None => u32::try_from(played.len()).map_err(|_| "--from-games: too many games")?,
-    };
-    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
-    let _lock = crate::common::process::lock_dir(&args.out, None)?;
-    let done_rows = resume(&args.out, args.resume)?;
-    if done_rows.is_empty() {
-        // The versions and commit the data comes from, for the networks trained on it.
+        .collect())
+}
+
+/// Records what the data comes from: the environment (versions and commit, for the networks
+/// trained on it) in a new run, and the options beside the games (a resume with others is
+/// refused).
+fn record_run(
+    args: &DatagenArgs,
+    config: &cutlab_search::SearchConfig,
+    resumed: bool,
+) -> Result<(), String> {
+    if !resumed {
         let text: String = crate::common::pipeline::environment()
             .iter()
             .map(|(k, v)| format!("{k:?} = {v:?}\n"))
@@ -291,9 +350,27 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         &args.out.join("datagen.csv"),
         "datagen",
         args,
-        &[("variant", &config)],
-        !done_rows.is_empty(),
-    )?;
+        &[("variant", config)],
+        resumed,
+    )
+}
+
+/// Plays the games (or labels the given ones) and writes the data.
+///
+/// # Errors
+/// Bad options, an existing run without `--resume`, or files that cannot be written.
+pub fn run(args: &DatagenArgs) -> Result<(), String> {
+    let plies = parse_range(&args.random_plies)?;
+    let played = played_games(args)?;
+    let config = cutlab_search::SearchConfig::resolve(&args.variant).map_err(|e| e.to_string())?;
+    let count = match args.games {
+        Some(games) => games,
+        None => u32::try_from(played.len()).map_err(|_| "--from-games: too many games")?,
+    };
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let _lock = crate::common::process::lock_dir(&args.out, None)?;
+    let done_rows = resume(&args.out, args.resume)?;
+    record_run(args, &config, !done_rows.is_empty())?;
     let all: Vec<u32> = (0..count).collect();
     let mine = crate::common::shard::shard(&all, args.shard);
     let done: HashSet<u32> = done_rows.iter().map(|r| r.game).collect();
@@ -325,15 +402,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         args.nodes,
         args.threads
     );
-    let data_path = args.out.join("data.bin");
-    let mut data = OpenOptions::new()
-        .append(true)
-        .open(&data_path)
-        .map_err(|e| format!("{}: {e}", data_path.display()))?;
-    let mut end_byte = done_rows.iter().map(|r| r.end_byte).max().unwrap_or(0);
-    let games_path = args.out.join("games.csv");
-    let mut games = results::appender::<GameRow>(&games_path)?;
-    let (mut positions, mut dropped) = (0_u64, 0_u64);
+    let mut written = Written::open(&args.out, &done_rows)?;
     let bar = progress::bar(todo.len() as u64, "games");
     parallel::run(
         &todo,
@@ -343,42 +412,20 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
             Some(game) => label(args, search, g, game),
             None => play(args, plies, search, g),
         },
-        |(game, played)| {
+        |played| {
             bar.inc(1);
-            let Some((kept, result)) = played else {
-                dropped += 1;
-                return Ok(());
-            };
-            let records: Vec<ChessBoard> = kept
-                .iter()
-                .map(|k| dataformat::record(&k.board, k.turn, k.white_score, result))
-                .collect::<Result<_, _>>()?;
-            data.write_all(ChessBoard::as_bytes_slice(&records))
-                .and_then(|()| data.flush())
-                .map_err(|e| format!("{}: {e}", data_path.display()))?;
-            end_byte += records.len() as u64 * RECORD_BYTES;
-            positions += records.len() as u64;
-            let result = match result {
-                r if r > 0.75 => "1-0",
-                r if r < 0.25 => "0-1",
-                _ => "1/2-1/2",
-            };
-            let row = GameRow {
-                game,
-                positions: records.len() as u64,
-                result: result.into(),
-                end_byte,
-            };
-            results::write_rows(&mut games, &games_path, [row])
+            written.game(played)
         },
     )?;
     bar.finish_and_clear();
     println!(
-        "datagen: {} games {done_verb} ({dropped} dropped {dropped_why}), {positions} \
-         positions written; {} in all in {}",
+        "datagen: {} games {done_verb} ({} dropped {dropped_why}), {} positions written; {} \
+         in all in {}",
         todo.len(),
-        end_byte / RECORD_BYTES,
-        data_path.display()
+        written.dropped,
+        written.positions,
+        written.end_byte / RECORD_BYTES,
+        written.data_path.display()
     );
     Ok(())
 }
