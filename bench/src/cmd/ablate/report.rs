@@ -533,18 +533,11 @@ fn write_csv_row(csv: &mut csv::Writer<std::fs::File>, r: &AblationRow) -> csv::
     })
 }
 
-/// Writes `report.md`, `ablate.csv` and the forest plots; returns the summary for the
-/// terminal.
-///
-/// # Errors
-/// A file that cannot be written.
-pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
-    let looks = Looks::new(manifest.looks.clone(), manifest.stop_within)?;
-    let confidence = format!("{:.0}%", 100.0 * looks.confidence());
+/// The report's title and its first paragraphs: the run, the stopping rule, the intervals.
+fn introduction(manifest: &Manifest, confidence: &str) -> String {
     let games: Vec<String> = manifest.looks.iter().map(u64::to_string).collect();
     let efforts: Vec<String> = manifest.nodes.iter().map(u64::to_string).collect();
-    let mut summary = String::new();
-    let mut md = format!(
+    format!(
         "# cutlab ablate ({} scale)\n\nStack: `{}`\n\nBaseline: `{}`\n\nMatches at {} nodes \
          per move (the first effort plays every comparison, the others leave-one-out and \
          added-to-the-stack), each variant against its reference from the built-in or given \
@@ -571,7 +564,19 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
         manifest.header.positions,
         manifest.header.seed,
         crate::common::speed::describe(manifest.header.time_factor, manifest.header.speed_nps)
-    );
+    )
+}
+
+/// Writes `report.md`, `ablate.csv` and the forest plots; returns the summary for the
+/// terminal.
+///
+/// # Errors
+/// A file that cannot be written.
+pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
+    let looks = Looks::new(manifest.looks.clone(), manifest.stop_within)?;
+    let confidence = format!("{:.0}%", 100.0 * looks.confidence());
+    let mut summary = String::new();
+    let mut md = introduction(manifest, &confidence);
     let path = layout.file("ablate.csv");
     let mut csv = csv::Writer::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let (mut stopped, mut matches, mut decided) = (0, 0, 0);
