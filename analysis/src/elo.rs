@@ -246,6 +246,56 @@ impl Stop {
     }
 }
 
+/// What a measured Elo difference says, whatever stopped its match: *decided* when its
+/// interval excludes 0, *equivalent* within a bound only when the whole interval lies inside
+/// it, *undecided* otherwise. A match that stops because its interval is narrow ("bounded",
+/// [`Stop::Bounded`]) may still be undecided: a narrow interval around 12 Elo is not
+/// equivalence within 15.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The interval excludes 0.
+    Decided,
+    /// The whole interval lies inside ±bound.
+    Equivalent,
+    /// Neither.
+    Undecided,
+}
+
+impl Verdict {
+    /// The verdict of the interval `[low, high]` against the equivalence bound `bound` (Elo).
+    #[must_use]
+    pub fn of(low: f64, high: f64, bound: f64) -> Verdict {
+        if low > 0.0 || high < 0.0 {
+            Verdict::Decided
+        } else if -bound <= low && high <= bound {
+            Verdict::Equivalent
+        } else {
+            Verdict::Undecided
+        }
+    }
+
+    /// The word the CSVs write.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Decided => "decided",
+            Verdict::Equivalent => "equivalent",
+            Verdict::Undecided => "undecided",
+        }
+    }
+
+    /// The verdict as a report says it: `decided`, `equivalent within ±15`, `undecided after
+    /// 3200 games`.
+    #[must_use]
+    pub fn describe(self, bound: f64, games: usize) -> String {
+        match self {
+            Verdict::Decided => "decided".to_string(),
+            Verdict::Equivalent => format!("equivalent within ±{bound}"),
+            Verdict::Undecided => format!("undecided after {games} games"),
+        }
+    }
+}
+
 impl Looks {
     /// The error the looks of one match hold together: a method of no effect reads decided
     /// with at most this probability, whichever look stops the match.
@@ -641,5 +691,23 @@ mod tests {
         p.add(1.0, 0.5);
         p.add(0.0, 0.0);
         assert_eq!((p.wd, p.ll, p.pairs()), (1, 1, 2));
+    }
+
+    /// Equivalent only when the whole interval lies inside the bound; a narrow interval off 0
+    /// is decided, one reaching past the bound undecided.
+    #[test]
+    fn a_verdict_reads_the_whole_interval() {
+        assert_eq!(Verdict::of(2.0, 20.0, 15.0), Verdict::Decided);
+        assert_eq!(Verdict::of(-30.0, -1.0, 15.0), Verdict::Decided);
+        assert_eq!(Verdict::of(-14.0, 15.0, 15.0), Verdict::Equivalent);
+        assert_eq!(Verdict::of(-3.0, 16.0, 15.0), Verdict::Undecided);
+        assert_eq!(
+            Verdict::Undecided.describe(15.0, 3200),
+            "undecided after 3200 games"
+        );
+        assert_eq!(
+            Verdict::Equivalent.describe(15.0, 800),
+            "equivalent within ±15"
+        );
     }
 }

@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use cutlab_analysis::{
-    elo::{Looks, RoutBound, Stop},
+    elo::{Looks, RoutBound, Verdict},
     markdown::Table,
     plot,
     rows::{DepthRow, FalseCutRow, GameRow, RegretRow, TallyRow, read_games_if_stored},
@@ -73,9 +73,8 @@ pub struct AblationRow {
     pub elo_rout: Option<RoutBound>,
     /// Games played.
     pub games: usize,
-    /// The stopping rule's verdict: `decided`, `bounded`, `undecided` (the last look came
-    /// first), `running` (no look has stopped the match yet) or `to play` (no game yet).
-    pub verdict: &'static str,
+    /// Where the match stands: to play, running, or stopped with its interval's verdict.
+    pub status: Status,
     /// Stockfish 15.1's "(~N Elo)" note for the step the method follows (leave-one-out rows).
     pub stockfish_note: Option<&'static str>,
 }
@@ -189,13 +188,18 @@ fn row(
     let (delta_elo, elo_rout, verdict) = match &summary {
         Some(s) => {
             let stats = looks.stats(&s.pentanomial);
-            (
-                stats.elo_estimate(),
-                stats.rout_bound(),
-                looks.stop(&s.pentanomial).map_or("running", Stop::name),
-            )
+            let (elo, rout) = (stats.elo_estimate(), stats.rout_bound());
+            // A stopped match's verdict is its interval's (a rout's one bound excludes 0).
+            let status = looks.stop(&s.pentanomial).map_or(Status::Running, |_| {
+                Status::Stopped(match (&elo, rout) {
+                    (Some(e), _) => Verdict::of(e.low, e.high, manifest.stop_within),
+                    (None, Some(_)) => Verdict::Decided,
+                    (None, None) => Verdict::Undecided,
+                })
+            });
+            (elo, rout, status)
         }
-        None => (None, None, "to play"),
+        None => (None, None, Status::ToPlay),
     };
     #[expect(clippy::cast_precision_loss, reason = "counts")]
     Ok(AblationRow {
@@ -212,7 +216,7 @@ fn row(
         delta_elo,
         elo_rout,
         games: summary.map_or(0, |s| s.games),
-        verdict,
+        status: verdict,
         // Stockfish's notes are for removing a step: beside the leave-one-out rows only.
         stockfish_note: (c.direction == Direction::Without)
             .then(|| stockfish_note(&c.method))
@@ -220,10 +224,34 @@ fn row(
     })
 }
 
+/// Where a comparison's match stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Status {
+    /// No game yet.
+    #[default]
+    ToPlay,
+    /// No look has stopped the match yet.
+    Running,
+    /// A look stopped it; its interval's verdict.
+    Stopped(Verdict),
+}
+
+impl Status {
+    /// The word the CSV and the contrasts write.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::ToPlay => "to play",
+            Status::Running => "running",
+            Status::Stopped(v) => v.name(),
+        }
+    }
+}
+
 impl AblationRow {
     /// Whether the row's match has stopped by its rule: its numbers are final.
     fn stopped(&self) -> bool {
-        !matches!(self.verdict, "running" | "to play")
+        matches!(self.status, Status::Stopped(_))
     }
 }
 
@@ -260,12 +288,12 @@ fn prob_ab_note(comparisons: &[Comparison]) -> Option<&'static str> {
 fn unstopped(rows: &[AblationRow]) -> Option<String> {
     let playing: Vec<String> = rows
         .iter()
-        .filter(|r| r.verdict == "running")
+        .filter(|r| r.status == Status::Running)
         .map(|r| format!("{} ({} games)", r.method, r.games))
         .collect();
     let to_play: Vec<&str> = rows
         .iter()
-        .filter(|r| r.verdict == "to play")
+        .filter(|r| r.status == Status::ToPlay)
         .map(|r| r.method.as_str())
         .collect();
     let mut parts = Vec::new();
@@ -294,7 +322,7 @@ fn interval(e: Option<&Estimate>, digits: usize, unit: &str) -> String {
     )
 }
 
-fn table(rows: &[AblationRow], confidence: &str) -> Table {
+fn table(rows: &[AblationRow], confidence: &str, bound: f64) -> Table {
     let elo_header = format!(">ΔElo [{confidence} CI]");
     let mut t = Table::new(&[
         "method",
@@ -336,7 +364,10 @@ fn table(rows: &[AblationRow], confidence: &str) -> Table {
             r.method.clone(),
             elo,
             r.games.to_string(),
-            r.verdict.to_string(),
+            match r.status {
+                Status::Stopped(v) => v.describe(bound, r.games),
+                other => other.name().to_string(),
+            },
             note.to_string(),
             interval(r.delta_depth.as_ref(), 2, ""),
             size,
@@ -407,7 +438,7 @@ fn by_effort(
             let text = |row: &AblationRow| match (at(row), row.elo_rout) {
                 (Some(e), _) => interval(Some(&e), 0, ""),
                 (None, Some(_)) if row.stopped() => "a rout".to_string(),
-                (None, _) => row.verdict.to_string(),
+                (None, _) => row.status.name().to_string(),
             };
             let (change, verdict) = match (at(first), at(r)) {
                 (Some(a), Some(b)) => {
@@ -422,7 +453,7 @@ fn by_effort(
                     };
                     (interval(Some(&d), 1, ""), verdict)
                 }
-                _ if first.verdict == "to play" || r.verdict == "to play" => {
+                _ if first.status == Status::ToPlay || r.status == Status::ToPlay => {
                     ("-".to_string(), "to play")
                 }
                 _ if !(first.stopped() && r.stopped()) => ("-".to_string(), "playing"),
@@ -470,8 +501,8 @@ fn by_effort(
              {contrasts} contrasts read changed; with no change anywhere about {by_chance:.1} \
              would by chance. A match stopped at an early look overstates its size a little \
              (it stopped because its estimate was far from 0), so a change between a row \
-             decided at 200 games and one bounded at 3,200 is the likeliest to shrink on a \
-             replay.\n\n{}\n![each method's worth at both efforts]({figure})\n",
+             decided at 200 games and one stopped narrow at 3,200 is the likeliest to shrink on \
+             a replay.\n\n{}\n![each method's worth at both efforts]({figure})\n",
             t.render()
         );
     }
@@ -528,7 +559,7 @@ fn write_csv_row(csv: &mut csv::Writer<std::fs::File>, r: &AblationRow) -> csv::
             _ => None,
         }),
         games: r.games,
-        verdict: r.verdict,
+        verdict: r.status.name(),
         stockfish_elo_note: r.stockfish_note,
     })
 }
@@ -537,6 +568,7 @@ fn write_csv_row(csv: &mut csv::Writer<std::fs::File>, r: &AblationRow) -> csv::
 fn introduction(manifest: &Manifest, confidence: &str) -> String {
     let games: Vec<String> = manifest.looks.iter().map(u64::to_string).collect();
     let efforts: Vec<String> = manifest.nodes.iter().map(u64::to_string).collect();
+    let bound = manifest.stop_within;
     format!(
         "# cutlab ablate ({} scale)\n\nStack: `{}`\n\nBaseline: `{}`\n\nMatches at {} nodes \
          per move (the first effort plays every comparison, the others leave-one-out and \
@@ -544,9 +576,12 @@ fn introduction(manifest: &Manifest, confidence: &str) -> String {
          openings in pairs, colours swapped. **Stopping rule**: each match is looked at only \
          after {} games; with {} looks, each look's pentanomial Elo interval is at {confidence} \
          (Bonferroni: together the looks hold at 95%), and the match stops at the first look \
-         whose interval excludes 0 (*decided*) or is within ±{} Elo (*bounded*); a match that \
-         reaches its last look with neither is *undecided*. Elo at fixed nodes leaves out a \
-         method's cost per node: the depth reached at fixed time (Δdepth) reports it.\n\n{} \
+         whose interval excludes 0 or is at most ±{bound} Elo wide, or at its last look. Its \
+         verdict is its interval's: *decided* when it excludes 0, *equivalent within ±{bound}* \
+         only when the whole interval lies inside ±{bound}, *undecided after N games* \
+         otherwise (a narrow interval off centre is not equivalence). Elo at fixed nodes \
+         leaves out a method's cost per node: the depth reached at fixed time (Δdepth) \
+         reports it.\n\n{} \
          positions, seed {}. Other intervals are 95%: t intervals of paired differences over \
          positions (depth at fixed time, regret), a t interval of log node ratios (tree size at \
          fixed depth), Wilson (false cuts: `traces/<name>.false-cuts.csv`; shares of cuts: \
@@ -560,7 +595,6 @@ fn introduction(manifest: &Manifest, confidence: &str) -> String {
         efforts.join(" and "),
         games.join(", "),
         manifest.looks.len(),
-        manifest.stop_within,
         manifest.header.positions,
         manifest.header.seed,
         crate::common::speed::describe(manifest.header.time_factor, manifest.header.speed_nps)
@@ -597,7 +631,10 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
             // those; the others are listed.
             let done: Vec<AblationRow> = rows.iter().filter(|r| r.stopped()).cloned().collect();
             (stopped, matches) = (stopped + done.len(), matches + rows.len());
-            decided += done.iter().filter(|r| r.verdict == "decided").count();
+            decided += done
+                .iter()
+                .filter(|r| r.status == Status::Stopped(Verdict::Decided))
+                .count();
             for r in &done {
                 write_csv_row(&mut csv, r).map_err(|e| format!("{}: {e}", path.display()))?;
             }
@@ -605,7 +642,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
             sections.push_str(&format!("\n## {heading}\n\n"));
             summary.push_str(&format!("{heading}:\n"));
             if !done.is_empty() {
-                let rendered = table(&done, &confidence).render();
+                let rendered = table(&done, &confidence, manifest.stop_within).render();
                 let forest = format!("forest-{nodes}-{direction}.svg");
                 let points: Vec<(String, Estimate)> = done
                     .iter()
@@ -750,10 +787,10 @@ mod tests {
             effort_nodes: 5000,
             elo_rout: stats.rout_bound(),
             games: 400,
-            verdict: "decided",
+            status: Status::Stopped(Verdict::Decided),
             ..AblationRow::default()
         };
-        let rendered = table(std::slice::from_ref(&row), "99%").render();
+        let rendered = table(std::slice::from_ref(&row), "99%", 15.0).render();
         assert!(
             rendered.contains(&format!("at most {bound:+.0} (a rout)")),
             "{rendered}"
@@ -779,20 +816,26 @@ mod tests {
     /// change.
     #[test]
     fn a_method_worth_more_deeper_is_told_from_two_independent_matches() {
-        let row = |method: &str, nodes: u64, elo: f64, h: f64, verdict: &'static str| AblationRow {
+        let row = |method: &str, nodes: u64, elo: f64, h: f64, status: Status| AblationRow {
             direction: Direction::Without,
             method: method.into(),
             effort_nodes: nodes,
             delta_elo: Some(Estimate::around(elo, h)),
             games: 800,
-            verdict,
+            status,
             ..AblationRow::default()
         };
         let rows = [
-            row("lmp", 5000, 34.0, 27.0, "decided"),
-            row("lmp", 20000, -40.0, 34.0, "decided"),
-            row("iir", 5000, -10.0, 13.0, "bounded"),
-            row("iir", 20000, -27.0, 25.0, "running"),
+            row("lmp", 5000, 34.0, 27.0, Status::Stopped(Verdict::Decided)),
+            row("lmp", 20000, -40.0, 34.0, Status::Stopped(Verdict::Decided)),
+            row(
+                "iir",
+                5000,
+                -10.0,
+                13.0,
+                Status::Stopped(Verdict::Equivalent),
+            ),
+            row("iir", 20000, -27.0, 25.0, Status::Running),
         ];
         let dir = std::env::temp_dir().join(format!("cutlab-efforts-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
