@@ -498,16 +498,18 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
         "~25 (step 8)",
         "Stockfish's note beside leaving reverse futility out"
     );
-    // The report states the family's error next to the rule's: 5% of the stopped matches.
+    // The report states what the rule does to its numbers, simulated on the run's own
+    // pairs: the coverage after a stop and the decided rows expected by chance.
     let decided = rows
         .iter()
         .filter(|r| &r[column("verdict")] == "decided")
         .count();
-    let family = format!(
-        "Of the 4 matches stopped, {decided} are decided; if no method had any effect, about \
-         0.2 of them"
-    );
+    let family = format!("of the 4 matches stopped, {decided} are decided, where about");
     assert!(report.contains(&family), "{family}\n{report}");
+    assert!(
+        report.contains("## What the rule does to its numbers") && report.contains("cover "),
+        "{report}"
+    );
     // An existing run is not mixed into; --resume reruns nothing.
     assert!(!run(&[]).status.success());
     let again = run(&["--resume"]);

@@ -7,10 +7,11 @@
 use std::fmt::Write as _;
 
 use cutlab_analysis::{
-    elo::{Looks, RoutBound, Verdict},
+    elo::{Looks, Pentanomial, RoutBound, Verdict},
     markdown::Table,
     plot,
     rows::{DepthRow, FalseCutRow, GameRow, RegretRow, TallyRow, read_games_if_stored},
+    sequential,
     stats::{Estimate, independent_difference, paired, paired_difference, paired_ratio, wilson},
     tables::MatchSummary,
 };
@@ -73,6 +74,8 @@ pub struct AblationRow {
     pub elo_rout: Option<RoutBound>,
     /// Games played.
     pub games: usize,
+    /// The match's game pairs.
+    pub pentanomial: Pentanomial,
     /// Where the match stands: to play, running, or stopped with its interval's verdict.
     pub status: Status,
     /// Stockfish 15.1's "(~N Elo)" note for the step the method follows (leave-one-out rows).
@@ -215,7 +218,8 @@ fn row(
         delta_regret_cp: paired_difference(&r_ref, &r_var, 0.95),
         delta_elo,
         elo_rout,
-        games: summary.map_or(0, |s| s.games),
+        games: summary.as_ref().map_or(0, |s| s.games),
+        pentanomial: summary.map(|s| s.pentanomial).unwrap_or_default(),
         status: verdict,
         // Stockfish's notes are for removing a step: beside the leave-one-out rows only.
         stockfish_note: (c.direction == Direction::Without)
@@ -255,20 +259,83 @@ impl AblationRow {
     }
 }
 
-/// What the rule does not hold: the error of the family of matches. Each match reads
-/// *decided* for a method of no effect with probability at most [`Looks::ERROR`], so among
-/// many matches a few such verdicts are expected by chance alone.
-fn family_error(stopped: usize, decided: usize) -> String {
+/// Simulated matches a true Elo in [`rule_section`].
+const SIMULATED_MATCHES: u32 = 2000;
+
+/// What the stopping rule does to the numbers it prints, simulated on this run's own pairs
+/// (their pooled pentanomial tilted to each true Elo, [`sequential::simulate`] of the exact
+/// rule): the coverage of the printed intervals after a stop, the size at the stop and at the
+/// first look, and the verdicts a method of no effect gets by chance. `None` before any
+/// match has stopped.
+fn rule_section(rows: &[AblationRow], looks: &Looks, seed: u64) -> Option<String> {
+    let done: Vec<&AblationRow> = rows.iter().filter(|r| r.stopped()).collect();
+    let pooled = done.iter().fold([0_u64; 5], |mut acc, r| {
+        let p = &r.pentanomial;
+        for (slot, n) in acc.iter_mut().zip([p.ll, p.ld, p.wl_dd, p.wd, p.ww]) {
+            *slot += n;
+        }
+        acc
+    });
+    let total: u64 = pooled.iter().sum();
+    if total == 0 {
+        return None;
+    }
+    #[expect(clippy::cast_precision_loss, reason = "counts")]
+    let base = sequential::tilted(pooled.map(|n| n as f64 / total as f64), 0.0);
+    let confidence = format!("{:.0}%", 100.0 * looks.confidence());
+    let mut t = Table::new(&[
+        ">true Elo",
+        &format!(">covered by the {confidence} interval"),
+        ">mean Elo at the stop",
+        ">mean Elo if stopped at the first look",
+        ">decided",
+        ">stopped narrow",
+        ">at the last look",
+    ]);
+    let mut no_effect = None;
+    for elo in [0.0, 10.0, 20.0, 40.0] {
+        let sim = sequential::simulate(
+            looks,
+            sequential::tilted(base, elo),
+            SIMULATED_MATCHES,
+            seed,
+        );
+        let percent = |x: f64| format!("{:.1}%", 100.0 * x);
+        t.row(vec![
+            format!("{elo:+.0}"),
+            percent(sim.coverage),
+            format!("{:+.1}", sim.mean_elo),
+            sim.mean_elo_first_look
+                .map_or_else(|| "-".to_string(), |e| format!("{e:+.1}")),
+            percent(sim.stops[0]),
+            percent(sim.stops[1]),
+            percent(sim.stops[2]),
+        ]);
+        no_effect.get_or_insert(sim);
+    }
+    let sim = no_effect?;
+    let decided = done
+        .iter()
+        .filter(|r| r.status == Status::Stopped(Verdict::Decided))
+        .count();
     #[expect(clippy::cast_precision_loss, reason = "a count of matches")]
-    let by_chance = stopped as f64 * Looks::ERROR;
-    let percent = 100.0 * Looks::ERROR;
-    format!(
-        "\n**Error over the family**: the rule holds each match's error at {percent:.0}%, not \
-         the family's. Of the {stopped} matches stopped, {decided} are decided; if no method \
-         had any effect, about {by_chance:.1} of them would read decided by chance alone. A \
-         decided row whose interval ends near 0 is the one to play again with another \
-         `--seed` before building on it.\n"
-    )
+    let by_chance = done.len() as f64 * sim.stops[0];
+    Some(format!(
+        "\n## What the rule does to its numbers\n\nThe stopping rule simulated on this run's \
+         own pairs ({total} pairs of its {} stopped matches pooled, tilted to each true Elo; \
+         {SIMULATED_MATCHES} matches a row, seed {seed}; `analysis::sequential`). With no \
+         effect the intervals printed at {confidence} cover {:.1}% of the time, and a match \
+         reads decided {:.1}% of the time: of the {} matches stopped, {decided} are decided, \
+         where about {by_chance:.1} would be by chance alone if no method had any effect. A \
+         match stopped at its first look reads larger than its true worth (the fourth column), \
+         so a size decided at 200 games is to be replayed before it is built on.\n\n\
+         {}\n",
+        done.len(),
+        100.0 * sim.coverage,
+        100.0 * sim.stops[0],
+        done.len(),
+        t.render()
+    ))
 }
 
 /// What a row of probabilistic alpha-beta compares, when the study has one: it replaces the
@@ -613,7 +680,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     let mut md = introduction(manifest, &confidence);
     let path = layout.file("ablate.csv");
     let mut csv = csv::Writer::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let (mut stopped, mut matches, mut decided) = (0, 0, 0);
+    let (mut stopped, mut matches) = (0, 0);
     let mut sections = String::new();
     let mut every_row = Vec::new();
     for (k, &nodes) in manifest.nodes.iter().enumerate() {
@@ -631,10 +698,6 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
             // those; the others are listed.
             let done: Vec<AblationRow> = rows.iter().filter(|r| r.stopped()).cloned().collect();
             (stopped, matches) = (stopped + done.len(), matches + rows.len());
-            decided += done
-                .iter()
-                .filter(|r| r.status == Status::Stopped(Verdict::Decided))
-                .count();
             for r in &done {
                 write_csv_row(&mut csv, r).map_err(|e| format!("{}: {e}", path.display()))?;
             }
@@ -687,7 +750,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
              tree size, false cuts, share of cuts, Δregret) stay empty until it has finished.\n"
         ));
     }
-    md.push_str(&family_error(stopped, decided));
+    md.push_str(&rule_section(&every_row, &looks, manifest.header.seed).unwrap_or_default());
     md.push_str(&busy_machine_note(&manifest.header.steps).unwrap_or_default());
     md.push_str(&speed_note(&manifest.header.steps, manifest.header.speed_nps).unwrap_or_default());
     md.push_str(prob_ab_note(&manifest.comparisons).unwrap_or_default());
