@@ -21,7 +21,7 @@ use cutlab_analysis::{
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
-use super::matches::adjudication::{Adjudication, Adjudicator};
+use crate::common::adjudication::{Adjudication, Adjudicator};
 
 /// Options of `cutlab adjudicate`.
 #[derive(Args, Debug)]

@@ -5,6 +5,7 @@
 //! its Slurm jobs, progress bars, shards, self-play's random streams and adjudication, and time
 //! limits that follow the machine's speed. Nothing here calls a command.
 
+pub mod adjudication;
 pub mod bench;
 pub mod csv_merge;
 pub mod dataformat;

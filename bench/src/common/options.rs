@@ -303,3 +303,27 @@ fn repeated<T: PartialEq>(items: &[T]) -> Option<&T> {
         .find(|(i, item)| items[..*i].contains(item))
         .map(|(_, item)| item)
 }
+/// Parses `key=value,...` into the values of `keys`, in their order (`--sprt`, `--draw`).
+///
+/// # Errors
+/// A part that is not `key=value`, an unknown key, a value that is not a number, or a
+/// missing key.
+pub fn parse_kv(text: &str, what: &str, keys: &[&str]) -> Result<Vec<f64>, String> {
+    let mut values = vec![f64::NAN; keys.len()];
+    for part in text.split(',') {
+        let (k, v) = part
+            .split_once('=')
+            .ok_or_else(|| format!("--{what}: '{part}' is not key=value"))?;
+        let i = keys
+            .iter()
+            .position(|&key| key == k)
+            .ok_or_else(|| format!("--{what}: unknown key '{k}'"))?;
+        values[i] = v
+            .parse()
+            .map_err(|_| format!("--{what}: '{v}' is not a number"))?;
+    }
+    if let Some(i) = values.iter().position(|v| v.is_nan()) {
+        return Err(format!("--{what}: missing {}", keys[i]));
+    }
+    Ok(values)
+}

@@ -299,9 +299,12 @@ fn changed_settings(old: &toml::Table, new: &toml::Table) -> Vec<String> {
     if !hashed {
         new.remove("suite_content");
     }
-    // Training runs written before their data's content was recorded: compared by name.
-    if !old.contains_key("args.data_content") {
-        new.remove("args.data_content");
+    // Training runs written before their data's content was recorded, and matches before
+    // their openings' was: compared by name.
+    for key in ["args.data_content", "args.openings_content"] {
+        if !old.contains_key(key) {
+            new.remove(key);
+        }
     }
     let keys: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
     keys.into_iter()
@@ -412,7 +415,7 @@ fn write_run_config<A: serde::Serialize>(
         command,
         suite_source: searched.map(|(_, suite)| suite.source.as_str()),
         positions: searched.map(|(_, suite)| suite.positions.len()),
-        suite_content: searched.map(|(_, suite)| content_hash(suite)),
+        suite_content: searched.map(|(_, suite)| suite_content(suite)),
         args,
         search: searched.map(|(config, _)| config),
         search_signature: signatures(searches)?,
@@ -423,7 +426,8 @@ fn write_run_config<A: serde::Serialize>(
 
 /// The 64-bit FNV-1a hash of a suite's positions as EPD, in order, in hex: stable across
 /// builds and machines (std's hasher is not).
-fn content_hash(suite: &cutlab_suites::Suite) -> String {
+#[must_use]
+pub fn suite_content(suite: &cutlab_suites::Suite) -> String {
     let mut hash = Fnv1a::default();
     for p in &suite.positions {
         hash.write(p.to_epd().as_bytes());

@@ -134,3 +134,19 @@ pub fn plain_match<'a>(rest: &[&'a str]) -> Vec<&'a str> {
     args.extend_from_slice(rest);
     args
 }
+
+/// `cutlab match` of two variants at `nodes` per move into `out` (a CSV); the caller adds the
+/// games, openings and the rest.
+pub fn match_command(variants: [&str; 2], nodes: u32, out: &std::path::Path) -> Command {
+    let mut command = Command::new(EXE);
+    command
+        .args(["match", "--engine", &format!("variant={}", variants[0])])
+        .args([
+            "--engine",
+            &format!("variant={}", variants[1]),
+            "name=other",
+        ])
+        .args(["--nodes", &nodes.to_string(), "--out"])
+        .arg(out);
+    command
+}

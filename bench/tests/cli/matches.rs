@@ -508,3 +508,35 @@ fn a_resumed_match_refuses_a_pgn_short_of_its_csv() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A match records its openings by content: a resume on a book changed under the same name
+/// is refused, naming the difference, where it once played the new openings beside the old.
+#[test]
+fn a_resumed_match_refuses_openings_changed_under_their_name() {
+    let dir = temp_dir("match-openings");
+    let book = dir.join("book.epd");
+    let out = dir.join("games.csv");
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"e4\";",
+        "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - id \"d4\";",
+    ];
+    std::fs::write(&book, fens.join("\n") + "\n").unwrap();
+    let run = |extra: &[&str]| {
+        match_command(["null-move", "plain"], 300, &out)
+            .args(["--openings", book.to_str().unwrap(), "--maxmoves", "20"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    stdout_of_success(&run(&["--games", "2"]));
+    let config = std::fs::read_to_string(dir.join("games.config.toml")).unwrap();
+    assert!(config.contains("openings_content = "), "{config}");
+    stdout_of_success(&run(&["--games", "4", "--resume"]));
+    let changed = "rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq - id \"c4\";";
+    std::fs::write(&book, format!("{}\n{changed}\n", fens[0])).unwrap();
+    let refused = run(&["--games", "6", "--resume"]);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{err}");
+    assert!(err.contains("openings_content"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -68,6 +68,14 @@ pub struct AblateArgs {
     /// Match openings: EPD/FEN or PGN (default: the built-in openings).
     #[arg(long)]
     openings: Option<PathBuf>,
+    /// Draw adjudication of every match (`cutlab match --draw`), e.g. fishtest's
+    /// `movenumber=34,movecount=8,score=20`.
+    #[arg(long)]
+    draw: Option<String>,
+    /// Resign adjudication of every match (`cutlab match --resign`), e.g. fishtest's
+    /// `movecount=3,score=600`.
+    #[arg(long)]
+    resign: Option<String>,
     /// The oracle of the regret comparison, a UCI engine: a command, `auto` (stockfish on PATH
     /// or /usr/games/stockfish), or `none` (our own full-width search).
     #[arg(long, default_value = "auto")]
@@ -290,6 +298,15 @@ pub struct Manifest {
     pub looks: Vec<u64>,
     /// Half-width at which a look stops a match, Elo.
     pub stop_within: f64,
+    /// The matches' openings file (absent: the built-in openings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings: Option<String>,
+    /// The matches' draw adjudication, as `cutlab match --draw` takes it (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw: Option<String>,
+    /// The matches' resign adjudication, as `cutlab match --resign` takes it (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resign: Option<String>,
 }
 
 impl AsMut<Header> for Manifest {
@@ -550,6 +567,13 @@ impl Planned<'_> {
                 if let Some(openings) = &self.args.openings {
                     rule.extend(["--openings".to_string(), openings.display().to_string()]);
                 }
+                for (option, value) in
+                    [("--draw", &self.args.draw), ("--resign", &self.args.resign)]
+                {
+                    if let Some(value) = value {
+                        rule.extend([option.to_string(), value.clone()]);
+                    }
+                }
                 let engines = [
                     [
                         format!("variant={}", c.variant),
@@ -746,6 +770,11 @@ impl Study for Ablation<'_> {
 
     fn check_options(&self) -> Result<(), String> {
         comparisons(self.args)?;
+        crate::common::adjudication::Adjudication::parse(
+            self.args.draw.as_deref(),
+            self.args.resign.as_deref(),
+            None,
+        )?;
         if let Some(path) = &self.args.openings {
             cutlab_suites::load(path, false).map_err(|e| format!("--openings: {e}"))?;
         }
@@ -772,6 +801,9 @@ impl Study for Ablation<'_> {
         manifest.nodes.clone_from(&settings.nodes);
         manifest.looks.clone_from(&settings.looks);
         manifest.stop_within = settings.stop_within;
+        manifest.openings = args.openings.as_ref().map(|p| p.display().to_string());
+        manifest.draw.clone_from(&args.draw);
+        manifest.resign.clone_from(&args.resign);
         let time_ms = time_ms(args, scale, context.factor);
         let planned = Planned {
             args,

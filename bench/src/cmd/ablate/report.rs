@@ -631,6 +631,23 @@ fn write_csv_row(csv: &mut csv::Writer<std::fs::File>, r: &AblationRow) -> csv::
     })
 }
 
+/// The matches' openings and adjudication, as the introduction says them.
+fn protocol(manifest: &Manifest) -> String {
+    let openings = manifest.openings.as_ref().map_or_else(
+        || "the built-in openings".to_string(),
+        |f| format!("openings `{f}`"),
+    );
+    let adjudication = match (&manifest.draw, &manifest.resign) {
+        (None, None) => "no adjudication".to_string(),
+        (draw, resign) => [("draw", draw), ("resign", resign)]
+            .iter()
+            .filter_map(|(what, rule)| rule.as_ref().map(|r| format!("{what} `{r}`")))
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
+    format!("{openings}, {adjudication}")
+}
+
 /// The report's title and its first paragraphs: the run, the stopping rule, the intervals.
 fn introduction(manifest: &Manifest, confidence: &str) -> String {
     let games: Vec<String> = manifest.looks.iter().map(u64::to_string).collect();
@@ -639,8 +656,8 @@ fn introduction(manifest: &Manifest, confidence: &str) -> String {
     format!(
         "# cutlab ablate ({} scale)\n\nStack: `{}`\n\nBaseline: `{}`\n\nMatches at {} nodes \
          per move (the first effort plays every comparison, the others leave-one-out and \
-         added-to-the-stack), each variant against its reference from the built-in or given \
-         openings in pairs, colours swapped. **Stopping rule**: each match is looked at only \
+         added-to-the-stack), each variant against its reference in pairs of games from \
+         {}, colours swapped. **Stopping rule**: each match is looked at only \
          after {} games; with {} looks, each look's pentanomial Elo interval is at {confidence} \
          (Bonferroni: together the looks hold at 95%), and the match stops at the first look \
          whose interval excludes 0 or is at most ±{bound} Elo wide, or at its last look. Its \
@@ -660,6 +677,7 @@ fn introduction(manifest: &Manifest, confidence: &str) -> String {
         manifest.stack,
         manifest.baseline,
         efforts.join(" and "),
+        protocol(manifest),
         games.join(", "),
         manifest.looks.len(),
         manifest.header.positions,

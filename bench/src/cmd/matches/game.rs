@@ -8,65 +8,9 @@ use shakmaty::{Color, Position as _, san::SanPlus};
 
 use super::{
     PairSetting,
-    adjudication::Adjudicator,
     players::{Answer, Control, Player},
 };
-
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ending {
-    /// The side to move is mated.
-    Checkmate,
-    /// The side to move has no legal move and is not in check.
-    Stalemate,
-    /// Neither side can mate.
-    InsufficientMaterial,
-    /// A hundred half-moves without a capture or a pawn move.
-    FiftyMoveRule,
-    /// The same position for the third time.
-    ThreefoldRepetition,
-    /// Drawn by `--maxmoves`.
-    MaxMoves,
-    /// Lost by `--resign` adjudication.
-    Resign,
-    /// The mover's engine resigned (an xboard engine's `resign`).
-    Resignation,
-    /// Drawn by `--draw` adjudication.
-    DrawAdjudication,
-    /// The mover's engine failed or crashed.
-    EngineFailure,
-    /// The mover ran out of time.
-    TimeForfeit,
-    /// The mover played an illegal move.
-    IllegalMove,
-}
-
-impl Ending {
-    /// The text in the PGN `Termination` tag and the CSV `termination` column.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Ending::Checkmate => "checkmate",
-            Ending::Stalemate => "stalemate",
-            Ending::InsufficientMaterial => "insufficient material",
-            Ending::FiftyMoveRule => "fifty-move rule",
-            Ending::ThreefoldRepetition => "threefold repetition",
-            Ending::MaxMoves => "adjudication: max moves",
-            Ending::Resign => "adjudication: resign",
-            Ending::Resignation => "resignation",
-            Ending::DrawAdjudication => "adjudication: draw",
-            Ending::EngineFailure => "engine failure",
-            Ending::TimeForfeit => "time forfeit",
-            Ending::IllegalMove => "illegal move",
-        }
-    }
-
-    /// The endings that are an engine's fault (counted in the report).
-    pub const FAULTS: [Ending; 3] = [
-        Ending::TimeForfeit,
-        Ending::IllegalMove,
-        Ending::EngineFailure,
-    ];
-}
+use crate::common::adjudication::{Adjudicator, Ending};
 
 /// Plays one game from `opening`; the first engine is `players[0]`. An engine that fails
 /// before its clock runs out is started again and asked the same position, up to

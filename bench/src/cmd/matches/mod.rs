@@ -3,7 +3,6 @@
 //! with clocks, rule endings and optional adjudication; W/D/L, Elo with interval, LOS,
 //! pentanomial counts, normalized Elo and SPRT as fastchess reports them; PGN and per-game CSV.
 
-pub mod adjudication;
 mod game;
 mod players;
 pub mod report;
@@ -23,7 +22,7 @@ use cutlab_analysis::{
     tables::MatchSummary,
 };
 
-use adjudication::Adjudication;
+use crate::common::adjudication::Adjudication;
 use game::play_game;
 use players::{Control, EngineSpec, Player, check_control, parse_engine};
 
@@ -130,27 +129,6 @@ enum OpeningOrder {
     Random,
 }
 
-/// Parses `key=value,...` into the values of `keys`, in their order (`--sprt`, `--draw`).
-pub fn parse_kv(text: &str, what: &str, keys: &[&str]) -> Result<Vec<f64>, String> {
-    let mut values = vec![f64::NAN; keys.len()];
-    for part in text.split(',') {
-        let (k, v) = part
-            .split_once('=')
-            .ok_or_else(|| format!("--{what}: '{part}' is not key=value"))?;
-        let i = keys
-            .iter()
-            .position(|&key| key == k)
-            .ok_or_else(|| format!("--{what}: unknown key '{k}'"))?;
-        values[i] = v
-            .parse()
-            .map_err(|_| format!("--{what}: '{v}' is not a number"))?;
-    }
-    if let Some(i) = values.iter().position(|v| v.is_nan()) {
-        return Err(format!("--{what}: missing {}", keys[i]));
-    }
-    Ok(values)
-}
-
 /// `--sprt`'s value parser: the test's four numbers checked where they are parsed, the text
 /// kept as written.
 ///
@@ -163,7 +141,7 @@ pub fn sprt_spec(text: &str) -> Result<String, String> {
 
 /// Wald's test of `--sprt`'s text.
 fn parse_sprt(text: &str) -> Result<Sprt, String> {
-    let v = parse_kv(text, "sprt", &["elo0", "elo1", "alpha", "beta"])?;
+    let v = crate::common::options::parse_kv(text, "sprt", &["elo0", "elo1", "alpha", "beta"])?;
     Sprt::new(v[0], v[1], v[2], v[3])
 }
 
@@ -277,13 +255,14 @@ fn control(args: &MatchArgs) -> Result<Control, String> {
 }
 
 /// The openings as (id, FEN), in the order they are played (`--order random`: shuffled by
-/// `--seed`).
-fn openings(args: &MatchArgs) -> Result<Vec<(String, String)>, String> {
+/// `--seed`), and their content's hash (a file changed under the same name is another book).
+fn openings(args: &MatchArgs) -> Result<(Vec<(String, String)>, String), String> {
     let mut suite = match &args.openings {
         Some(path) => cutlab_suites::load(path, false).map_err(|e| e.to_string())?,
         None => cutlab_suites::openings(),
     };
     crate::common::options::without_terminal(&mut suite, "openings")?;
+    let content = crate::common::results::suite_content(&suite);
     let mut openings: Vec<(String, String)> = suite
         .positions
         .iter()
@@ -296,7 +275,7 @@ fn openings(args: &MatchArgs) -> Result<Vec<(String, String)>, String> {
             openings.swap(i, usize::try_from(state % (i as u64 + 1)).unwrap_or(0));
         }
     }
-    Ok(openings)
+    Ok((openings, content))
 }
 
 /// The pairs this process plays (from 0): its shard's, less those already in the output, and
@@ -357,7 +336,7 @@ impl<'a> Outputs<'a> {
     /// before anything is written; the PGN and scores are cut back to the CSV's games.
     fn open(
         args: &'a MatchArgs,
-        specs: &[EngineSpec; 2],
+        (specs, openings_content): (&[EngineSpec; 2], &str),
         rows: &[GameRow],
     ) -> Result<Self, String> {
         let inputs: Vec<&Path> = args.openings.iter().map(PathBuf::as_path).collect();
@@ -371,10 +350,20 @@ impl<'a> Outputs<'a> {
                 .iter()
                 .filter_map(|s| s.variant.as_ref().map(|v| (s.name.as_str(), v)))
                 .collect();
+            /// The options, and the openings by content.
+            #[derive(serde::Serialize)]
+            struct Recorded<'a> {
+                #[serde(flatten)]
+                args: &'a MatchArgs,
+                openings_content: &'a str,
+            }
             crate::common::results::write_args_config(
                 path,
                 "match",
-                args,
+                &Recorded {
+                    args,
+                    openings_content,
+                },
                 &searches,
                 !rows.is_empty(),
             )?;
@@ -503,7 +492,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     let (sprt, looks) = stopping_rules(args.sprt.as_deref(), &args.looks, args.stop_within)?;
     let adjudication =
         Adjudication::parse(args.draw.as_deref(), args.resign.as_deref(), args.maxmoves)?;
-    let openings = openings(args)?;
+    let (openings, openings_content) = openings(args)?;
     #[expect(clippy::cast_possible_truncation, reason = "at most 2 MAX_GAMES")]
     let pairs = match &looks {
         Some(l) => l.games().last().map_or(0, |&g| g as usize / 2),
@@ -523,7 +512,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         None => Vec::new(),
     };
     let to_play = pairs_to_play(args, pairs, &rows, sprt.as_ref());
-    let mut outputs = Outputs::open(args, &specs, &rows)?;
+    let mut outputs = Outputs::open(args, (&specs, &openings_content), &rows)?;
     let setting = PairSetting {
         specs: &specs,
         names: [names[0].as_str(), names[1].as_str()],
@@ -648,7 +637,7 @@ mod tests {
         assert!(parse_engine(&w("variant=null-move option.Threads=2")).is_err());
         assert!(parse_engine(&w("variant=null-move option.Hash=0")).is_err());
         assert!(
-            parse_kv(
+            crate::common::options::parse_kv(
                 "elo0=0,elo1=5,alpha=0.05",
                 "sprt",
                 &["elo0", "elo1", "alpha", "beta"]

@@ -6,7 +6,7 @@ use cutlab_analysis::{
     rows::GameRow,
 };
 
-use super::game::Ending;
+use crate::common::adjudication::Ending;
 
 /// Half-width text: the number, or "too few games" where no interval is valid.
 fn half_width(error: f64) -> String {

@@ -335,6 +335,7 @@ mod tests {
             nodes: vec![1000],
             looks: vec![24],
             stop_within: 15.0,
+            ..Manifest::default()
         };
         std::fs::write(
             dir.join("manifest.toml"),

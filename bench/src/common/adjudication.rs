@@ -1,11 +1,66 @@
-//! Adjudication (`--draw`, `--resign`, `--maxmoves`): the rules, and the state that follows a
-//! game's scores move by move. The live game and `cutlab adjudicate`'s replay of recorded
-//! scores run the same [`Adjudicator`], so a replay ends a game exactly where the live rule
-//! would have.
+//! How a game ends, and adjudication (`--draw`, `--resign`, `--maxmoves`): the rules, and the
+//! state that follows a game's scores move by move. The live game of `cutlab match` and
+//! `cutlab adjudicate`'s replay of recorded scores run the same [`Adjudicator`], so a replay
+//! ends a game exactly where the live rule would have; a study (`ablate`) checks the rules it
+//! passes to its matches with [`Adjudication::parse`].
 
 use shakmaty::Color;
 
-use super::game::Ending;
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The side to move is mated.
+    Checkmate,
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// Neither side can mate.
+    InsufficientMaterial,
+    /// A hundred half-moves without a capture or a pawn move.
+    FiftyMoveRule,
+    /// The same position for the third time.
+    ThreefoldRepetition,
+    /// Drawn by `--maxmoves`.
+    MaxMoves,
+    /// Lost by `--resign` adjudication.
+    Resign,
+    /// The mover's engine resigned (an xboard engine's `resign`).
+    Resignation,
+    /// Drawn by `--draw` adjudication.
+    DrawAdjudication,
+    /// The mover's engine failed or crashed.
+    EngineFailure,
+    /// The mover ran out of time.
+    TimeForfeit,
+    /// The mover played an illegal move.
+    IllegalMove,
+}
+
+impl Ending {
+    /// The text in the PGN `Termination` tag and the CSV `termination` column.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Ending::Checkmate => "checkmate",
+            Ending::Stalemate => "stalemate",
+            Ending::InsufficientMaterial => "insufficient material",
+            Ending::FiftyMoveRule => "fifty-move rule",
+            Ending::ThreefoldRepetition => "threefold repetition",
+            Ending::MaxMoves => "adjudication: max moves",
+            Ending::Resign => "adjudication: resign",
+            Ending::Resignation => "resignation",
+            Ending::DrawAdjudication => "adjudication: draw",
+            Ending::EngineFailure => "engine failure",
+            Ending::TimeForfeit => "time forfeit",
+            Ending::IllegalMove => "illegal move",
+        }
+    }
+
+    /// The endings that are an engine's fault (counted in the report).
+    pub const FAULTS: [Ending; 3] = [
+        Ending::TimeForfeit,
+        Ending::IllegalMove,
+        Ending::EngineFailure,
+    ];
+}
 
 /// Adjudication rules (`--draw`, `--resign`, `--maxmoves`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -30,7 +85,7 @@ impl Adjudication {
     ) -> Result<Adjudication, String> {
         let draw = draw
             .map(|t| {
-                let v = super::parse_kv(t, "draw", &["movenumber", "movecount", "score"])?;
+                let v = super::options::parse_kv(t, "draw", &["movenumber", "movecount", "score"])?;
                 Ok::<_, String>((
                     count(v[0], "draw", "movenumber")?,
                     count(v[1], "draw", "movecount")?,
@@ -40,7 +95,7 @@ impl Adjudication {
             .transpose()?;
         let resign = resign
             .map(|t| {
-                let v = super::parse_kv(t, "resign", &["movecount", "score"])?;
+                let v = super::options::parse_kv(t, "resign", &["movecount", "score"])?;
                 Ok::<_, String>((
                     count(v[0], "resign", "movecount")?,
                     centipawns(v[1], "resign")?,
