@@ -29,6 +29,32 @@ pub fn merge_csv(out: &Path, inputs: &[PathBuf]) -> Result<u64, String> {
     }
 }
 
+/// The result files whose rows are each one observation of something named (docs/csv.md's
+/// "one row per ..."), known by the columns their header starts with, and the columns that
+/// name the observation: a merge that finds a name twice holds one observation twice,
+/// whatever the values (two runs of the same positions, once merged into twice the rows).
+const KEYS: [(&[&str], &[&str]); 4] = [
+    (&["game", "ply", "mover"], &["game", "ply"]),
+    (&["game", "pair"], &["game"]),
+    (&["position", "variant", "stage"], &["position", "variant"]),
+    (&["position", "stage", "depth"], &["position", "depth"]),
+];
+
+/// The columns that name a row of a file with this header (every column, for another file:
+/// only a row repeated whole is the same row twice).
+fn key_columns(header: &csv::StringRecord) -> Vec<usize> {
+    KEYS.iter()
+        .find(|(starts, _)| header.iter().take(starts.len()).eq(starts.iter().copied()))
+        .map_or_else(
+            || (0..header.len()).collect(),
+            |(_, key)| {
+                key.iter()
+                    .filter_map(|k| header.iter().position(|h| h == *k))
+                    .collect()
+            },
+        )
+}
+
 /// Writes the merge of `inputs` to `out`; returns the number of rows.
 fn write_merged(out: &Path, inputs: &[PathBuf]) -> Result<u64, String> {
     let mut header: Option<(csv::StringRecord, &PathBuf)> = None;
@@ -43,6 +69,7 @@ fn write_merged(out: &Path, inputs: &[PathBuf]) -> Result<u64, String> {
             .headers()
             .map_err(|e| format!("{}: {e}", input.display()))?
             .clone();
+        let keys = key_columns(&this);
         match &header {
             // An empty file: a shard that had nothing to do.
             _ if this.is_empty() => continue,
@@ -65,11 +92,16 @@ fn write_merged(out: &Path, inputs: &[PathBuf]) -> Result<u64, String> {
         }
         for (i, record) in reader.records().enumerate() {
             let record = record.map_err(|e| format!("{}:{}: {e}", input.display(), i + 2))?;
-            if !seen.insert(record.iter().collect::<Vec<_>>().join("\u{1f}")) {
+            let key: Vec<&str> = keys
+                .iter()
+                .map(|&c| record.get(c).unwrap_or_default())
+                .collect();
+            if !seen.insert(key.join("\u{1f}")) {
                 return Err(format!(
-                    "{}:{}: this row is already in the merge (the same results twice?)",
+                    "{}:{}: a row for {} is already in the merge (the same results twice?)",
                     input.display(),
-                    i + 2
+                    i + 2,
+                    key.join(", ")
                 ));
             }
             writer

@@ -72,6 +72,29 @@ fn shards_merge_into_the_whole() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("already in the merge"));
     assert!(!dir.join("dup.csv").exists());
+    // So are the same positions and variants searched again with other values (a second run
+    // of one shard): once merged into twice the rows.
+    let text = std::fs::read_to_string(&s1).unwrap();
+    let again: String = text
+        .lines()
+        .enumerate()
+        .map(|(i, line)| {
+            if i == 0 {
+                format!("{line}\n")
+            } else {
+                // Another node count: the row differs, its position and variant do not.
+                let mut cells: Vec<String> = line.split(',').map(str::to_string).collect();
+                cells[6] = format!("{}1", cells[6]);
+                cells.join(",") + "\n"
+            }
+        })
+        .collect();
+    std::fs::write(dir.join("again.csv"), again).unwrap();
+    let out = merge(&[&dir.join("keys.csv"), &s1, &dir.join("again.csv")]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("again.csv:2: a row for "), "{stderr}");
+    assert!(!dir.join("keys.csv").exists());
 }
 
 #[test]
