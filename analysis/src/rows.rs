@@ -27,30 +27,46 @@ pub fn stored(path: &Path) -> Option<std::path::PathBuf> {
 /// # Errors
 /// An unreadable file, or a row that does not parse (`file:line: problem`).
 pub fn read<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, String> {
+    read_rows(path, false)
+}
+
+/// The rows of `path` (or its `.gz` or `.xz`); `in_progress`: a last line without its end,
+/// which a process still writing the file (or killed while it wrote) leaves, is not a row yet.
+fn read_rows<T: DeserializeOwned>(path: &Path, in_progress: bool) -> Result<Vec<T>, String> {
+    use std::io::Read as _;
     let found = stored(path).unwrap_or_else(|| path.to_path_buf());
     let path = found.as_path();
     let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let input: Box<dyn std::io::Read> = match path.extension().and_then(|e| e.to_str()) {
+    let mut input: Box<dyn std::io::Read> = match path.extension().and_then(|e| e.to_str()) {
         Some("gz") => Box::new(flate2::read::GzDecoder::new(file)),
         Some("xz") => Box::new(liblzma::read::XzDecoder::new(file)),
         _ => Box::new(file),
     };
-    let mut reader = csv::Reader::from_reader(input);
-    reader
+    let mut text = Vec::new();
+    input
+        .read_to_end(&mut text)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if in_progress && !text.ends_with(b"\n") {
+        let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        text.truncate(whole);
+    }
+    csv::Reader::from_reader(text.as_slice())
         .deserialize()
         .enumerate()
         .map(|(i, r)| r.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2)))
         .collect()
 }
 
-/// Every row of a CSV that may not be there yet (a step not run): none when neither `path` nor
-/// `path.gz` is; a file that is there but does not parse is an error, never an empty table.
+/// Every row of a CSV that may not be there yet, or not whole (a step not run, or running, or
+/// killed while it wrote): none when neither `path` nor `path.gz` is, and a last line
+/// without its end left out; a file that is there but does not parse is an error, never an
+/// empty table.
 ///
 /// # Errors
 /// As [`read`], for a file that is there.
 pub fn read_if_stored<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, String> {
     if stored(path).is_some() {
-        read(path)
+        read_rows(path, true)
     } else {
         Ok(Vec::new())
     }

@@ -89,7 +89,7 @@ fn search_one(
 /// The file cannot be read or written.
 fn keep_cut_counts(path: &Path, kept: &HashSet<(String, String)>) -> Result<(), String> {
     let counts: Vec<CutCountRow> = if crate::common::results::has_rows(path) && !kept.is_empty() {
-        cutlab_analysis::rows::read(path)?
+        cutlab_analysis::rows::read_if_stored(path)?
     } else {
         Vec::new()
     };

@@ -164,13 +164,8 @@ fn external_scores(
 
 fn load_cache(path: &Path, spec: &str) -> Result<HashMap<String, Vec<(String, i32)>>, String> {
     let mut cache: HashMap<String, Vec<(String, i32)>> = HashMap::new();
-    if !path.exists() {
-        return Ok(cache);
-    }
-    let mut reader =
-        csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    for (i, row) in reader.deserialize::<OracleRow>().enumerate() {
-        let row = row.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2))?;
+    // A row a killed run left cut short is not in the cache (its position is scored again).
+    for row in cutlab_analysis::rows::read_if_stored::<OracleRow>(path)? {
         if row.oracle == spec {
             cache
                 .entry(row.position)

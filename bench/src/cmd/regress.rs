@@ -91,7 +91,15 @@ pub fn run(args: &RegressArgs) -> Result<(), String> {
     let config = SearchConfig::resolve(&args.variant).map_err(|e| e.to_string())?;
     let suite: Suite = args.suite.load()?;
     let positions = crate::common::shard::shard(&suite.positions, args.run.shard);
-    let kept: Vec<SampleRow> = crate::common::results::resume_rows(&args.run.out, args.run.resume)?;
+    let mut kept: Vec<SampleRow> =
+        crate::common::results::resume_rows(&args.run.out, args.run.resume)?;
+    // A position's rows are written together: a kill may have left part of its depths.
+    crate::common::results::drop_partial_group(
+        &args.run.out,
+        &mut kept,
+        |r: &SampleRow| r.position.clone(),
+        |rows| rows.len() < depths.len(),
+    )?;
     let done: HashSet<String> = kept.into_iter().map(|r| r.position).collect();
     let todo: Vec<&SuitePosition> = positions
         .iter()

@@ -212,6 +212,16 @@ pub fn run(args: &GenerateArgs) -> Result<(), String> {
             args.min_ply, args.max_ply
         ));
     }
+    let progress_path = PathBuf::from(format!("{}.games.csv", args.out.display()));
+    // The suite is written whole (renamed into place) as the run's last act: a resumed run
+    // that finds it is finished.
+    if args.resume && args.out.is_file() {
+        eprintln!(
+            "{}: written by the run resumed; nothing left to do",
+            args.out.display()
+        );
+        return Ok(());
+    }
     crate::common::results::new_output(&args.out, "--out", args.force, &[])?;
     let mut text = format!(
         "# cutlab suite generate --games {} --seed {} --random-plies {} --nodes {} --per-game {} --min-ply {} --max-ply {}",
@@ -234,7 +244,6 @@ pub fn run(args: &GenerateArgs) -> Result<(), String> {
     }
     let _ = writeln!(text, " --id-prefix {}", args.id_prefix);
 
-    let progress_path = PathBuf::from(format!("{}.games.csv", args.out.display()));
     let mut rows: Vec<SampleRow> = results::resume_rows(&progress_path, args.resume)?;
     let done: HashSet<u32> = rows.iter().map(|r| r.game).collect();
     let indices: Vec<u32> = (0..args.games).filter(|g| !done.contains(g)).collect();
@@ -284,7 +293,10 @@ pub fn run(args: &GenerateArgs) -> Result<(), String> {
         }
     }
     let unfinished = unfinished.len();
-    std::fs::write(&args.out, text).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let partial = PathBuf::from(format!("{}.partial", args.out.display()));
+    std::fs::write(&partial, text)
+        .and_then(|()| std::fs::rename(&partial, &args.out))
+        .map_err(|e| format!("{}: {e}", args.out.display()))?;
     std::fs::remove_file(&progress_path)
         .map_err(|e| format!("{}: {e}", progress_path.display()))?;
     eprintln!(

@@ -113,6 +113,47 @@ pub fn resume_rows<T: DeserializeOwned>(out: &Path, resume: bool) -> Result<Vec<
     cutlab_analysis::rows::read(out)
 }
 
+/// Drops from a resumed output (its `rows`, in file order, and the file itself) the last group
+/// of rows written together (rows of one `key`: a game pair, a position's depths) when
+/// `partial` says a kill may have cut it; the resumed run writes the group again whole.
+///
+/// # Errors
+/// The file cannot be written.
+pub fn drop_partial_group<T: Serialize, K: PartialEq>(
+    path: &Path,
+    rows: &mut Vec<T>,
+    key: impl Fn(&T) -> K,
+    partial: impl Fn(&[T]) -> bool,
+) -> Result<(), String> {
+    let Some(last) = rows.last().map(&key) else {
+        return Ok(());
+    };
+    let start = rows.len() - rows.iter().rev().take_while(|r| key(r) == last).count();
+    if !partial(&rows[start..]) {
+        return Ok(());
+    }
+    rows.truncate(start);
+    let error = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let partial_path = path.with_extension("csv.partial");
+    let mut writer = csv::Writer::from_path(&partial_path).map_err(|e| error(&e))?;
+    if rows.is_empty() {
+        // The header alone, from the file as it was.
+        let text = std::fs::read_to_string(path).map_err(|e| error(&e))?;
+        drop(writer);
+        std::fs::write(
+            &partial_path,
+            text.lines().next().unwrap_or_default().to_string() + "\n",
+        )
+        .map_err(|e| error(&e))?;
+    } else {
+        for row in rows.iter() {
+            writer.serialize(row).map_err(|e| error(&e))?;
+        }
+        writer.flush().map_err(|e| error(&e))?;
+    }
+    std::fs::rename(&partial_path, path).map_err(|e| error(&e))
+}
+
 /// A run killed while writing can leave its last row cut short, with no newline after it; the
 /// next row would be appended onto it. That row is removed (and named), so the resumed run
 /// writes it again whole.
@@ -153,12 +194,17 @@ pub fn missing_searches<'a>(
 }
 
 /// A writer that appends rows of type `T` to `path`; a new file gets `T`'s header at once,
-/// so that a run with nothing to write still leaves a file that names its columns.
+/// so that a run with nothing to write still leaves a file that names its columns, and a last
+/// row a killed run left cut short is dropped first.
 ///
 /// # Errors
 /// The file cannot be opened, or the header written.
 pub fn appender<T: Serialize + Default>(path: &Path) -> Result<csv::Writer<File>, String> {
     let new = !has_rows(path);
+    // A row a killed run left without its end would take the next row onto its line.
+    if !new {
+        drop_torn_row(path)?;
+    }
     let file = OpenOptions::new()
         .create(true)
         .append(true)
@@ -257,6 +303,24 @@ const WORK_KEYS: [&str; 13] = [
     "output_scale",
 ];
 
+/// A recorded value with any path in it (a whole value, or the value of a `key=` word) by its
+/// file name alone: a run resumed from another working directory, or restored into another
+/// folder, spells its inputs' folders otherwise. What a file holds is recorded by content
+/// beside it (`suite_content`, `args.openings_content`, `args.data_content`; a search's
+/// configuration and signature), so a file of the same name and other content still differs.
+fn file_named(text: &str) -> String {
+    let (key, value) = match text.split_once('=') {
+        Some((key, value)) if !key.contains('/') => (Some(key), value),
+        _ => (None, text),
+    };
+    let name = if value.contains('/') {
+        value.rsplit('/').next().unwrap_or(value)
+    } else {
+        value
+    };
+    key.map_or_else(|| name.to_string(), |k| format!("{k}={name}"))
+}
+
 /// The settings `new` records that differ from those `old` recorded (`args`, other than
 /// [`WORK_KEYS`], `search`, the search signatures and the suite), as `key: old -> new`.
 fn changed_settings(old: &toml::Table, new: &toml::Table) -> Vec<String> {
@@ -267,6 +331,12 @@ fn changed_settings(old: &toml::Table, new: &toml::Table) -> Vec<String> {
                     flatten(&format!("{prefix}.{key}"), v, out);
                 }
             }
+            toml::Value::Array(items) => {
+                for (k, v) in items.iter().enumerate() {
+                    flatten(&format!("{prefix}.{k}"), v, out);
+                }
+            }
+            toml::Value::String(text) => out.push((prefix.to_string(), file_named(text))),
             other => out.push((prefix.to_string(), other.to_string())),
         }
     }
@@ -521,4 +591,33 @@ fn write_checked(path: &Path, text: &str, resuming: bool) -> Result<(), String> 
     }
     create_parent(path)?;
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::changed_settings;
+
+    /// A run resumed from another working directory, or restored elsewhere, spells its
+    /// inputs' folders otherwise: the same settings. Another content, or another preset, is
+    /// another run.
+    #[test]
+    fn a_moved_run_keeps_its_settings() {
+        let table = |suite: &str, content: &str, variant: &str| -> toml::Table {
+            toml::from_str(&format!(
+                "suite_source = \"{suite}\"\nsuite_content = \"{content}\"\n\
+                 [args]\nsuite = \"{suite}\"\nengine = [\"variant={variant}\", \"name=a\"]\n"
+            ))
+            .unwrap()
+        };
+        let old = table("k1/positions.epd", "ab", "k1/variants/x.toml");
+        let moved = table("/tmp/k1/positions.epd", "ab", "/tmp/k1/variants/x.toml");
+        assert_eq!(changed_settings(&old, &moved), Vec::<String>::new());
+        let other = table("/tmp/k1/positions.epd", "cd", "/tmp/k1/variants/x.toml");
+        assert_eq!(changed_settings(&old, &other), ["suite_content: ab -> cd"]);
+        let preset = |v: &str| table("p.epd", "ab", v);
+        assert_eq!(
+            changed_settings(&preset("modern"), &preset("null-move")),
+            ["args.engine.0: variant=modern -> variant=null-move"]
+        );
+    }
 }

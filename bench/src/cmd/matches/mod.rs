@@ -508,7 +508,17 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     );
     // Resume: the pairs already in --out are kept (rows are written pair by pair).
     let mut rows: Vec<GameRow> = match &args.out {
-        Some(path) => crate::common::results::resume_rows(path, args.resume)?,
+        Some(path) => {
+            let mut rows = crate::common::results::resume_rows(path, args.resume)?;
+            // A pair's two rows are written together: a kill may have left one.
+            crate::common::results::drop_partial_group(
+                path,
+                &mut rows,
+                |r: &GameRow| r.pair,
+                |pair| pair.len() < 2,
+            )?;
+            rows
+        }
         None => Vec::new(),
     };
     let to_play = pairs_to_play(args, pairs, &rows, sprt.as_ref());

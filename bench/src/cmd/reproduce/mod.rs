@@ -181,7 +181,8 @@ impl Planned<'_> {
                     .args(&["--seed", &self.build.seed, "--min-ply", "40"])
                     .args(&["--stage", "endgame", "--max-score-cp", "300"])
                     .args(&["--id-prefix", "endgame"])
-                    .args(&["--out", &layout.path("endgames.epd")]),
+                    .args(&["--out", &layout.path("endgames.epd")])
+                    .rerun(Rerun::Resume),
             );
             samples.push(layout.path("samples-endgames.csv"));
             steps.push(
