@@ -231,6 +231,7 @@ pub fn run<S: Study>(study: &S, options: &StudyOptions, out: &Path) -> Result<()
         dir: out.to_path_buf(),
     };
     // 1. The run on disk, if any, and what this resume asks of it.
+    refuse_other_kind::<S>(&layout)?;
     let recorded: Option<S::Manifest> =
         load_manifest(&layout, options.resume || options.shard.is_some())?;
     let resumed = recorded.is_some();
@@ -308,6 +309,28 @@ pub fn run<S: Study>(study: &S, options: &StudyOptions, out: &Path) -> Result<()
     Ok(())
 }
 
+/// A directory that holds another study's run is refused, naming that study, before its
+/// manifest is read as this study's (which would fail on a missing field).
+fn refuse_other_kind<S: Study>(layout: &Layout) -> Result<(), String> {
+    /// The kind alone of a manifest.
+    #[derive(Deserialize)]
+    struct Kind {
+        kind: Option<StudyKind>,
+    }
+    let Ok(text) = std::fs::read_to_string(layout.file("manifest.toml")) else {
+        return Ok(());
+    };
+    match toml::from_str::<Kind>(&text) {
+        Ok(Kind { kind: Some(kind) }) if kind != S::KIND => Err(format!(
+            "{} holds a run of `cutlab {}`; resume it with that command, or choose another \
+             --out",
+            layout.dir.display(),
+            kind.name()
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Step 1: a resume continues the run on disk at its scale, with its positions and seed.
 fn check_resume<S: Study>(
     study: &S,
@@ -318,13 +341,6 @@ fn check_resume<S: Study>(
 ) -> Result<(), String> {
     if !resumed {
         return Ok(());
-    }
-    if let Some(kind) = recorded.kind.filter(|&k| k != S::KIND) {
-        return Err(format!(
-            "{} holds a run of `cutlab {}`; resume it with that command",
-            layout.dir.display(),
-            kind.name()
-        ));
     }
     if recorded.scale != study.sample().name {
         return Err(format!(
