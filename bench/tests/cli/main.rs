@@ -5,5 +5,6 @@ mod common;
 mod inputs;
 mod instruments;
 mod matches;
+mod network;
 mod pipelines;
 mod uci;

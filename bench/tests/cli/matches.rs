@@ -1,4 +1,5 @@
-//! Matches: game pairs, external engines (UCI, xboard, failing ones), resume and shards.
+//! Matches: game pairs, external engines (UCI, xboard, failing ones), resume and shards,
+//! and their games packed and unpacked.
 
 use crate::common::*;
 
@@ -539,4 +540,63 @@ fn a_resumed_match_refuses_openings_changed_under_their_name() {
     assert!(!refused.status.success(), "{err}");
     assert!(err.contains("openings_content"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Two PGNs packed into one file under their paths below `--root` come back byte for byte
+/// at those paths; `--only` picks one, names the file's PGNs when asked for another, and an
+/// existing PGN is not overwritten without `--force`.
+#[test]
+fn games_pack_several_pgns_and_unpack_them_where_they_were() {
+    let dir = temp_dir("games-pack");
+    let pgn = "[Event \"x\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n";
+    let other = "[Event \"y\"]\n[Result \"*\"]\n\n1. e4 *\n\n";
+    let run = dir.join("run");
+    std::fs::create_dir_all(run.join("m")).unwrap();
+    std::fs::write(run.join("m/a.pgn"), pgn).unwrap();
+    std::fs::write(run.join("b.pgn"), other).unwrap();
+    let packed = dir.join("games.moves.csv.xz");
+    let games =
+        |args: &[&std::ffi::OsStr]| Command::new(EXE).arg("games").args(args).output().unwrap();
+    let packing = stdout_of_success(&games(&[
+        "pack".as_ref(),
+        "--root".as_ref(),
+        run.as_os_str(),
+        run.join("m/a.pgn").as_os_str(),
+        run.join("b.pgn").as_os_str(),
+        packed.as_os_str(),
+    ]));
+    assert!(packing.contains("2 games of 2 PGN files"), "{packing}");
+    let back = dir.join("back");
+    stdout_of_success(&games(&[
+        "unpack".as_ref(),
+        packed.as_os_str(),
+        back.as_os_str(),
+    ]));
+    assert_eq!(std::fs::read_to_string(back.join("m/a.pgn")).unwrap(), pgn);
+    assert_eq!(std::fs::read_to_string(back.join("b.pgn")).unwrap(), other);
+    let only = dir.join("only");
+    let unpack_only = |name: &str| {
+        games(&[
+            "unpack".as_ref(),
+            packed.as_os_str(),
+            only.as_os_str(),
+            "--only".as_ref(),
+            name.as_ref(),
+        ])
+    };
+    stdout_of_success(&unpack_only("b.pgn"));
+    assert!(only.join("b.pgn").is_file() && !only.join("m").exists());
+    let unknown = unpack_only("c.pgn");
+    let error = String::from_utf8_lossy(&unknown.stderr);
+    assert!(!unknown.status.success());
+    assert!(
+        error.contains("no PGN named c.pgn (it holds b.pgn, m/a.pgn)"),
+        "{error}"
+    );
+    let again = unpack_only("b.pgn");
+    let error = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        !again.status.success() && error.contains("--force"),
+        "{error}"
+    );
 }
