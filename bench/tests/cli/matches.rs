@@ -600,3 +600,70 @@ fn games_pack_several_pgns_and_unpack_them_where_they_were() {
         "{error}"
     );
 }
+
+/// An engine's own `nodes=` searches that many nodes a move where the other searches
+/// `--nodes`: the same variant at twice the nodes against itself, and only with `--nodes`.
+#[test]
+fn an_engine_searches_its_own_nodes_per_move() {
+    let dir = temp_dir("match-own-nodes");
+    let out = dir.join("games.csv");
+    let doubled = Command::new(EXE)
+        .args(["match", "--engine", "variant=null-move+lmr", "name=doubled"])
+        .args([
+            "nodes=4000",
+            "--engine",
+            "variant=null-move+lmr",
+            "name=single",
+        ])
+        .args([
+            "--nodes",
+            "2000",
+            "--games",
+            "2",
+            "--maxmoves",
+            "30",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    stdout_of_success(&doubled);
+    let config = std::fs::read_to_string(dir.join("games.config.toml")).unwrap();
+    assert!(config.contains("nodes=4000"), "{config}");
+    // The doubled side searched other trees: the games are not those of 2,000 a side
+    // (deterministic, so this holds on every run). A clock with nodes= is refused.
+    let same = Command::new(EXE)
+        .args(["match", "--engine", "variant=null-move+lmr", "name=doubled"])
+        .args(["--engine", "variant=null-move+lmr", "name=single"])
+        .args([
+            "--nodes",
+            "2000",
+            "--games",
+            "2",
+            "--maxmoves",
+            "30",
+            "--pgn",
+        ])
+        .arg(dir.join("same.pgn"))
+        .output()
+        .unwrap();
+    stdout_of_success(&same);
+    let pgn = |p: &str| std::fs::read_to_string(dir.join(p)).unwrap_or_default();
+    let clocked = Command::new(EXE)
+        .args(["match", "--engine", "variant=null-move", "nodes=100"])
+        .args(["--engine", "variant=null-move", "name=b", "--tc", "1+0.1"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&clocked.stderr);
+    assert!(!clocked.status.success() && err.contains("nodes="), "{err}");
+    let moves = |p: &str| -> Vec<String> {
+        pgn(p)
+            .lines()
+            .filter(|l| !l.starts_with('[') && !l.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(moves("same.pgn").len(), 2);
+    assert_ne!(moves("doubled.pgn"), moves("same.pgn"));
+    std::fs::remove_dir_all(&dir).ok();
+}

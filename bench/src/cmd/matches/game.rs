@@ -57,7 +57,9 @@ pub fn play_game(
         };
         let loss = if side == 0 { "0-1" } else { "1-0" };
         let started = Instant::now();
-        let reply = players[mover].play(&start.fen(), &moves, &game, clocks, control, inc);
+        // An engine's own nodes per move (`nodes=`) in place of the match's.
+        let limit = setting.specs[mover].nodes.map_or(control, Control::Nodes);
+        let reply = players[mover].play(&start.fen(), &moves, &game, clocks, limit, inc);
         let used = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let (text, score) = match reply {
             Ok(Answer::Move(text, score)) => (text, score),

@@ -36,9 +36,9 @@ const MAX_GAMES: u64 = 1_000_000;
 #[derive(Args, Debug, serde::Serialize)]
 pub struct MatchArgs {
     /// An engine: `variant=NAME`, `uci=COMMAND` or `xboard=COMMAND` (CECP 2), then
-    /// `option.NAME=VALUE`, `name=NAME` and (for a variant) `params=FILE` words; a variant's
-    /// one option is `Hash` (MiB, default 16). Give it twice; the first engine's view is
-    /// reported.
+    /// `option.NAME=VALUE`, `name=NAME`, (for a variant) `params=FILE` and (with `--nodes`)
+    /// `nodes=N`, the engine's own nodes per move, words; a variant's one option is `Hash`
+    /// (MiB, default 16). Give it twice; the first engine's view is reported.
     #[arg(long, num_args = 1.., action = clap::ArgAction::Append, required = true)]
     engine: Vec<String>,
     /// Openings: EPD/FEN or PGN (default: the 3,123 built-in openings, 8 random plies scored

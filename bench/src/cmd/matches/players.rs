@@ -23,6 +23,9 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// Transposition table of our variant, MiB (`option.Hash`; 16 unless given).
     pub hash_mib: usize,
+    /// Nodes per move of this engine alone (`nodes=N`, with `--nodes`): one side searching
+    /// twice the other's nodes measures what a doubling of effort is worth in Elo.
+    pub nodes: Option<u64>,
 }
 
 /// The protocol of an external engine.
@@ -44,6 +47,7 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
         protocol: Protocol::Uci,
         options: Vec::new(),
         hash_mib: 16,
+        nodes: None,
     };
     let mut params = None;
     for word in words {
@@ -67,6 +71,12 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, String> {
                 }
             }
             "name" => spec.name = value.to_string(),
+            "nodes" => {
+                spec.nodes = Some(
+                    crate::common::options::count_up_to::<u64>(1 << 40)(value)
+                        .map_err(|e| format!("--engine: nodes={value}: {e}"))?,
+                );
+            }
             "params" => params = Some(value.to_string()),
             option if option.starts_with("option.") => {
                 spec.options
@@ -119,6 +129,12 @@ fn take_variant_options(spec: &mut EngineSpec) -> Result<(), String> {
 /// # Errors
 /// It cannot, and why.
 pub fn check_control(spec: &EngineSpec, control: Control) -> Result<(), String> {
+    if spec.nodes.is_some() && !matches!(control, Control::Nodes(_)) {
+        return Err(format!(
+            "{}: nodes= sets an engine's own nodes per move, with --nodes for the other",
+            spec.name
+        ));
+    }
     if spec.variant.is_none() && spec.protocol == Protocol::Xboard {
         super::xboard::level(control).map_err(|e| format!("{}: {e}", spec.name))?;
     }
