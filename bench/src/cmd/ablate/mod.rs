@@ -34,6 +34,9 @@ use crate::common::{
     speed,
 };
 
+/// The "method" of the `doubled` comparison.
+const DOUBLED: &str = "twice-the-nodes";
+
 /// The seeds' methods, the default `--extras`: Jiang and Buro's ProbCut and MPC, the
 /// Multi-Cut family, the null-move rules, probabilistic alpha-beta.
 const SEED_METHODS: &str = "probcut,mpc,multicut,multicut-all,multicut-tt,null-move,\
@@ -54,7 +57,8 @@ pub struct AblateArgs {
     #[arg(long, value_delimiter = ',', default_value = SEED_METHODS)]
     extras: Vec<String>,
     /// The kinds of comparison, comma-separated: `without` (each method left out of the
-    /// stack), `with` (added to the baseline), `added` (each extra added to the stack).
+    /// stack), `with` (added to the baseline), `added` (each extra added to the stack),
+    /// `doubled` (the stack at twice the nodes per move against itself: a doubling's Elo).
     #[arg(
         long,
         value_enum,
@@ -185,6 +189,9 @@ pub enum Direction {
     With,
     /// The stack with one extra method, against the stack.
     Added,
+    /// The stack at twice the nodes per move, against the stack: what a doubling of the
+    /// effort is worth, the exchange rate between a method's cost per node and Elo.
+    Doubled,
 }
 
 impl Direction {
@@ -195,6 +202,7 @@ impl Direction {
             Direction::Without => "without",
             Direction::With => "with",
             Direction::Added => "added",
+            Direction::Doubled => "doubled",
         }
     }
 
@@ -203,7 +211,7 @@ impl Direction {
     pub fn reference(self) -> Reference {
         match self {
             Direction::With => Reference::Baseline,
-            Direction::Without | Direction::Added => Reference::Stack,
+            Direction::Without | Direction::Added | Direction::Doubled => Reference::Stack,
         }
     }
 }
@@ -262,6 +270,13 @@ impl Comparison {
     #[must_use]
     pub fn reference(&self) -> Reference {
         self.direction.reference()
+    }
+
+    /// Whether the variant searches a tree of its own: the stack at twice the nodes searches
+    /// the stack's, so it has no searches at fixed depth or time and no trace.
+    #[must_use]
+    pub fn searches_a_tree(&self) -> bool {
+        self.direction != Direction::Doubled
     }
 
     /// The comparison's name in files and steps, e.g. `without-rfp`.
@@ -429,6 +444,13 @@ fn comparisons(args: &AblateArgs) -> Result<Plan, String> {
             push(Direction::With, x, with_method(&baseline, x))?;
         }
     }
+    if args.directions.contains(&Direction::Doubled) {
+        out.push(Comparison {
+            direction: Direction::Doubled,
+            method: DOUBLED.to_string(),
+            variant: join(&stack),
+        });
+    }
     if out.is_empty() {
         return Err(
             "no comparisons to make (--methods, --extras and --directions leave none)".into(),
@@ -540,7 +562,7 @@ impl Planned<'_> {
                 .chain(
                     comparisons
                         .iter()
-                        .filter(|c| c.reference() == reference)
+                        .filter(|c| c.reference() == reference && c.searches_a_tree())
                         .map(|c| c.variant.as_str()),
                 )
                 .collect();
@@ -574,20 +596,21 @@ impl Planned<'_> {
                         rule.extend([option.to_string(), value.clone()]);
                     }
                 }
-                let engines = [
-                    [
-                        format!("variant={}", c.variant),
-                        format!("name={}", c.name()),
-                    ],
-                    [
-                        format!("variant={}", self.reference_of(c)),
-                        format!("name={}", c.reference().name()),
-                    ],
+                let mut variant = vec![
+                    format!("variant={}", c.variant),
+                    format!("name={}", c.name()),
+                ];
+                if c.direction == Direction::Doubled {
+                    variant.push(format!("nodes={}", 2 * nodes));
+                }
+                let reference = [
+                    format!("variant={}", self.reference_of(c)),
+                    format!("name={}", c.reference().name()),
                 ];
                 let file = games_file(c, *nodes);
                 steps.push(build.game_match(
                     format!("match-{nodes}-{}", c.name()),
-                    [&engines[0], &engines[1]],
+                    [&variant, &reference],
                     &rule,
                     file.trim_end_matches(".csv"),
                 ));
@@ -611,7 +634,7 @@ impl Planned<'_> {
         .chain(
             comparisons
                 .iter()
-                .filter(|c| c.direction != Direction::Without)
+                .filter(|c| c.direction != Direction::Without && c.searches_a_tree())
                 .map(|c| {
                     let rates = match Method::from_name(c.traced_method()) {
                         Some(m) => format!("{others},{}={rate}", m.name()),
@@ -938,5 +961,12 @@ mod tests {
         assert!(comparisons(&cli.args).is_err());
         let cli = parse(&["--directions", "with,with"]).unwrap();
         assert!(comparisons(&cli.args).is_err());
+        // The stack against itself at twice the nodes: one comparison, the stack its variant.
+        let cli = parse(&["--directions", "doubled", "--extras", "none"]).unwrap();
+        let (_, _, made) = comparisons(&cli.args).unwrap();
+        assert_eq!(made.len(), 1);
+        assert_eq!(made[0].name(), "doubled-twice-the-nodes");
+        assert_eq!(made[0].variant, "null-move+lmr+rfp");
+        assert!(!made[0].searches_a_tree());
     }
 }

@@ -130,7 +130,12 @@ fn row(
         Reference::Stack => &manifest.stack,
         Reference::Baseline => &manifest.baseline,
     };
-    let variant = c.variant.as_str();
+    // The stack at twice the nodes has no searches of its own to pair with the stack's.
+    let variant = if c.searches_a_tree() {
+        c.variant.as_str()
+    } else {
+        ""
+    };
     let names = (reference.as_str(), variant);
     let step = |kind: &str| format!("{kind}-{}", c.reference().name());
     let file = |kind: &str| layout.file(&format!("{}.csv", step(kind)));
@@ -577,7 +582,7 @@ fn by_effort(
 }
 
 /// The sections of the report: a direction and its title.
-const SECTIONS: [(Direction, &str); 3] = [
+const SECTIONS: [(Direction, &str); 4] = [
     (
         Direction::Without,
         "Leave one out: the stack without the method, against the stack",
@@ -589,6 +594,10 @@ const SECTIONS: [(Direction, &str); 3] = [
     (
         Direction::With,
         "Add one in: the baseline with the method, against the baseline",
+    ),
+    (
+        Direction::Doubled,
+        "Twice the nodes: the stack at twice the nodes per move, against the stack",
     ),
 ];
 
