@@ -61,11 +61,18 @@ pub fn tilted(base: [f64; 5], elo: f64) -> [f64; 5] {
     at(f64::midpoint(low, high))
 }
 
-/// `reps` matches of pairs drawn from `probs` (pentanomial probabilities, LL to WW), each
-/// stopped by `looks` as `cutlab match --looks` stops it; seeded.
-#[must_use]
-pub fn simulate(looks: &Looks, probs: [f64; 5], reps: u32, seed: u64) -> Simulated {
-    let elo = elo_of_score(probs.iter().zip(PAIR_SCORES).map(|(p, s)| p * s).sum());
+/// One simulated match at its stop: its estimate, its printed interval's half-width, why it
+/// stopped and how many pairs it played.
+struct Stopped {
+    elo: f64,
+    error: f64,
+    stop: Stop,
+    pairs: u64,
+}
+
+/// `reps` matches of pairs drawn from `probs`, each stopped by `looks` as `cutlab match
+/// --looks` stops it; seeded.
+fn matches(looks: &Looks, probs: [f64; 5], reps: u32, seed: u64) -> Vec<Stopped> {
     let mut cumulative = [0.0; 5];
     let mut total = 0.0;
     for (c, p) in cumulative.iter_mut().zip(probs) {
@@ -73,44 +80,122 @@ pub fn simulate(looks: &Looks, probs: [f64; 5], reps: u32, seed: u64) -> Simulat
         *c = total;
     }
     let mut state = seed;
-    let (mut covered, mut sum, mut first_sum, mut first_n) = (0_u32, 0.0, 0.0, 0_u32);
-    let mut stops = [0_u32; 3];
-    for _ in 0..reps {
-        let mut p = Pentanomial::default();
-        let stop = loop {
-            state = splitmix64(state);
-            #[expect(clippy::cast_precision_loss, reason = "53 bits of a uniform draw")]
-            let u = (state >> 11) as f64 / (1_u64 << 53) as f64 * total;
-            let outcome = cumulative.iter().position(|&c| u < c).unwrap_or(4);
-            let s = PAIR_SCORES[outcome];
-            p.add(s, s);
-            if let Some(stop) = looks.stop(&p) {
-                break stop;
+    (0..reps)
+        .map(|_| {
+            let mut p = Pentanomial::default();
+            let stop = loop {
+                state = splitmix64(state);
+                #[expect(clippy::cast_precision_loss, reason = "53 bits of a uniform draw")]
+                let u = (state >> 11) as f64 / (1_u64 << 53) as f64 * total;
+                let outcome = cumulative.iter().position(|&c| u < c).unwrap_or(4);
+                let s = PAIR_SCORES[outcome];
+                p.add(s, s);
+                if let Some(stop) = looks.stop(&p) {
+                    break stop;
+                }
+            };
+            let s = looks.stats(&p);
+            Stopped {
+                elo: s.elo,
+                error: s.elo_error,
+                stop,
+                pairs: p.pairs(),
             }
-        };
-        let s = looks.stats(&p);
-        if (s.elo - s.elo_error..=s.elo + s.elo_error).contains(&elo) {
-            covered += 1;
-        }
-        sum += s.elo;
-        if Some(&(2 * p.pairs())) == looks.games().first() {
-            first_sum += s.elo;
-            first_n += 1;
-        }
-        stops[match stop {
-            Stop::Decided => 0,
-            Stop::Bounded => 1,
-            Stop::LastLook => 2,
-        }] += 1;
-    }
-    let share = |n: u32| f64::from(n) / f64::from(reps.max(1));
+        })
+        .collect()
+}
+
+/// `reps` matches of pairs drawn from `probs` (pentanomial probabilities, LL to WW), each
+/// stopped by `looks` as `cutlab match --looks` stops it; seeded.
+#[must_use]
+pub fn simulate(looks: &Looks, probs: [f64; 5], reps: u32, seed: u64) -> Simulated {
+    let elo = elo_of_score(probs.iter().zip(PAIR_SCORES).map(|(p, s)| p * s).sum());
+    let played = matches(looks, probs, reps, seed);
+    let share = |n: usize| {
+        #[expect(clippy::cast_precision_loss, reason = "counts")]
+        let x = n as f64 / played.len().max(1) as f64;
+        x
+    };
+    let first: Vec<f64> = played
+        .iter()
+        .filter(|m| looks.games().first() == Some(&(2 * m.pairs)))
+        .map(|m| m.elo)
+        .collect();
+    #[expect(clippy::cast_precision_loss, reason = "counts")]
+    let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len().max(1) as f64;
+    let elos: Vec<f64> = played.iter().map(|m| m.elo).collect();
+    let count = |stop: Stop| played.iter().filter(|m| m.stop == stop).count();
     Simulated {
         elo,
-        coverage: share(covered),
-        mean_elo: sum / f64::from(reps.max(1)),
-        mean_elo_first_look: (first_n > 0).then(|| first_sum / f64::from(first_n)),
-        stops: stops.map(share),
+        coverage: share(
+            played
+                .iter()
+                .filter(|m| (m.elo - m.error..=m.elo + m.error).contains(&elo))
+                .count(),
+        ),
+        mean_elo: mean(&elos),
+        mean_elo_first_look: (!first.is_empty()).then(|| mean(&first)),
+        stops: [
+            share(count(Stop::Decided)),
+            share(count(Stop::Bounded)),
+            share(count(Stop::LastLook)),
+        ],
     }
+}
+
+/// How often two independent matches of the same true worth (pairs drawn from `probs`, each
+/// stopped by `looks`) read as changed: their difference's interval, the half-widths of the
+/// two printed intervals in quadrature, excludes 0. The by-chance rate of a contrast of two
+/// efforts or two evaluations under the rule actually used, not the nominal level.
+#[must_use]
+pub fn false_change_rate(looks: &Looks, probs: [f64; 5], reps: u32, seed: u64) -> f64 {
+    let played = matches(looks, probs, 2 * reps, seed);
+    let changed = played
+        .chunks(2)
+        .filter(|pair| (pair[0].elo - pair[1].elo).abs() > pair[0].error.hypot(pair[1].error))
+        .count();
+    #[expect(clippy::cast_precision_loss, reason = "counts")]
+    let rate = changed as f64 / f64::from(reps.max(1));
+    rate
+}
+
+/// The true worths, Elo, at which a report simulates its rule: no effect, and the sizes the
+/// decisive rows read.
+pub const TRUE_ELOS: [f64; 4] = [0.0, 10.0, 20.0, 40.0];
+
+/// Matches a report simulates at each true worth.
+pub const MATCHES: u32 = 2000;
+
+/// The game pairs of several matches pooled into one distribution of no effect (tilted to a
+/// mean score of one half: the shape of their draws and pairs, without their worths), and how
+/// many pairs; `None` without any.
+#[must_use]
+pub fn no_effect_of<'a>(
+    matches: impl IntoIterator<Item = &'a Pentanomial>,
+) -> Option<([f64; 5], u64)> {
+    let counts = matches.into_iter().fold([0_u64; 5], |mut acc, p| {
+        for (slot, n) in acc.iter_mut().zip([p.ll, p.ld, p.wl_dd, p.wd, p.ww]) {
+            *slot += n;
+        }
+        acc
+    });
+    let total: u64 = counts.iter().sum();
+    #[expect(clippy::cast_precision_loss, reason = "counts")]
+    let shares = counts.map(|n| n as f64 / total.max(1) as f64);
+    (total > 0).then(|| (tilted(shares, 0.0), total))
+}
+
+/// [`false_change_rate`] at the worst of the true worths `elos`, each from `base` tilted to it.
+#[must_use]
+pub fn worst_false_change_rate(
+    looks: &Looks,
+    base: [f64; 5],
+    elos: &[f64],
+    (reps, seed): (u32, u64),
+) -> f64 {
+    elos.iter()
+        .map(|&elo| false_change_rate(looks, tilted(base, elo), reps, seed))
+        .fold(0.0, f64::max)
 }
 
 #[cfg(test)]
@@ -162,5 +247,17 @@ mod tests {
             "mean at the stop {}",
             moderate.mean_elo
         );
+    }
+
+    /// Two matches of the same true worth read as changed more often than the nominal 1% of
+    /// their 99% intervals once each has stopped by the looks (each stop pulls its estimate
+    /// away from the truth), most where the worth is one the rule stops on early.
+    #[test]
+    fn two_stopped_matches_of_one_worth_read_changed_more_than_nominally() {
+        let looks = Looks::new(vec![200, 400, 800, 1600, 3200], 15.0).unwrap();
+        let at_zero = false_change_rate(&looks, tilted(BASE, 0.0), 3000, 3);
+        let at_twenty = false_change_rate(&looks, tilted(BASE, 20.0), 3000, 4);
+        assert!(at_zero < 0.05, "{at_zero}");
+        assert!(at_twenty > 1.0 - looks.confidence(), "{at_twenty}");
     }
 }

@@ -430,7 +430,7 @@ impl SearchConfig {
     }
 
     /// The network this configuration evaluates with (`None`: the classical evaluation),
-    /// loaded once per process and shared ([`crate::nnue::network`]): the one place a search
+    /// loaded once per process and shared ([`crate::nnue::network()`]): the one place a search
     /// gets its network, so that a file that cannot be loaded is an error where the
     /// configuration is used, never the classical evaluation in its place.
     ///

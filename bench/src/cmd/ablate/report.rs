@@ -264,8 +264,25 @@ impl AblationRow {
     }
 }
 
-/// Simulated matches a true Elo in [`rule_section`].
-const SIMULATED_MATCHES: u32 = 2000;
+/// The pairs of the stopped matches of `rows` pooled as a distribution of no effect, and how
+/// many pairs ([`sequential::no_effect_of`]).
+fn pooled(rows: &[AblationRow]) -> Option<([f64; 5], u64)> {
+    sequential::no_effect_of(rows.iter().filter(|r| r.stopped()).map(|r| &r.pentanomial))
+}
+
+/// The share of contrasts of two independent matches of one true worth that read as changed
+/// under the rule, at the worst of [`sequential::TRUE_ELOS`]: the by-chance rate of a change between
+/// efforts (the nominal `1 - confidence` where nothing has stopped yet).
+fn false_change_rate(rows: &[AblationRow], looks: &Looks, seed: u64) -> f64 {
+    pooled(rows).map_or(1.0 - looks.confidence(), |(base, _)| {
+        sequential::worst_false_change_rate(
+            looks,
+            base,
+            &sequential::TRUE_ELOS,
+            (sequential::MATCHES, seed),
+        )
+    })
+}
 
 /// What the stopping rule does to the numbers it prints, simulated on this run's own pairs
 /// (their pooled pentanomial tilted to each true Elo, [`sequential::simulate`] of the exact
@@ -274,19 +291,7 @@ const SIMULATED_MATCHES: u32 = 2000;
 /// match has stopped.
 fn rule_section(rows: &[AblationRow], looks: &Looks, seed: u64) -> Option<String> {
     let done: Vec<&AblationRow> = rows.iter().filter(|r| r.stopped()).collect();
-    let pooled = done.iter().fold([0_u64; 5], |mut acc, r| {
-        let p = &r.pentanomial;
-        for (slot, n) in acc.iter_mut().zip([p.ll, p.ld, p.wl_dd, p.wd, p.ww]) {
-            *slot += n;
-        }
-        acc
-    });
-    let total: u64 = pooled.iter().sum();
-    if total == 0 {
-        return None;
-    }
-    #[expect(clippy::cast_precision_loss, reason = "counts")]
-    let base = sequential::tilted(pooled.map(|n| n as f64 / total as f64), 0.0);
+    let (base, total) = pooled(rows)?;
     let confidence = format!("{:.0}%", 100.0 * looks.confidence());
     let mut t = Table::new(&[
         ">true Elo",
@@ -298,11 +303,11 @@ fn rule_section(rows: &[AblationRow], looks: &Looks, seed: u64) -> Option<String
         ">at the last look",
     ]);
     let mut no_effect = None;
-    for elo in [0.0, 10.0, 20.0, 40.0] {
+    for elo in sequential::TRUE_ELOS {
         let sim = sequential::simulate(
             looks,
             sequential::tilted(base, elo),
-            SIMULATED_MATCHES,
+            sequential::MATCHES,
             seed,
         );
         let percent = |x: f64| format!("{:.1}%", 100.0 * x);
@@ -328,7 +333,7 @@ fn rule_section(rows: &[AblationRow], looks: &Looks, seed: u64) -> Option<String
     Some(format!(
         "\n## What the rule does to its numbers\n\nThe stopping rule simulated on this run's \
          own pairs ({total} pairs of its {} stopped matches pooled, tilted to each true Elo; \
-         {SIMULATED_MATCHES} matches a row, seed {seed}; `analysis::sequential`). With no \
+         {} matches a row, seed {seed}; `analysis::sequential`). With no \
          effect the intervals printed at {confidence} cover {:.1}% of the time, and a match \
          reads decided {:.1}% of the time: of the {} matches stopped, {decided} are decided, \
          where about {by_chance:.1} would be by chance alone if no method had any effect. A \
@@ -336,6 +341,7 @@ fn rule_section(rows: &[AblationRow], looks: &Looks, seed: u64) -> Option<String
          so a size decided at 200 games is to be replayed before it is built on.\n\n\
          {}\n",
         done.len(),
+        sequential::MATCHES,
         100.0 * sim.coverage,
         100.0 * sim.stops[0],
         done.len(),
@@ -478,7 +484,7 @@ fn by_effort(
     layout: &Layout,
     efforts: &[u64],
     rows: &[AblationRow],
-    confidence: f64,
+    (confidence, chance): (f64, f64),
 ) -> Result<String, String> {
     let Some((&low, higher)) = efforts.split_first() else {
         return Ok(String::new());
@@ -557,7 +563,7 @@ fn by_effort(
                 (&format!("{high} nodes"), &worth_high),
             ],
         )?;
-        let by_chance = f64::from(contrasts) * (1.0 - confidence);
+        let by_chance = f64::from(contrasts) * chance;
         let _ = write!(
             md,
             "\n## From {low} to {high} nodes per move: each method's worth as the search \
@@ -571,10 +577,13 @@ fn by_effort(
              match has not stopped by its rule, or has no game yet; *no interval*: a rout or \
              too few games. {changed} of \
              {contrasts} contrasts read changed; with no change anywhere about {by_chance:.1} \
-             would by chance. A match stopped at an early look overstates its size a little \
+             would by chance ({:.1}% of contrasts: the stopping rule simulated on this run's \
+             pairs, two matches of one true worth each stopped by it, at the worst of true \
+             worths 0 to 40). A match stopped at an early look overstates its size a little \
              (it stopped because its estimate was far from 0), so a change between a row \
              decided at 200 games and one stopped narrow at 3,200 is the likeliest to shrink on \
              a replay.\n\n{}\n![each method's worth at both efforts]({figure})\n",
+            100.0 * chance,
             t.render()
         );
     }
@@ -757,11 +766,12 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
             every_row.extend(rows);
         }
     }
+    let chance = false_change_rate(&every_row, &looks, manifest.header.seed);
     sections.push_str(&by_effort(
         layout,
         &manifest.nodes,
         &every_row,
-        looks.confidence(),
+        (looks.confidence(), chance),
     )?);
     if stopped < matches {
         md.push_str(&format!(
@@ -930,7 +940,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("cutlab-efforts-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let layout = Layout { dir: dir.clone() };
-        let md = by_effort(&layout, &[5000, 20000], &rows, 0.99).unwrap();
+        let md = by_effort(&layout, &[5000, 20000], &rows, (0.99, 0.01)).unwrap();
         assert!(dir.join("worth-5000-20000.svg").is_file());
         let half = 27.0_f64.hypot(34.0);
         let lmp = md.lines().find(|l| l.contains("| lmp ")).unwrap();
@@ -946,7 +956,11 @@ mod tests {
         let iir = md.lines().find(|l| l.contains("| iir ")).unwrap();
         assert!(iir.contains("| playing "), "{md}");
         assert!(md.contains("1 of 1 contrasts read changed"), "{md}");
-        assert!(by_effort(&layout, &[5000], &rows, 0.99).unwrap().is_empty());
+        assert!(
+            by_effort(&layout, &[5000], &rows, (0.99, 0.01))
+                .unwrap()
+                .is_empty()
+        );
         std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -5,10 +5,11 @@
 use std::{fmt::Write as _, path::Path};
 
 use cutlab_analysis::{
-    elo::{Looks, MIN_PAIRS, MatchStats},
+    elo::{Looks, MIN_PAIRS, MatchStats, Pentanomial},
     markdown::Table,
     plot,
     rows::{GameRow, read_games_if_stored},
+    sequential,
     stats::{Estimate, independent_difference},
     tables::MatchSummary,
 };
@@ -49,6 +50,7 @@ struct Measured {
     half_width: Option<f64>,
     games: usize,
     stopped: bool,
+    pentanomial: Pentanomial,
 }
 
 /// The match of comparison `c` at `nodes` in run `dir` (none before its first game), its
@@ -68,6 +70,7 @@ fn measured(
                 .then_some(stats.elo_error),
             games: m.games,
             stopped: looks.stop(&m.pentanomial).is_some(),
+            pentanomial: m.pentanomial,
         }
     }))
 }
@@ -190,6 +193,7 @@ pub fn report(dir: &Path, study: &AblationStudy, draw: bool) -> Result<String, S
         "method", &games_a, &elo_a, &games_b, &elo_b, &change, "verdict",
     ]);
     let (mut labels, mut points_a, mut points_b) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut stopped, mut differ, mut contrasts) = (Vec::new(), 0, 0);
     for c in
         a.2.comparisons
             .iter()
@@ -205,6 +209,15 @@ pub fn report(dir: &Path, study: &AblationStudy, draw: bool) -> Result<String, S
         let ma = measured(&a.1, c, study.effort_nodes, (&looks_a, confidence))?;
         let mb = measured(&b.1, other, study.effort_nodes, (&looks_b, confidence))?;
         let (diff, verdict) = difference(ma, mb);
+        differ += usize::from(verdict == "differs");
+        contrasts += 1;
+        stopped.extend(
+            [ma, mb]
+                .into_iter()
+                .flatten()
+                .filter(|m| m.stopped)
+                .map(|m| m.pentanomial),
+        );
         labels.push(c.method.clone());
         points_a.push(ma.and_then(Measured::estimate));
         points_b.push(mb.and_then(Measured::estimate));
@@ -227,6 +240,7 @@ pub fn report(dir: &Path, study: &AblationStudy, draw: bool) -> Result<String, S
         ));
     }
     md.push_str(&table.render());
+    md.push_str(&by_chance(&stopped, (contrasts, differ), &looks_a));
     let _ = writeln!(
         md,
         "\n![each method's Elo in both runs, {percent} intervals]({FIGURE})"
@@ -252,6 +266,35 @@ pub fn report(dir: &Path, study: &AblationStudy, draw: bool) -> Result<String, S
     Ok(md)
 }
 
+/// What the contrasts would read by chance: of `contrasts`, `differ` differ; with no
+/// difference anywhere, the count expected under the runs' stopping rule, simulated on their
+/// own pooled pairs (two matches of one true worth each stopped by `looks`, at the worst of
+/// the true worths simulated), not the nominal level of the intervals.
+fn by_chance(
+    stopped: &[Pentanomial],
+    (contrasts, differ): (usize, usize),
+    looks: &Looks,
+) -> String {
+    let Some((base, _)) = sequential::no_effect_of(stopped) else {
+        return String::new();
+    };
+    let rate = sequential::worst_false_change_rate(
+        looks,
+        base,
+        &sequential::TRUE_ELOS,
+        (sequential::MATCHES, 2003),
+    );
+    #[expect(clippy::cast_precision_loss, reason = "a count of contrasts")]
+    let expected = contrasts as f64 * rate;
+    format!(
+        "\n{differ} of the {contrasts} contrasts differ; with no difference anywhere, about \
+         {expected:.2} would by chance ({:.1}% a contrast: the stopping rule simulated on the \
+         runs' own pooled pairs, two matches of one true worth each stopped by it, at the worst \
+         of true worths 0 to 40).\n",
+        100.0 * rate
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,6 +309,7 @@ mod tests {
                 half_width: Some(h),
                 games: 400,
                 stopped: true,
+                pentanomial: Pentanomial::default(),
             })
         };
         let (text, verdict) = difference(m(-50.0, 30.0), m(10.0, 40.0));
@@ -279,6 +323,7 @@ mod tests {
             half_width: None,
             games: 8,
             stopped: false,
+            pentanomial: Pentanomial::default(),
         });
         assert_eq!(difference(m(0.0, 1.0), few).1, "too few games");
         assert_eq!(difference(None, m(0.0, 1.0)).1, "to play");
