@@ -21,7 +21,10 @@ use cutlab_analysis::{
 };
 use serde::Deserialize;
 
-use crate::common::pipeline::{Layout, study::StudyKind};
+use crate::common::{
+    adjudication::{self, Adjudication},
+    pipeline::{Layout, study::StudyKind},
+};
 
 /// Options of `cutlab report`.
 #[derive(Args, Debug)]
@@ -55,8 +58,24 @@ struct Section {
     detail: Option<String>,
     #[serde(default)]
     matches: Vec<MatchEntry>,
+    /// Adjudication rules replayed on games played to their end (their scores beside them).
+    #[serde(default)]
+    adjudication: Vec<Replay>,
     #[serde(default)]
     after: String,
+}
+
+/// Adjudication replayed on a section's games: the rules, in `cutlab match`'s words, and the
+/// games CSVs (beside the manifest), each with its `STEM.scores.csv` (or `.gz`, `.xz`).
+#[derive(Debug, Deserialize)]
+struct Replay {
+    /// What the rules are (a heading for the replay's lines).
+    label: String,
+    #[serde(default)]
+    draw: Option<String>,
+    #[serde(default)]
+    resign: Option<String>,
+    games: Vec<String>,
 }
 
 /// One match of a table: its label, a detail, and its games CSV (beside the manifest).
@@ -203,6 +222,16 @@ fn matches_report(dir: &Path, study: &MatchStudy, draw: bool) -> Result<String, 
                     )?;
                 }
             }
+        }
+        for replay in &section.adjudication {
+            let rules =
+                Adjudication::parse(replay.draw.as_deref(), replay.resign.as_deref(), None)?;
+            let files: Vec<PathBuf> = replay.games.iter().map(|g| dir.join(g)).collect();
+            let replayed = adjudication::replay::replay(&files, rules)?;
+            // The replay's own lines, each game file named below the study.
+            let lines = adjudication::replay::summary(&replayed)
+                .replace(&format!("{}/", dir.display()), "");
+            md.push_str(&format!("\n**{}**\n\n```text\n{lines}```\n", replay.label));
         }
         if !section.after.is_empty() {
             md.push_str(&format!("\n{}\n", section.after.trim_end()));

@@ -4,6 +4,8 @@
 //! ends a game exactly where the live rule would have; a study (`ablate`) checks the rules it
 //! passes to its matches with [`Adjudication::parse`].
 
+pub mod replay;
+
 use shakmaty::Color;
 
 /// How a game ended.
