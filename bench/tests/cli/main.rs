@@ -7,4 +7,5 @@ mod instruments;
 mod matches;
 mod network;
 mod pipelines;
+mod studies;
 mod uci;

@@ -1,0 +1,514 @@
+//! The studies end to end: `reproduce` and `ablate` run, resumed and reported, and every
+//! published study's report written again from its data and restored from `results/`.
+
+use crate::common::*;
+
+#[test]
+fn reproduce_writes_the_report_and_resumes_without_rerunning() {
+    let dir = temp_dir("reproduce");
+    let out = dir.join("run");
+    let run = |extra: &[&str]| {
+        Command::new(EXE)
+            .args([
+                "reproduce",
+                "--smoke",
+                "--engine",
+                "none",
+                "--positions",
+                "6",
+                "--idle-wait",
+                "0",
+            ])
+            .arg("--out")
+            .arg(&out)
+            .args(extra)
+            .output()
+            .expect("cutlab runs")
+    };
+    let first = run(&[]);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    for section in [
+        "## Table 1",
+        "## Sections 3-4",
+        "## Table 2",
+        "## Table 3",
+        "## Ours: oracle regret",
+        "## Ours: false cuts",
+        "## Configuration",
+        "## Power: what this scale is sized to decide",
+        "## Headline: MPC against null move, to a decision",
+        "GSPRT elo0 = 0, elo1 = 20",
+    ] {
+        assert!(report.contains(section), "{section} missing:\n{report}");
+    }
+    // The time limits follow the machine's measured speed, and the report says by how much.
+    assert!(
+        report.contains("every time limit is multiplied by"),
+        "{report}"
+    );
+    assert!(
+        !report.contains("## Table 4"),
+        "no external engine was given"
+    );
+    for file in [
+        "depth.svg",
+        "regret-cdf.svg",
+        "cuts-by-depth.svg",
+        "manifest.toml",
+    ] {
+        assert!(out.join(file).is_file(), "{file} missing");
+    }
+    let depth_rows = std::fs::read_to_string(out.join("depth.csv")).unwrap();
+    assert_eq!(
+        depth_rows.lines().count(),
+        1 + 6 * 7,
+        "6 positions x 7 variants"
+    );
+
+    let again = run(&[]);
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--resume"));
+    let resumed = run(&["--resume"]);
+    assert!(resumed.status.success());
+    let log = String::from_utf8_lossy(&resumed.stderr);
+    let steps = log.lines().filter(|l| l.starts_with('[')).count();
+    assert!(steps > 10, "{log}");
+    assert_eq!(log.matches("done earlier").count(), steps, "{log}");
+    // A step whose record is removed runs again (the manifest's list of finished steps does
+    // not bring it back); the others are done earlier.
+    std::fs::remove_file(out.join("steps/fit.toml")).unwrap();
+    let refit = run(&["--resume"]);
+    assert!(refit.status.success());
+    let log = String::from_utf8_lossy(&refit.stderr);
+    assert_eq!(log.matches("done earlier").count(), steps - 1, "{log}");
+    assert!(log.contains("] cutlab fit "), "{log}");
+    // Published by `scripts/publish-run` (CSVs gzipped, PGNs and configurations packed, the
+    // traces' node, test and verified-cut rows left out), the run gives the same report:
+    // `cutlab report` reads the study.
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let study = dir.join("study");
+    let publish = |run: &std::path::Path| {
+        Command::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../scripts/publish-run"
+        ))
+        .arg(run)
+        .arg(&study)
+        .env("CUTLAB", EXE)
+        .output()
+        .unwrap()
+    };
+    stdout_of_success(&publish(&out));
+    assert_eq!(
+        std::fs::read_to_string(study.join("report.md")).unwrap(),
+        report
+    );
+    let traces: Vec<String> = std::fs::read_dir(study.join("traces"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        traces.iter().any(|f| f.ends_with(".tallies.csv.gz"))
+            && traces.iter().any(|f| f.ends_with(".false-cuts.csv.gz")),
+        "{traces:?}"
+    );
+    assert!(
+        traces
+            .iter()
+            .all(|f| f.ends_with(".tallies.csv.gz") || f.ends_with(".false-cuts.csv.gz")),
+        "{traces:?}"
+    );
+    assert!(study.join("games.moves.csv.xz").is_file());
+    assert!(!study.join("matches/headline.pgn").exists());
+    // The configurations are packed into one archive, none left beside the rows.
+    assert!(study.join("configs.tar.xz").is_file());
+    assert!(!study.join("samples.config.toml").exists());
+    // Restored, the study's games and configurations come back as the run's, byte for byte.
+    let restored = dir.join("restored");
+    let back = Command::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../scripts/publish-run"
+    ))
+    .args([
+        "--restore".as_ref(),
+        study.as_os_str(),
+        restored.as_os_str(),
+    ])
+    .env("CUTLAB", EXE)
+    .output()
+    .unwrap();
+    stdout_of_success(&back);
+    assert_eq!(
+        std::fs::read(restored.join("matches/headline.pgn")).unwrap(),
+        std::fs::read(out.join("matches/headline.pgn")).unwrap()
+    );
+    assert!(!restored.join("games.moves.csv.xz").exists());
+    for config in ["samples.config.toml", "matches/headline.config.toml"] {
+        assert_eq!(
+            std::fs::read(restored.join(config)).unwrap(),
+            std::fs::read(out.join(config)).unwrap(),
+            "{config}"
+        );
+    }
+    assert!(!restored.join("configs.tar.xz").exists());
+    // The restored run resumes where it is, spelt from another working directory: its
+    // records name the first run's folder, and every step is done earlier.
+    let resumed = Command::new(EXE)
+        .current_dir(&dir)
+        .args([
+            "reproduce",
+            "--smoke",
+            "--engine",
+            "none",
+            "--positions",
+            "6",
+        ])
+        .args(["--idle-wait", "0", "--resume", "--out", "./restored/"])
+        .output()
+        .expect("cutlab runs");
+    let log = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{log}");
+    assert_eq!(log.matches("done earlier").count(), steps, "{log}");
+    // Published again, a study takes only its own run grown: a copy that lacks a finished
+    // step (an older run) is refused and the study kept as it was.
+    stdout_of_success(&publish(&out));
+    std::fs::remove_file(out.join("steps/fit.toml")).unwrap();
+    let older = publish(&out);
+    assert!(!older.status.success());
+    assert!(
+        String::from_utf8_lossy(&older.stderr).contains("steps/fit.toml is not"),
+        "{}",
+        String::from_utf8_lossy(&older.stderr)
+    );
+    assert!(study.join("steps/fit.toml").is_file());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn ablate_measures_each_method_both_ways_and_resumes() {
+    let dir = temp_dir("ablate");
+    let run = |extra: &[&str]| {
+        Command::new(EXE)
+            .args(["ablate", "--quick", "--methods", "rfp", "--positions", "2"])
+            .args(["--extras", "mpc", "--engine", "none", "--idle-wait", "0"])
+            .args([
+                "--nodes",
+                "300",
+                "--looks",
+                "20",
+                "--depth",
+                "4",
+                "--time-ms",
+                "30",
+            ])
+            .args(["--threads", "2", "--out", dir.to_str().unwrap()])
+            .args(extra)
+            .output()
+            .expect("ablate runs")
+    };
+    let out = run(&[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(
+        report.contains("Leave one out")
+            && report.contains("Add one in")
+            && report.contains("Added to the stack")
+    );
+    // The manifest dates every step and records the binary's bench signature.
+    let manifest = std::fs::read_to_string(dir.join("manifest.toml")).unwrap();
+    assert!(
+        manifest.contains("finished_utc = \"20") && manifest.contains("(null-move+lmr, depth 9)"),
+        "{manifest}"
+    );
+    // On Linux every step records how busy other processes kept the machine, and the step
+    // table shows it.
+    if cfg!(target_os = "linux") {
+        assert!(manifest.contains("other_cores_busy = "), "{manifest}");
+        assert!(report.contains("| others' busy cores |"), "{report}");
+    }
+    // The time factor is measured by a bench (it was read as 0 from the new manifest).
+    assert!(
+        report.contains("the run's machine had a bench speed of") && !report.contains("by 0.00"),
+        "{report}"
+    );
+    // A timed step records the bench speed of the machine it started on; a match at fixed
+    // nodes none.
+    let record = |name: &str| std::fs::read_to_string(dir.join(format!("steps/{name}.toml")));
+    assert!(record("depth-stack").unwrap().contains("speed_nps = "));
+    assert!(
+        !record("match-300-without-rfp")
+            .unwrap()
+            .contains("speed_nps")
+    );
+    for direction in ["without", "with", "added"] {
+        assert!(dir.join(format!("forest-300-{direction}.svg")).is_file());
+    }
+    let mut reader = csv::Reader::from_path(dir.join("ablate.csv")).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let column = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let kinds: Vec<(&str, &str)> = rows.iter().map(|r| (&r[0], &r[1])).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("without", "rfp"),
+            ("added", "mpc"),
+            ("with", "rfp"),
+            ("with", "mpc")
+        ],
+        "one row per comparison"
+    );
+    // Every measurement is there: depth, tree size, regret, games and the rule's verdict (an
+    // Elo interval where the games vary: mpc changes nothing in 300 nodes, every pair drawn).
+    assert!(rows.iter().any(|r| !r[column("delta_elo")].is_empty()));
+    for r in &rows {
+        for name in ["delta_depth_plies", "tree_size_ratio", "delta_regret_cp"] {
+            assert!(!r[column(name)].is_empty(), "{name}: {r:?}");
+        }
+        assert_eq!(&r[column("games")], "20");
+        assert!(
+            ["decided", "equivalent", "undecided"].contains(&&r[column("verdict")]),
+            "{r:?}"
+        );
+        assert_eq!(&r[column("effort_nodes")], "300");
+    }
+    assert_eq!(
+        &rows[0][column("stockfish_elo_note")],
+        "~25 (step 8)",
+        "Stockfish's note beside leaving reverse futility out"
+    );
+    // The report states what the rule does to its numbers, simulated on the run's own
+    // pairs: the coverage after a stop and the decided rows expected by chance.
+    let decided = rows
+        .iter()
+        .filter(|r| &r[column("verdict")] == "decided")
+        .count();
+    let family = format!("of the 4 matches stopped, {decided} are decided, where about");
+    assert!(report.contains(&family), "{family}\n{report}");
+    assert!(
+        report.contains("## What the rule does to its numbers") && report.contains("cover "),
+        "{report}"
+    );
+    // An existing run is not mixed into; --resume reruns nothing.
+    assert!(!run(&[]).status.success());
+    let again = run(&["--resume"]);
+    assert!(again.status.success());
+    let log = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        log.contains("done earlier") && !log.contains("cutlab match"),
+        "{log}"
+    );
+    // A resume that asks for another run is refused naming the option, before anything is
+    // written: other positions (once accepted, the report said 3 where the data held 2) or
+    // another effort (once played beside the old matches, which went unreported).
+    for (option, value, recorded) in [("--positions", "3", "2"), ("--nodes", "400", "300")] {
+        let other = Command::new(EXE)
+            .args(["ablate", "--quick", "--methods", "rfp", "--extras", "mpc"])
+            .args([
+                "--engine",
+                "none",
+                "--idle-wait",
+                "0",
+                "--resume",
+                option,
+                value,
+            ])
+            .args(["--out", dir.to_str().unwrap()])
+            .output()
+            .expect("ablate runs");
+        let err = String::from_utf8_lossy(&other.stderr);
+        assert!(!other.status.success(), "{option}: {err}");
+        assert!(
+            err.contains(&format!(
+                "started with {option} {recorded}, and this resume gives {option} {value}"
+            )),
+            "{err}"
+        );
+    }
+    assert!(!dir.join("matches/400").exists());
+    // A run in progress is reported too, its unstopped matches listed and kept out of the CSV:
+    // one match cut to 10 of its 20 games (no look yet), one not started.
+    let games = |name: &str| dir.join(format!("matches/300/{name}.csv"));
+    let text = std::fs::read_to_string(games("with-rfp")).unwrap();
+    let half: Vec<&str> = text.lines().take(11).collect();
+    std::fs::write(games("with-rfp"), half.join("\n") + "\n").unwrap();
+    std::fs::remove_file(games("added-mpc")).unwrap();
+    stdout_of_success(
+        &Command::new(EXE)
+            .args(["report", dir.to_str().unwrap()])
+            .output()
+            .unwrap(),
+    );
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(
+        report.contains("In progress: 2 of 4 matches have stopped")
+            && report.contains("playing: rfp (10 games)")
+            && report.contains("to play: mpc"),
+        "{report}"
+    );
+    let mut reader = csv::Reader::from_path(dir.join("ablate.csv")).unwrap();
+    let kinds: Vec<(String, String)> = reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            (r[0].to_string(), r[1].to_string())
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("without".to_string(), "rfp".to_string()),
+            ("with".to_string(), "mpc".to_string())
+        ]
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A published number is what the data says: every study in `results/` has its report
+/// written again from its committed data, and it must equal the committed report.
+#[test]
+fn every_committed_report_is_what_its_data_says() {
+    let results = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../results");
+    let mut studies = 0;
+    for entry in std::fs::read_dir(&results).expect("results/") {
+        let dir = entry.unwrap().path();
+        if !dir.join("manifest.toml").is_file() {
+            continue;
+        }
+        studies += 1;
+        stdout_of_success(
+            &Command::new(EXE)
+                .args(["report", "--check"])
+                .arg(&dir)
+                .output()
+                .expect("cutlab runs"),
+        );
+    }
+    assert!(studies > 0, "no study in {}", results.display());
+}
+
+/// `report --check` fails on a report that says something its data does not.
+#[test]
+fn a_report_that_differs_from_its_data_fails_the_check() {
+    let dir = temp_dir("report-check");
+    let study = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/modern-faithful");
+    for file in [
+        "manifest.toml",
+        "report.md",
+        "faithful-vs-before.games.csv.gz",
+    ] {
+        std::fs::copy(study.join(file), dir.join(file)).unwrap();
+    }
+    for file in [
+        "diag-lmp-count.games.csv.gz",
+        "diag-history-butterfly.games.csv.gz",
+    ] {
+        std::fs::copy(study.join(file), dir.join(file)).unwrap();
+    }
+    let check = || {
+        Command::new(EXE)
+            .args(["report", "--check"])
+            .arg(&dir)
+            .output()
+            .unwrap()
+    };
+    assert!(check().status.success());
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    std::fs::write(
+        dir.join("report.md"),
+        report.replace("278-382-340", "288-382-330"),
+    )
+    .unwrap();
+    let out = check();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("differs from the report its data gives")
+    );
+    // Nor is a games file trusted: a row copied, or a result its score contradicts, fails the
+    // check naming the game, where it used to be counted.
+    std::fs::write(dir.join("report.md"), &report).unwrap();
+    let gz = dir.join("faithful-vs-before.games.csv.gz");
+    let mut games = String::new();
+    std::io::Read::read_to_string(
+        &mut flate2::read::GzDecoder::new(std::fs::File::open(&gz).unwrap()),
+        &mut games,
+    )
+    .unwrap();
+    let write_gz = |text: &str| {
+        let mut encoder = flate2::write::GzEncoder::new(
+            std::fs::File::create(&gz).unwrap(),
+            flate2::Compression::fast(),
+        );
+        encoder.write_all(text.as_bytes()).unwrap();
+        encoder.finish().unwrap();
+    };
+    let last = games.lines().last().unwrap().to_string();
+    write_gz(&format!("{games}{last}\n"));
+    let err = String::from_utf8_lossy(&check().stderr).to_string();
+    assert!(err.contains("appears twice"), "{err}");
+    let first_win = games.replacen(",1-0,", ",0-1,", 1);
+    assert_ne!(first_win, games);
+    write_gz(&first_win);
+    let err = String::from_utf8_lossy(&check().stderr).to_string();
+    assert!(err.contains("gives the first engine"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A restore is whole or nothing: a damaged games archive or a truncated `.gz` fails it
+/// (it once reported success), leaves no run behind to refuse the retry, and an intact study
+/// then restores.
+#[test]
+fn a_damaged_study_is_not_restored_and_the_retry_is_not_refused() {
+    let dir = temp_dir("restore-damaged");
+    let published = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/vs-ethereal");
+    let restore = |study: &std::path::Path, run: &std::path::Path| {
+        Command::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../scripts/publish-run"
+        ))
+        .arg("--restore")
+        .args([study, run])
+        .env("CUTLAB", EXE)
+        .output()
+        .unwrap()
+    };
+    let study = dir.join("study");
+    let run = dir.join("run");
+    let copy = || {
+        let _ = std::fs::remove_dir_all(&study);
+        std::fs::create_dir_all(&study).unwrap();
+        for entry in std::fs::read_dir(&published).unwrap() {
+            let path = entry.unwrap().path();
+            std::fs::copy(&path, study.join(path.file_name().unwrap())).unwrap();
+        }
+    };
+    let truncate = |name: &str| {
+        let bytes = std::fs::read(study.join(name)).unwrap();
+        std::fs::write(study.join(name), &bytes[..bytes.len() / 2]).unwrap();
+    };
+    for damaged in ["games.moves.csv.xz", "modern-vs-ethereal.games.csv.gz"] {
+        copy();
+        truncate(damaged);
+        let out = restore(&study, &run);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{damaged}: {err}");
+        assert!(err.contains("nothing restored"), "{err}");
+        assert!(
+            !run.exists() && !dir.join("run.restoring").exists(),
+            "{damaged}"
+        );
+    }
+    copy();
+    stdout_of_success(&restore(&study, &run));
+    assert!(run.join("modern-vs-ethereal.games.csv").is_file());
+    std::fs::remove_dir_all(&dir).ok();
+}
