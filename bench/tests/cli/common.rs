@@ -141,11 +141,7 @@ pub fn match_command(variants: [&str; 2], nodes: u32, out: &std::path::Path) -> 
     let mut command = Command::new(EXE);
     command
         .args(["match", "--engine", &format!("variant={}", variants[0])])
-        .args([
-            "--engine",
-            &format!("variant={}", variants[1]),
-            "name=other",
-        ])
+        .args(["--engine", &format!("variant={}", variants[1])])
         .args(["--nodes", &nodes.to_string(), "--out"])
         .arg(out);
     command

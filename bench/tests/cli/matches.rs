@@ -186,22 +186,8 @@ fn an_engine_that_exits_is_restarted_and_the_game_goes_on() {
 fn a_match_resumes_pair_by_pair_and_its_shards_sum_up_to_the_whole() {
     let dir = temp_dir("match-resume");
     let play = |games: &str, out: &std::path::Path, extra: &[&str]| {
-        Command::new(EXE)
-            .args([
-                "match",
-                "--engine",
-                "variant=null-move",
-                "--engine",
-                "variant=plain",
-            ])
-            .args([
-                "--nodes",
-                "300",
-                "--games",
-                games,
-                "--out",
-                out.to_str().unwrap(),
-            ])
+        match_command(["null-move", "plain"], 300, out)
+            .args(["--games", games])
             .args(extra)
             .output()
             .expect("match runs")
@@ -333,17 +319,9 @@ fn a_resumed_match_whose_sprt_decided_plays_no_more_games() {
     let csv_path = dir.join("games.csv");
     // Bounds of ±0.41 (alpha = beta = 0.4): the first pair or two decide.
     let play = |extra: &[&str]| {
-        Command::new(EXE)
-            .args([
-                "match",
-                "--engine",
-                "variant=null-move",
-                "--engine",
-                "variant=plain",
-            ])
-            .args(["--nodes", "300", "--games", "40", "--concurrency", "1"])
-            .args(["--sprt", "elo0=0,elo1=400,alpha=0.4,beta=0.4", "--out"])
-            .arg(&csv_path)
+        match_command(["null-move", "plain"], 300, &csv_path)
+            .args(["--games", "40", "--concurrency", "1"])
+            .args(["--sprt", "elo0=0,elo1=400,alpha=0.4,beta=0.4"])
             .args(extra)
             .output()
             .expect("match runs")
@@ -369,22 +347,17 @@ fn a_resumed_match_whose_sprt_decided_plays_no_more_games() {
 fn a_resumed_match_cuts_its_pgn_back_to_its_csv() {
     let dir = temp_dir("match-pgn-resume");
     let play = |games: &str, stem: &str, extra: &[&str]| {
-        let out = Command::new(EXE)
-            .args([
-                "match",
-                "--engine",
-                "variant=null-move",
-                "--engine",
-                "variant=plain",
-            ])
-            .args(["--nodes", "300", "--games", games, "--concurrency", "1"])
-            .arg("--out")
-            .arg(dir.join(format!("{stem}.csv")))
-            .arg("--pgn")
-            .arg(dir.join(format!("{stem}.pgn")))
-            .args(extra)
-            .output()
-            .expect("match runs");
+        let out = match_command(
+            ["null-move", "plain"],
+            300,
+            &dir.join(format!("{stem}.csv")),
+        )
+        .args(["--games", games, "--concurrency", "1"])
+        .arg("--pgn")
+        .arg(dir.join(format!("{stem}.pgn")))
+        .args(extra)
+        .output()
+        .expect("match runs");
         stdout_of_success(&out);
         String::from_utf8_lossy(&out.stderr).to_string()
     };
