@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 use cutlab_analysis::rows::GameRow;
 
-use super::matches::{report, stopping_rules};
+use crate::common::match_report::{self as report, stopping_rules};
 
 /// Options of `cutlab match-report`.
 #[derive(Args, Debug)]
@@ -16,7 +16,7 @@ pub struct MatchReportArgs {
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// `elo0=0,elo1=5,alpha=0.05,beta=0.05`: the GSPRT's state on the games so far.
-    #[arg(long, conflicts_with = "looks", value_parser = super::matches::sprt_spec)]
+    #[arg(long, conflicts_with = "looks", value_parser = crate::common::match_report::sprt_spec)]
     sprt: Option<String>,
     /// The looks of a match played with `--looks`: its interval and whether it stopped.
     #[arg(long, value_delimiter = ',')]

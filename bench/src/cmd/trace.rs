@@ -70,12 +70,6 @@ pub struct TraceArgs {
     shard: Option<crate::common::shard::Shard>,
 }
 
-/// The share that the studies (`reproduce`, `ablate`) verify of the cuts of the methods a
-/// trace is not about: quiescence futility, in every preset, prunes about a thousand times as
-/// often as ProbCut cuts (96,838 against 69 in one position at depth 10), and at ProbCut's
-/// share its rows, not ProbCut's, would fill the trace's verified cuts.
-pub const VERIFY_OTHERS: f64 = 0.002;
-
 type TraceObserver = Tee<Counters, Tee<Histograms, Tee<CsvSink, CutSampler>>>;
 
 fn sibling(out: &Path, extension: &str) -> PathBuf {

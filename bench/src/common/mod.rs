@@ -10,6 +10,7 @@ pub mod bench;
 pub mod csv_merge;
 pub mod dataformat;
 pub mod engine_process;
+pub mod match_report;
 pub mod options;
 pub mod packed_games;
 pub mod parallel;

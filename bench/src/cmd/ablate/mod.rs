@@ -624,7 +624,7 @@ impl Planned<'_> {
     /// a method (that method at the scale's share, the baseline's at the share of others).
     fn traces(&self, build: &Builder, comparisons: &[Comparison]) -> Vec<Step> {
         let rate = self.scale.verify_rate;
-        let others = crate::cmd::trace::VERIFY_OTHERS;
+        let others = crate::common::pipeline::steps::VERIFY_OTHERS;
         let suite = build.layout.path("trace-positions.epd");
         std::iter::once((
             "stack".to_string(),

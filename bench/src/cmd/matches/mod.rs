@@ -5,7 +5,6 @@
 
 mod game;
 mod players;
-pub mod report;
 mod xboard;
 
 use std::{
@@ -70,7 +69,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1, value_parser = count_up_to::<usize>(1024))]
     concurrency: usize,
     /// `elo0=0,elo1=5,alpha=0.05,beta=0.05`: stop when the test decides.
-    #[arg(long, conflicts_with = "looks", value_parser = sprt_spec)]
+    #[arg(long, conflicts_with = "looks", value_parser = crate::common::match_report::sprt_spec)]
     sprt: Option<String>,
     /// Look at the match only after these game counts (e.g. `200,400,800,1600,2400`, the last
     /// is the most played), each look's interval widened for the number of looks
@@ -127,41 +126,6 @@ enum OpeningOrder {
     Sequential,
     /// Shuffled with `--seed`.
     Random,
-}
-
-/// `--sprt`'s value parser: the test's four numbers checked where they are parsed, the text
-/// kept as written.
-///
-/// # Errors
-/// A missing or unknown key, a value that is not a number, or bounds Wald's test refuses.
-pub fn sprt_spec(text: &str) -> Result<String, String> {
-    parse_sprt(text)?;
-    Ok(text.to_string())
-}
-
-/// Wald's test of `--sprt`'s text.
-fn parse_sprt(text: &str) -> Result<Sprt, String> {
-    let v = crate::common::options::parse_kv(text, "sprt", &["elo0", "elo1", "alpha", "beta"])?;
-    Sprt::new(v[0], v[1], v[2], v[3])
-}
-
-/// The stopping rules of a match: Wald's test of `--sprt`, the looks of `--looks` with their
-/// `--stop-within` bound.
-///
-/// # Errors
-/// An SPRT or looks that cannot be.
-pub fn stopping_rules(
-    sprt: Option<&str>,
-    looks: &[u64],
-    stop_within: f64,
-) -> Result<(Option<Sprt>, Option<Looks>), String> {
-    let sprt = sprt.map(parse_sprt).transpose()?;
-    let looks = if looks.is_empty() {
-        None
-    } else {
-        Some(Looks::new(looks.to_vec(), stop_within)?)
-    };
-    Ok((sprt, looks))
 }
 
 /// What every game pair of a match shares.
@@ -489,7 +453,11 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     for spec in &specs {
         check_control(spec, control)?;
     }
-    let (sprt, looks) = stopping_rules(args.sprt.as_deref(), &args.looks, args.stop_within)?;
+    let (sprt, looks) = crate::common::match_report::stopping_rules(
+        args.sprt.as_deref(),
+        &args.looks,
+        args.stop_within,
+    )?;
     let adjudication =
         Adjudication::parse(args.draw.as_deref(), args.resign.as_deref(), args.maxmoves)?;
     let (openings, openings_content) = openings(args)?;
@@ -543,7 +511,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     let rule = stopping.looks.as_ref().map(|l| (l, stop));
     print!(
         "{}",
-        report::report(&names, &rows, &penta, stopping.sprt.as_ref(), rule)
+        crate::common::match_report::report(&names, &rows, &penta, stopping.sprt.as_ref(), rule)
     );
     Ok(())
 }

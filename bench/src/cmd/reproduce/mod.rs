@@ -256,7 +256,10 @@ impl Planned<'_> {
         }));
         let suite = layout.path("trace-positions.epd");
         for (method, verify) in scale::TRACED {
-            let rates = format!("{},{method}={verify}", crate::cmd::trace::VERIFY_OTHERS);
+            let rates = format!(
+                "{},{method}={verify}",
+                crate::common::pipeline::steps::VERIFY_OTHERS
+            );
             steps.push(self.with_params(self.build.trace(
                 format!("trace-{method}"),
                 [&suite, method],

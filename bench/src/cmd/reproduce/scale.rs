@@ -36,7 +36,7 @@ pub const ORACLE_VARIANTS: [&str; 8] = [
 /// Each method alone, traced with the share of its cuts verified by a full-width re-search
 /// (rare methods get a larger share so that their false-cut rates have some cuts behind them).
 /// The other methods of its trace (the quiescence futility of every preset) get
-/// [`VERIFY_OTHERS`](crate::cmd::trace::VERIFY_OTHERS).
+/// [`VERIFY_OTHERS`](crate::common::pipeline::steps::VERIFY_OTHERS).
 pub const TRACED: [(&str, f64); 7] = [
     ("null-move", 0.02),
     ("probcut", 1.0),

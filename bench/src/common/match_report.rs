@@ -1,5 +1,6 @@
 //! The match summary: W-D-L, Elo and normalized Elo with intervals, LOS, pentanomial counts,
-//! SPRT state and the engines' faults.
+//! SPRT state and the engines' faults; and the stopping rules it reports on (`--sprt`,
+//! `--looks`), for `cutlab match` and `cutlab match-report` alike.
 
 use cutlab_analysis::{
     elo::{Looks, MatchStats, Pentanomial, Sprt, Stop},
@@ -7,6 +8,41 @@ use cutlab_analysis::{
 };
 
 use crate::common::adjudication::Ending;
+
+/// `--sprt`'s value parser: the test's four numbers checked where they are parsed, the text
+/// kept as written.
+///
+/// # Errors
+/// A missing or unknown key, a value that is not a number, or bounds Wald's test refuses.
+pub fn sprt_spec(text: &str) -> Result<String, String> {
+    parse_sprt(text)?;
+    Ok(text.to_string())
+}
+
+/// Wald's test of `--sprt`'s text.
+fn parse_sprt(text: &str) -> Result<Sprt, String> {
+    let v = crate::common::options::parse_kv(text, "sprt", &["elo0", "elo1", "alpha", "beta"])?;
+    Sprt::new(v[0], v[1], v[2], v[3])
+}
+
+/// The stopping rules of a match: Wald's test of `--sprt`, the looks of `--looks` with their
+/// `--stop-within` bound.
+///
+/// # Errors
+/// An SPRT or looks that cannot be.
+pub fn stopping_rules(
+    sprt: Option<&str>,
+    looks: &[u64],
+    stop_within: f64,
+) -> Result<(Option<Sprt>, Option<Looks>), String> {
+    let sprt = sprt.map(parse_sprt).transpose()?;
+    let looks = if looks.is_empty() {
+        None
+    } else {
+        Some(Looks::new(looks.to_vec(), stop_within)?)
+    };
+    Ok((sprt, looks))
+}
 
 /// Half-width text: the number, or "too few games" where no interval is valid.
 fn half_width(error: f64) -> String {
