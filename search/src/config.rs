@@ -194,6 +194,31 @@ const STACK_PARTS: [PresetPart; 3] = [
     },
 ];
 
+/// What a preset part is: a forward-pruning method (or reduction, or extension), the
+/// evaluation, or a named stack of methods.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartKind {
+    /// A method of the search: what an ablation measures.
+    Method,
+    /// The static evaluation (`nnue`, `nnue@FILE`): what every variant of a study shares.
+    Evaluation,
+    /// A name for several parts (`plain`, `modern`).
+    Stack,
+}
+
+/// The kind of the preset part `part` (its name, with or without `@ARG`).
+#[must_use]
+pub fn part_kind(part: &str) -> PartKind {
+    let name = part.split('@').next().unwrap_or(part).trim();
+    if name == "nnue" {
+        PartKind::Evaluation
+    } else if STACK_PARTS.iter().any(|p| p.name == name) {
+        PartKind::Stack
+    } else {
+        PartKind::Method
+    }
+}
+
 /// Every preset part, in the order `cutlab variants` prints them: the stacks, the papers'
 /// methods, then `modern`'s parts in the order of the search's steps.
 pub fn preset_parts() -> impl Iterator<Item = &'static PresetPart> {
@@ -486,6 +511,18 @@ mod tests {
     use cutlab_instrument::Stage;
 
     use super::*;
+
+    /// A part's kind is read off the parts themselves: the evaluation with or without its
+    /// file, the named stacks, and every method else.
+    #[test]
+    fn a_part_knows_its_kind() {
+        assert_eq!(part_kind("nnue"), PartKind::Evaluation);
+        assert_eq!(part_kind("nnue@nets/x.nnue"), PartKind::Evaluation);
+        assert_eq!(part_kind("modern"), PartKind::Stack);
+        assert_eq!(part_kind("plain"), PartKind::Stack);
+        assert_eq!(part_kind("rfp"), PartKind::Method);
+        assert_eq!(part_kind("mpc@1:1.2"), PartKind::Method);
+    }
 
     /// Every part builds alone and names itself; its description is written from the
     /// parameters it sets (so it cannot keep a number the method's `Default` no longer has).

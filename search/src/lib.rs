@@ -27,6 +27,6 @@ pub mod verify;
 
 pub use position::{Position, PositionError};
 
-pub use config::{ConfigError, DEFAULT_VARIANT, Eval, SearchConfig};
+pub use config::{ConfigError, DEFAULT_VARIANT, Eval, PartKind, SearchConfig, part_kind};
 pub use limits::Limits;
 pub use search::{CutCounts, Info, Search, SearchResult};

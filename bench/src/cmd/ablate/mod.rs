@@ -358,7 +358,7 @@ fn same_family(a: &str, b: &str) -> bool {
 /// Whether a part is the evaluation (`nnue`, `nnue@FILE`), not a forward-pruning method: it is
 /// not measured unless named in `--methods`, and the baseline takes the stack's.
 fn is_evaluation(part: &str) -> bool {
-    part == "nnue" || part.starts_with("nnue@")
+    cutlab_search::part_kind(part) == cutlab_search::PartKind::Evaluation
 }
 
 /// `parts` with `method` in place of its family's part (added when none is there).
