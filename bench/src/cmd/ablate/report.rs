@@ -498,8 +498,12 @@ fn by_effort(
             &format!(">worth at {low} [{percent}]"),
             &format!(">worth at {high} [{percent}]"),
             &format!(">change [{percent}]"),
+            &format!(">per doubling [{percent}]"),
             "verdict",
         ]);
+        // Doublings of the nodes between the efforts: the change spread evenly over them.
+        #[expect(clippy::cast_precision_loss, reason = "node counts")]
+        let doublings = (high as f64 / low as f64).log2();
         let (mut contrasts, mut changed) = (0_u32, 0);
         let (mut labels, mut worth_low, mut worth_high) = (Vec::new(), Vec::new(), Vec::new());
         for r in rows.iter().filter(|r| r.effort_nodes == high) {
@@ -518,7 +522,7 @@ fn by_effort(
                 (None, Some(_)) if row.stopped() => "a rout".to_string(),
                 (None, _) => row.status.name().to_string(),
             };
-            let (change, verdict) = match (at(first), at(r)) {
+            let (change, slope, verdict) = match (at(first), at(r)) {
                 (Some(a), Some(b)) => {
                     let d = independent_difference(&a, &b);
                     contrasts += 1;
@@ -529,13 +533,24 @@ fn by_effort(
                         Some(false) => "worth less deeper",
                         None => "not shown to change",
                     };
-                    (interval(Some(&d), 1, ""), verdict)
+                    let per = Estimate {
+                        value: d.value / doublings,
+                        low: d.low / doublings,
+                        high: d.high / doublings,
+                    };
+                    (
+                        interval(Some(&d), 1, ""),
+                        interval(Some(&per), 1, ""),
+                        verdict,
+                    )
                 }
                 _ if first.status == Status::ToPlay || r.status == Status::ToPlay => {
-                    ("-".to_string(), "to play")
+                    ("-".to_string(), "-".to_string(), "to play")
                 }
-                _ if !(first.stopped() && r.stopped()) => ("-".to_string(), "playing"),
-                _ => ("-".to_string(), "no interval"),
+                _ if !(first.stopped() && r.stopped()) => {
+                    ("-".to_string(), "-".to_string(), "playing")
+                }
+                _ => ("-".to_string(), "-".to_string(), "no interval"),
             };
             t.row(vec![
                 r.direction.to_string(),
@@ -543,6 +558,7 @@ fn by_effort(
                 text(first),
                 text(r),
                 change,
+                slope,
                 verdict.to_string(),
             ]);
             labels.push(format!("{} {}", r.direction, r.method));
@@ -572,7 +588,8 @@ fn by_effort(
              above; the change is the worth at {high} minus the worth at {low}, with the \
              {percent} interval of two independent matches (half-widths in quadrature; the \
              two play the same openings, which if anything makes their results agree, so the \
-             interval is wide rather than narrow). \
+             interval is wide rather than narrow); per doubling, the change over the \
+             {doublings:.0} doublings of the nodes between the efforts. \
              *worth more deeper* or *less*: that interval excludes 0; *playing*, *to play*: a \
              match has not stopped by its rule, or has no game yet; *no interval*: a rout or \
              too few games. {changed} of \
