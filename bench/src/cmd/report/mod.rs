@@ -227,10 +227,12 @@ fn matches_report(dir: &Path, study: &MatchStudy, draw: bool) -> Result<String, 
             let rules =
                 Adjudication::parse(replay.draw.as_deref(), replay.resign.as_deref(), None)?;
             let files: Vec<PathBuf> = replay.games.iter().map(|g| dir.join(g)).collect();
-            let replayed = adjudication::replay::replay(&files, rules)?;
-            // The replay's own lines, each game file named below the study.
-            let lines = adjudication::replay::summary(&replayed)
-                .replace(&format!("{}/", dir.display()), "");
+            let mut replayed = adjudication::replay::replay(&files, rules)?;
+            // Each games file named as the manifest names it, below the study.
+            for (played, name) in replayed.matches.iter_mut().zip(&replay.games) {
+                played.0.clone_from(name);
+            }
+            let lines = adjudication::replay::summary(&replayed);
             md.push_str(&format!("\n**{}**\n\n```text\n{lines}```\n", replay.label));
         }
         if !section.after.is_empty() {
