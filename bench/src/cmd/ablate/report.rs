@@ -472,6 +472,42 @@ fn worth(direction: Direction, delta_elo: &Estimate) -> Estimate {
     }
 }
 
+/// The contrast of a method's worth at two efforts (`worths`, where both matches have one):
+/// the change with its interval of two independent matches, the change per doubling of
+/// nodes, and the verdict; or why there is none.
+fn contrast(
+    (first, r): (&AblationRow, &AblationRow),
+    low: Option<Estimate>,
+    high: Option<Estimate>,
+    doublings: f64,
+) -> (String, String, &'static str) {
+    match (low, high) {
+        (Some(a), Some(b)) => {
+            let d = independent_difference(&a, &b);
+            let verdict = match d.sign() {
+                Some(true) => "worth more deeper",
+                Some(false) => "worth less deeper",
+                None => "not shown to change",
+            };
+            let per = Estimate {
+                value: d.value / doublings,
+                low: d.low / doublings,
+                high: d.high / doublings,
+            };
+            (
+                interval(Some(&d), 1, ""),
+                interval(Some(&per), 1, ""),
+                verdict,
+            )
+        }
+        _ if first.status == Status::ToPlay || r.status == Status::ToPlay => {
+            ("-".to_string(), "-".to_string(), "to play")
+        }
+        _ if !(first.stopped() && r.stopped()) => ("-".to_string(), "-".to_string(), "playing"),
+        _ => ("-".to_string(), "-".to_string(), "no interval"),
+    }
+}
+
 /// Whether a method's worth grows or shrinks from the first effort to a higher one (issue
 /// 34: "does a method's worth grow or shrink as the search deepens?"): per comparison played
 /// at both, its worth at each from independent matches and the change with the interval of
@@ -522,36 +558,9 @@ fn by_effort(
                 (None, Some(_)) if row.stopped() => "a rout".to_string(),
                 (None, _) => row.status.name().to_string(),
             };
-            let (change, slope, verdict) = match (at(first), at(r)) {
-                (Some(a), Some(b)) => {
-                    let d = independent_difference(&a, &b);
-                    contrasts += 1;
-                    let sign = d.sign();
-                    changed += u32::from(sign.is_some());
-                    let verdict = match sign {
-                        Some(true) => "worth more deeper",
-                        Some(false) => "worth less deeper",
-                        None => "not shown to change",
-                    };
-                    let per = Estimate {
-                        value: d.value / doublings,
-                        low: d.low / doublings,
-                        high: d.high / doublings,
-                    };
-                    (
-                        interval(Some(&d), 1, ""),
-                        interval(Some(&per), 1, ""),
-                        verdict,
-                    )
-                }
-                _ if first.status == Status::ToPlay || r.status == Status::ToPlay => {
-                    ("-".to_string(), "-".to_string(), "to play")
-                }
-                _ if !(first.stopped() && r.stopped()) => {
-                    ("-".to_string(), "-".to_string(), "playing")
-                }
-                _ => ("-".to_string(), "-".to_string(), "no interval"),
-            };
+            let (change, slope, verdict) = contrast((first, r), at(first), at(r), doublings);
+            contrasts += u32::from(at(first).is_some() && at(r).is_some());
+            changed += u32::from(verdict.starts_with("worth"));
             t.row(vec![
                 r.direction.to_string(),
                 r.method.clone(),

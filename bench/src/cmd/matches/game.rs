@@ -57,8 +57,7 @@ pub fn play_game(
         };
         let loss = if side == 0 { "0-1" } else { "1-0" };
         let started = Instant::now();
-        // An engine's own nodes per move (`nodes=`) in place of the match's.
-        let limit = setting.specs[mover].nodes.map_or(control, Control::Nodes);
+        let limit = setting.control_of(mover);
         let reply = players[mover].play(&start.fen(), &moves, &game, clocks, limit, inc);
         let used = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let (text, score) = match reply {

@@ -144,6 +144,15 @@ pub struct PairSetting<'a> {
     pub restarts: u32,
 }
 
+impl PairSetting<'_> {
+    /// What limits the moves of engine `k` (0 or 1): its own nodes per move (`nodes=`) in
+    /// place of the match's, or the match's.
+    #[must_use]
+    pub fn control_of(&self, k: usize) -> Control {
+        self.specs[k].nodes.map_or(self.control, Control::Nodes)
+    }
+}
+
 /// A worker's two players.
 fn start_players(specs: &[EngineSpec; 2]) -> Result<[Player; 2], String> {
     Ok([Player::start(&specs[0])?, Player::start(&specs[1])?])

@@ -137,7 +137,7 @@ const FIGURE: &str = "elo-by-run.svg";
 /// # Errors
 /// A run's missing or malformed manifest, unreadable games, a figure that cannot be written.
 pub fn report(dir: &Path, study: &AblationStudy, draw: bool) -> Result<String, String> {
-    let runs: Vec<(&str, std::path::PathBuf, Manifest)> = study
+    let runs: Vec<Loaded<'_>> = study
         .runs
         .iter()
         .map(|r| {
@@ -164,28 +164,7 @@ pub fn report(dir: &Path, study: &AblationStudy, draw: bool) -> Result<String, S
     // so that their half-widths combine into the difference's at that confidence.
     let confidence = looks_a.confidence().min(looks_b.confidence());
     let percent = format!("{:.0}%", 100.0 * confidence);
-    let mut md = format!("# {}\n\n{}\n", study.title, study.text.trim_end());
-    let _ = write!(
-        md,
-        "\nEach row: one comparison (`{}`) at {} nodes per move in each run: the Elo of the \
-         variant against its reference with its {percent} pentanomial interval (the interval \
-         of each look of the runs' stopping rule, {} looks holding together at 95%), and the \
-         {} run's Elo minus the {} run's with the {percent} interval of two independent \
-         matches (where both runs play the same openings their results, if anything, agree, \
-         and the interval is wide rather than narrow). *differs*: that interval excludes 0; *playing*: a match has not yet stopped \
-         by its rule, its numbers are not final; *to play*: a match has no game yet.\n\n- {}: `{}` ({})\n- {}: `{}` ({})\n\n",
-        study.direction,
-        study.effort_nodes,
-        looks_a.games().len().max(looks_b.games().len()),
-        b.0,
-        a.0,
-        a.0,
-        a.2.stack,
-        study.runs[0].dir,
-        b.0,
-        b.2.stack,
-        study.runs[1].dir
-    );
+    let mut md = introduction(study, (a, b), (&looks_a, &looks_b), &percent);
     let (games_a, games_b) = (format!(">{} games", a.0), format!(">{} games", b.0));
     let (elo_a, elo_b) = (format!(">{} Elo", a.0), format!(">{} Elo", b.0));
     let change = format!("{} − {} [{percent}]", b.0, a.0);
@@ -264,6 +243,42 @@ pub fn report(dir: &Path, study: &AblationStudy, draw: bool) -> Result<String, S
         let _ = write!(md, "\n{}\n", study.after.trim_end());
     }
     Ok(md)
+}
+
+/// One run of a contrast: its label, its folder, its manifest.
+type Loaded<'a> = (&'a str, std::path::PathBuf, Manifest);
+
+/// The report's title, its text, and what each row shows: the runs, their rule, the
+/// contrast's interval.
+fn introduction(
+    study: &AblationStudy,
+    (a, b): (&Loaded<'_>, &Loaded<'_>),
+    (looks_a, looks_b): (&Looks, &Looks),
+    percent: &str,
+) -> String {
+    let mut md = format!("# {}\n\n{}\n", study.title, study.text.trim_end());
+    let _ = write!(
+        md,
+        "\nEach row: one comparison (`{}`) at {} nodes per move in each run: the Elo of the \
+         variant against its reference with its {percent} pentanomial interval (the interval \
+         of each look of the runs' stopping rule, {} looks holding together at 95%), and the \
+         {} run's Elo minus the {} run's with the {percent} interval of two independent \
+         matches (where both runs play the same openings their results, if anything, agree, \
+         and the interval is wide rather than narrow). *differs*: that interval excludes 0; *playing*: a match has not yet stopped \
+         by its rule, its numbers are not final; *to play*: a match has no game yet.\n\n- {}: `{}` ({})\n- {}: `{}` ({})\n\n",
+        study.direction,
+        study.effort_nodes,
+        looks_a.games().len().max(looks_b.games().len()),
+        b.0,
+        a.0,
+        a.0,
+        a.2.stack,
+        study.runs[0].dir,
+        b.0,
+        b.2.stack,
+        study.runs[1].dir
+    );
+    md
 }
 
 /// What the contrasts would read by chance: of `contrasts`, `differ` differ; with no
