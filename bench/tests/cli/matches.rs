@@ -580,47 +580,28 @@ fn games_pack_several_pgns_and_unpack_them_where_they_were() {
 fn an_engine_searches_its_own_nodes_per_move() {
     let dir = temp_dir("match-own-nodes");
     let out = dir.join("games.csv");
-    let doubled = Command::new(EXE)
-        .args(["match", "--engine", "variant=null-move+lmr", "name=doubled"])
-        .args([
-            "nodes=4000",
-            "--engine",
-            "variant=null-move+lmr",
-            "name=single",
-        ])
-        .args([
-            "--nodes",
-            "2000",
-            "--games",
-            "2",
-            "--maxmoves",
-            "30",
-            "--out",
-        ])
-        .arg(&out)
-        .output()
-        .unwrap();
+    // The same variant at 2,000 nodes a move each, one side's own nodes given by `first`.
+    let play = |first: &[&str], pgn: &str| {
+        Command::new(EXE)
+            .args(["match", "--engine", "variant=null-move+lmr", "name=doubled"])
+            .args(first)
+            .args(["--engine", "variant=null-move+lmr", "name=single"])
+            .args(["--nodes", "2000", "--games", "2", "--maxmoves", "30"])
+            .arg("--pgn")
+            .arg(dir.join(pgn))
+            .output()
+            .unwrap()
+    };
+    let doubled = play(
+        &["nodes=4000", "--out", out.to_str().unwrap()],
+        "doubled.pgn",
+    );
     stdout_of_success(&doubled);
     let config = std::fs::read_to_string(dir.join("games.config.toml")).unwrap();
     assert!(config.contains("nodes=4000"), "{config}");
     // The doubled side searched other trees: the games are not those of 2,000 a side
     // (deterministic, so this holds on every run). A clock with nodes= is refused.
-    let same = Command::new(EXE)
-        .args(["match", "--engine", "variant=null-move+lmr", "name=doubled"])
-        .args(["--engine", "variant=null-move+lmr", "name=single"])
-        .args([
-            "--nodes",
-            "2000",
-            "--games",
-            "2",
-            "--maxmoves",
-            "30",
-            "--pgn",
-        ])
-        .arg(dir.join("same.pgn"))
-        .output()
-        .unwrap();
-    stdout_of_success(&same);
+    stdout_of_success(&play(&[], "same.pgn"));
     let pgn = |p: &str| std::fs::read_to_string(dir.join(p)).unwrap_or_default();
     let clocked = Command::new(EXE)
         .args(["match", "--engine", "variant=null-move", "nodes=100"])
@@ -637,6 +618,7 @@ fn an_engine_searches_its_own_nodes_per_move() {
             .collect()
     };
     assert_eq!(moves("same.pgn").len(), 2);
+    assert_eq!(moves("doubled.pgn").len(), 2);
     assert_ne!(moves("doubled.pgn"), moves("same.pgn"));
     std::fs::remove_dir_all(&dir).ok();
 }
