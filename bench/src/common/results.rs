@@ -134,23 +134,22 @@ pub fn drop_partial_group<T: Serialize, K: PartialEq>(
     }
     rows.truncate(start);
     let error = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    // The header as the file has it, then the rows kept, to a file renamed over it.
+    let text = std::fs::read_to_string(path).map_err(|e| error(&e))?;
     let partial_path = path.with_extension("csv.partial");
-    let mut writer = csv::Writer::from_path(&partial_path).map_err(|e| error(&e))?;
-    if rows.is_empty() {
-        // The header alone, from the file as it was.
-        let text = std::fs::read_to_string(path).map_err(|e| error(&e))?;
-        drop(writer);
-        std::fs::write(
-            &partial_path,
-            text.lines().next().unwrap_or_default().to_string() + "\n",
-        )
-        .map_err(|e| error(&e))?;
-    } else {
-        for row in rows.iter() {
-            writer.serialize(row).map_err(|e| error(&e))?;
-        }
-        writer.flush().map_err(|e| error(&e))?;
+    let mut file = File::create(&partial_path).map_err(|e| error(&e))?;
+    std::io::Write::write_all(
+        &mut file,
+        format!("{}\n", text.lines().next().unwrap_or_default()).as_bytes(),
+    )
+    .map_err(|e| error(&e))?;
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(file);
+    for row in rows.iter() {
+        writer.serialize(row).map_err(|e| error(&e))?;
     }
+    writer.flush().map_err(|e| error(&e))?;
     std::fs::rename(&partial_path, path).map_err(|e| error(&e))
 }
 
