@@ -141,7 +141,9 @@ fn split_operations(text: &str) -> Vec<&str> {
     parts.into_iter().filter(|p| !p.is_empty()).collect()
 }
 
-/// Parses one line: a FEN (4 to 6 fields) or an EPD record (4 fields then operations).
+/// Parses one line: a FEN (4 to 6 fields) or an EPD record (4 fields, or a whole 6-field FEN,
+/// then operations). An EPD opcode begins with a letter, so two numbers after the fourth field
+/// are the FEN's move counters.
 ///
 /// # Errors
 /// The problem, without file and line (the caller adds them).
@@ -155,8 +157,7 @@ pub fn parse_line(line: &str, fallback_id: &str) -> Result<SuitePosition, String
     }
     let counters_given = fields.len() >= 6
         && fields[4].parse::<u32>().is_ok()
-        && fields[5].parse::<u32>().is_ok()
-        && (fields.len() == 6 || fields[6].starts_with(';'));
+        && fields[5].parse::<u32>().is_ok();
     let (fen_fields, rest) = if counters_given {
         (fields[..6].join(" "), fields[6..].join(" "))
     } else {
@@ -377,6 +378,9 @@ mod tests {
         assert_eq!(suite.positions[0].id, "t.fen:1");
         assert!(suite.positions[1].fen.ends_with("7 30"));
         assert_eq!(suite.positions[1].stage, Stage::Endgame);
+        let counted = parse_line("8/8/8/8/8/8/8/K1k5 w - - 5 9 id \"b.7\";", "x").unwrap();
+        assert!(counted.fen.ends_with("5 9"), "{}", counted.fen);
+        assert_eq!(counted.id, "b.7");
     }
 
     #[test]
