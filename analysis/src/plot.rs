@@ -467,3 +467,91 @@ pub fn forest_series(
     }
     root.present().map_err(|e| err(&e))
 }
+
+/// One panel of [`trend_panels`]: estimates against x and the line through them.
+pub struct TrendPanel {
+    /// Panel title.
+    pub title: String,
+    /// (x, estimate) points; an estimate's interval is drawn as a bar.
+    pub points: Vec<(f64, Estimate)>,
+    /// The line through the points, drawn across their x range.
+    pub trend: Option<crate::stats::Trend>,
+}
+
+/// Estimates against x, one panel each in a grid (a method's worth against log2 of the nodes
+/// per move), with the zero line and each panel's fitted line, written as SVG. Each panel has
+/// its own y range, 0 included.
+///
+/// # Errors
+/// The file cannot be written.
+pub fn trend_panels(
+    path: &Path,
+    panels: &[TrendPanel],
+    (x_label, y_label): (&str, &str),
+) -> Result<(), String> {
+    let columns = panels.len().clamp(1, 4);
+    let rows = panels.len().div_ceil(columns).max(1);
+    let size = (
+        u32::try_from(330 * columns).unwrap_or(1320),
+        u32::try_from(280 * rows).unwrap_or(2800),
+    );
+    let root = SVGBackend::new(path, size).into_drawing_area();
+    let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let xs = panels.iter().flat_map(|p| p.points.iter().map(|q| q.0));
+    let (x_min, x_max) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+        (lo.min(x), hi.max(x))
+    });
+    let (x_min, x_max) = if x_min < x_max {
+        (x_min - 0.5, x_max + 0.5)
+    } else {
+        (0.0, 1.0)
+    };
+    for (panel, area) in panels.iter().zip(root.split_evenly((rows, columns))) {
+        let ends = panel
+            .points
+            .iter()
+            .flat_map(|(_, e)| [e.low, e.high])
+            .filter(|y| y.is_finite());
+        let (low, high) = ends.fold((-10.0_f64, 10.0_f64), |(lo, hi), y| (lo.min(y), hi.max(y)));
+        let pad = 0.08 * (high - low);
+        let mut chart = axes(
+            &area,
+            (&panel.title, 14),
+            (x_label, y_label),
+            (x_min..x_max, low - pad..high + pad),
+        )
+        .map_err(|e| err(&e))?;
+        chart
+            .draw_series(LineSeries::new(
+                [(x_min, 0.0), (x_max, 0.0)],
+                BLACK.mix(0.5),
+            ))
+            .map_err(|e| err(&e))?;
+        if let Some(t) = panel.trend {
+            let (x0, x1) = panel
+                .points
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &(x, _)| {
+                    (lo.min(x), hi.max(x))
+                });
+            let at = |x: f64| t.centre.1 + t.slope.value * (x - t.centre.0);
+            chart
+                .draw_series(LineSeries::new(
+                    [(x0, at(x0)), (x1, at(x1))],
+                    RED.stroke_width(2),
+                ))
+                .map_err(|e| err(&e))?;
+        }
+        for &(x, e) in &panel.points {
+            let (lo, hi) = (e.low.max(low - pad), e.high.min(high + pad));
+            chart
+                .draw_series(LineSeries::new([(x, lo), (x, hi)], BLUE.stroke_width(2)))
+                .map_err(|e| err(&e))?;
+            chart
+                .draw_series([Circle::new((x, e.value), 4, BLUE.filled())])
+                .map_err(|e| err(&e))?;
+        }
+    }
+    root.present().map_err(|e| err(&e))
+}

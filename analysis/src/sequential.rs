@@ -8,7 +8,10 @@
 
 use cutlab_instrument::csv_sink::splitmix64;
 
-use crate::elo::{Looks, Pentanomial, Stop, elo_of_score};
+use crate::{
+    elo::{Looks, Pentanomial, Stop, elo_of_score},
+    stats::{Estimate, trend},
+};
 
 /// The game-pair scores of the pentanomial outcomes, first engine's points per game.
 const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
@@ -143,16 +146,31 @@ pub fn simulate(looks: &Looks, probs: [f64; 5], reps: u32, seed: u64) -> Simulat
     }
 }
 
-/// How often two independent matches of the same true worth (pairs drawn from `probs`, each
-/// stopped by `looks`) read as changed: their difference's interval, the half-widths of the
-/// two printed intervals in quadrature, excludes 0. The by-chance rate of a contrast of two
-/// efforts or two evaluations under the rule actually used, not the nominal level.
+/// How often independent matches of the same true worth (pairs drawn from `probs`, each
+/// stopped by `looks`), one at each of the efforts `xs`, read as a trend: the interval of the
+/// slope of their estimates against `xs` ([`trend`], from the printed intervals) excludes 0.
+/// The by-chance rate of a contrast of efforts or of two evaluations (two points: their
+/// difference's interval, the half-widths in quadrature) under the rule actually used, not
+/// the nominal level.
 #[must_use]
-pub fn false_change_rate(looks: &Looks, probs: [f64; 5], reps: u32, seed: u64) -> f64 {
-    let played = matches(looks, probs, 2 * reps, seed);
+pub fn false_trend_rate(looks: &Looks, probs: [f64; 5], xs: &[f64], reps: u32, seed: u64) -> f64 {
+    let Ok(k) = u32::try_from(xs.len()) else {
+        return 0.0;
+    };
+    if k < 2 {
+        return 0.0;
+    }
+    let played = matches(looks, probs, k * reps, seed);
     let changed = played
-        .chunks(2)
-        .filter(|pair| (pair[0].elo - pair[1].elo).abs() > pair[0].error.hypot(pair[1].error))
+        .chunks(xs.len())
+        .filter(|ms| {
+            let points: Vec<(f64, Estimate)> = xs
+                .iter()
+                .zip(ms.iter())
+                .map(|(&x, m)| (x, Estimate::around(m.elo, m.error)))
+                .collect();
+            trend(&points).is_some_and(|t| t.slope.sign().is_some())
+        })
         .count();
     #[expect(clippy::cast_precision_loss, reason = "counts")]
     let rate = changed as f64 / f64::from(reps.max(1));
@@ -185,16 +203,17 @@ pub fn no_effect_of<'a>(
     (total > 0).then(|| (tilted(shares, 0.0), total))
 }
 
-/// [`false_change_rate`] at the worst of the true worths `elos`, each from `base` tilted to it.
+/// [`false_trend_rate`] at the worst of the true worths `elos`, each from `base` tilted to it.
 #[must_use]
-pub fn worst_false_change_rate(
+pub fn worst_false_trend_rate(
     looks: &Looks,
     base: [f64; 5],
     elos: &[f64],
+    xs: &[f64],
     (reps, seed): (u32, u64),
 ) -> f64 {
     elos.iter()
-        .map(|&elo| false_change_rate(looks, tilted(base, elo), reps, seed))
+        .map(|&elo| false_trend_rate(looks, tilted(base, elo), xs, reps, seed))
         .fold(0.0, f64::max)
 }
 
@@ -255,9 +274,21 @@ mod tests {
     #[test]
     fn two_stopped_matches_of_one_worth_read_changed_more_than_nominally() {
         let looks = Looks::new(vec![200, 400, 800, 1600, 3200], 15.0).unwrap();
-        let at_zero = false_change_rate(&looks, tilted(BASE, 0.0), 3000, 3);
-        let at_twenty = false_change_rate(&looks, tilted(BASE, 20.0), 3000, 4);
+        let at_zero = false_trend_rate(&looks, tilted(BASE, 0.0), &[0.0, 1.0], 3000, 3);
+        let at_twenty = false_trend_rate(&looks, tilted(BASE, 20.0), &[0.0, 1.0], 3000, 4);
         assert!(at_zero < 0.05, "{at_zero}");
         assert!(at_twenty > 1.0 - looks.confidence(), "{at_twenty}");
+    }
+
+    /// A trend over three efforts from matches of one true worth: by chance about as often as
+    /// its nominal level when no look stops early, and never from a single effort.
+    #[test]
+    fn a_trend_of_one_worth_over_three_efforts_is_rare() {
+        let looks = Looks::new(vec![800, 1600, 3200], 15.0).unwrap();
+        let xs = [0.0, 2.0, 4.0];
+        let rate = false_trend_rate(&looks, tilted(BASE, 0.0), &xs, 2000, 5);
+        assert!(rate < 0.05, "{rate}");
+        assert!(rate > 0.0, "{rate}");
+        assert!(false_trend_rate(&looks, tilted(BASE, 0.0), &[1.0], 100, 5).abs() < f64::EPSILON);
     }
 }

@@ -159,12 +159,92 @@ pub fn independent_difference(a: &Estimate, b: &Estimate) -> Estimate {
     Estimate::around(b.value - a.value, half)
 }
 
+/// A straight line through independent estimates against `x`: its slope with an interval, and
+/// the point it passes through (the weighted means of `x` and of the values).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Trend {
+    /// Change of the value per unit of `x`, with its interval at the estimates' confidence.
+    pub slope: Estimate,
+    /// The weighted means (x, value): the line is `value = centre.1 + slope (x - centre.0)`.
+    pub centre: (f64, f64),
+}
+
+/// The weighted least-squares line through independent estimates `(x, estimate)`, each
+/// weighted by the inverse square of its half-width h (the interval of a normal estimate at
+/// one confidence for all); the slope's half-width at that confidence is
+/// 1 / sqrt(Σ (x - x̄)² / h²), x̄ weighted alike (Draper and Smith, *Applied Regression
+/// Analysis*, 3rd ed., section 9.2). Two points give their [`independent_difference`] over
+/// the distance between them. `None` with fewer than two distinct `x`, or an interval that is
+/// empty, unbounded or not a number.
+#[must_use]
+pub fn trend(points: &[(f64, Estimate)]) -> Option<Trend> {
+    let weighted: Vec<(f64, f64, f64)> = points
+        .iter()
+        .map(|(x, e)| (*x, e.value, 4.0 / (e.high - e.low).powi(2)))
+        .collect();
+    if weighted
+        .iter()
+        .any(|&(x, y, w)| !(x.is_finite() && y.is_finite() && w.is_finite() && w > 0.0))
+    {
+        return None;
+    }
+    let total: f64 = weighted.iter().map(|p| p.2).sum();
+    let mean =
+        |f: fn(&(f64, f64, f64)) -> f64| weighted.iter().map(|p| p.2 * f(p)).sum::<f64>() / total;
+    let (x_mean, y_mean) = (mean(|p| p.0), mean(|p| p.1));
+    let sxx: f64 = weighted.iter().map(|p| p.2 * (p.0 - x_mean).powi(2)).sum();
+    if sxx <= 0.0 {
+        return None;
+    }
+    let sxy: f64 = weighted
+        .iter()
+        .map(|p| p.2 * (p.0 - x_mean) * (p.1 - y_mean))
+        .sum();
+    Some(Trend {
+        slope: Estimate::around(sxy / sxx, 1.0 / sxx.sqrt()),
+        centre: (x_mean, y_mean),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-3
+    }
+
+    #[test]
+    fn a_trend_weighs_each_estimate_by_its_interval() {
+        // Two points: the independent difference over the distance between them.
+        let (a, b) = (Estimate::around(10.0, 3.0), Estimate::around(16.0, 4.0));
+        let two = trend(&[(1.0, a), (3.0, b)]).unwrap();
+        let d = independent_difference(&a, &b);
+        assert!(close(two.slope.value, d.value / 2.0), "{two:?}");
+        assert!(close(two.slope.high - two.slope.value, 2.5), "{two:?}");
+        // Three points of equal half-width h = 2 at x = 0, 1, 2 on y = 1 + 2x: slope 2 with
+        // half-width 1 / sqrt((1 + 0 + 1) / 4) = sqrt(2); the line passes through (1, 3).
+        let line: Vec<(f64, Estimate)> = (0..3)
+            .map(|x| {
+                (
+                    f64::from(x),
+                    Estimate::around(1.0 + 2.0 * f64::from(x), 2.0),
+                )
+            })
+            .collect();
+        let t = trend(&line).unwrap();
+        assert!(close(t.slope.value, 2.0) && close(t.slope.high - 2.0, 2.0_f64.sqrt()));
+        assert_eq!(t.centre, (1.0, 3.0));
+        // A narrow point pulls the line: weights 1/h² of 1 and 100 at y 0 and 10.
+        let pulled = trend(&[
+            (0.0, Estimate::around(0.0, 1.0)),
+            (1.0, Estimate::around(10.0, 0.1)),
+            (2.0, Estimate::around(0.0, 1.0)),
+        ])
+        .unwrap();
+        assert!(pulled.centre.1 > 9.0, "{pulled:?}");
+        assert!(trend(&[(1.0, a), (1.0, b)]).is_none());
+        assert!(trend(&[(1.0, a), (2.0, Estimate::around(1.0, f64::INFINITY))]).is_none());
     }
 
     #[test]

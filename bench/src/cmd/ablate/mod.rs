@@ -16,6 +16,8 @@
 //!
 //! [`Looks`]: cutlab_analysis::elo::Looks
 
+mod effort;
+mod notes;
 mod report;
 
 use std::path::PathBuf;

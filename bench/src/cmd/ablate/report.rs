@@ -4,15 +4,13 @@
 //! tidy CSV (`ablate.csv`, docs/csv.md) and forest plots of the Elo differences. Everything is
 //! read from the run's files, so `cutlab report DIR` writes the same report again.
 
-use std::fmt::Write as _;
-
 use cutlab_analysis::{
     elo::{Looks, Pentanomial, RoutBound, Verdict},
     markdown::Table,
     plot,
     rows::{DepthRow, FalseCutRow, GameRow, RegretRow, TallyRow, read_games_if_stored},
     sequential,
-    stats::{Estimate, independent_difference, paired, paired_difference, paired_ratio, wilson},
+    stats::{Estimate, paired, paired_difference, paired_ratio, wilson},
     tables::MatchSummary,
 };
 use serde::Serialize;
@@ -22,24 +20,6 @@ use crate::common::pipeline::{
     busy_machine_note, environment_table, rows_of_finished, speed_note, steps_table,
     unfinished_steps,
 };
-
-/// Stockfish 15.1's own estimate of a step's worth, from the "(~N Elo)" notes of its
-/// `search.cpp`, for the parts that follow one of its steps.
-fn stockfish_note(method: &str) -> Option<&'static str> {
-    Some(match method {
-        "null-move-modern" => "~22 (step 9)",
-        "rfp" => "~25 (step 8)",
-        "futility" => "~9 (step 14, parent node)",
-        "lmp" => "~7 (step 14, move count)",
-        "see-pruning" => "~9 + ~3 (step 14, SEE)",
-        "history-pruning" => "~2 (step 14, continuation history)",
-        "sf-probcut" => "~4 (step 10)",
-        "sf-probcut-in-check" => "~0 (step 12)",
-        "singular" => "~58 (step 15, singular extension)",
-        "lmr" => "~98 (step 17)",
-        _ => return None,
-    })
-}
 
 /// One comparison at one effort: what leaving the method out of the stack (`without`),
 /// adding it to the baseline (`with`) or adding it to the stack (`added`) changes, against
@@ -228,7 +208,7 @@ fn row(
         status: verdict,
         // Stockfish's notes are for removing a step: beside the leave-one-out rows only.
         stockfish_note: (c.direction == Direction::Without)
-            .then(|| stockfish_note(&c.method))
+            .then(|| super::notes::stockfish(&c.method))
             .flatten(),
     })
 }
@@ -270,15 +250,18 @@ fn pooled(rows: &[AblationRow]) -> Option<([f64; 5], u64)> {
     sequential::no_effect_of(rows.iter().filter(|r| r.stopped()).map(|r| &r.pentanomial))
 }
 
-/// The share of contrasts of two independent matches of one true worth that read as changed
-/// under the rule, at the worst of [`sequential::TRUE_ELOS`]: the by-chance rate of a change between
-/// efforts (the nominal `1 - confidence` where nothing has stopped yet).
-fn false_change_rate(rows: &[AblationRow], looks: &Looks, seed: u64) -> f64 {
+/// The share of comparisons of one true worth, a match at each of `efforts`, whose worths read
+/// as a trend under the rule, at the worst of [`sequential::TRUE_ELOS`]: the by-chance rate
+/// of a trend with effort (the nominal `1 - confidence` where nothing has stopped yet).
+fn false_trend_rate(rows: &[AblationRow], looks: &Looks, efforts: &[u64], seed: u64) -> f64 {
+    #[expect(clippy::cast_precision_loss, reason = "node counts")]
+    let xs: Vec<f64> = efforts.iter().map(|&n| (n as f64).log2()).collect();
     pooled(rows).map_or(1.0 - looks.confidence(), |(base, _)| {
-        sequential::worst_false_change_rate(
+        sequential::worst_false_trend_rate(
             looks,
             base,
             &sequential::TRUE_ELOS,
+            &xs,
             (sequential::MATCHES, seed),
         )
     })
@@ -385,7 +368,7 @@ fn unstopped(rows: &[AblationRow]) -> Option<String> {
     (count > 0).then(|| format!("Not stopped yet ({count}): {}.", parts.join("; ")))
 }
 
-fn interval(e: Option<&Estimate>, digits: usize, unit: &str) -> String {
+pub(super) fn interval(e: Option<&Estimate>, digits: usize, unit: &str) -> String {
     e.map_or_else(
         || "-".to_string(),
         |e| {
@@ -456,164 +439,6 @@ fn table(rows: &[AblationRow], confidence: &str, bound: f64) -> Table {
         ]);
     }
     t
-}
-
-/// What a method is worth to the search its row measures, in Elo: leaving it out costs what
-/// it is worth, adding it gains it.
-fn worth(direction: Direction, delta_elo: &Estimate) -> Estimate {
-    if direction == Direction::Without {
-        Estimate {
-            value: -delta_elo.value,
-            low: -delta_elo.high,
-            high: -delta_elo.low,
-        }
-    } else {
-        *delta_elo
-    }
-}
-
-/// The contrast of a method's worth at two efforts (`worths`, where both matches have one):
-/// the change with its interval of two independent matches, the change per doubling of
-/// nodes, and the verdict; or why there is none.
-fn contrast(
-    (first, r): (&AblationRow, &AblationRow),
-    low: Option<Estimate>,
-    high: Option<Estimate>,
-    doublings: f64,
-) -> (String, String, &'static str) {
-    match (low, high) {
-        (Some(a), Some(b)) => {
-            let d = independent_difference(&a, &b);
-            let verdict = match d.sign() {
-                Some(true) => "worth more deeper",
-                Some(false) => "worth less deeper",
-                None => "not shown to change",
-            };
-            let per = Estimate {
-                value: d.value / doublings,
-                low: d.low / doublings,
-                high: d.high / doublings,
-            };
-            (
-                interval(Some(&d), 1, ""),
-                interval(Some(&per), 1, ""),
-                verdict,
-            )
-        }
-        _ if first.status == Status::ToPlay || r.status == Status::ToPlay => {
-            ("-".to_string(), "-".to_string(), "to play")
-        }
-        _ if !(first.stopped() && r.stopped()) => ("-".to_string(), "-".to_string(), "playing"),
-        _ => ("-".to_string(), "-".to_string(), "no interval"),
-    }
-}
-
-/// Whether a method's worth grows or shrinks from the first effort to a higher one (issue
-/// 34: "does a method's worth grow or shrink as the search deepens?"): per comparison played
-/// at both, its worth at each from independent matches and the change with the interval of
-/// their difference (half-widths in quadrature, at the rule's confidence). Empty with one
-/// effort.
-///
-/// # Errors
-/// Its figure, `worth-LOW-HIGH.svg`, cannot be written.
-fn by_effort(
-    layout: &Layout,
-    efforts: &[u64],
-    rows: &[AblationRow],
-    (confidence, chance): (f64, f64),
-) -> Result<String, String> {
-    let Some((&low, higher)) = efforts.split_first() else {
-        return Ok(String::new());
-    };
-    let percent = format!("{:.0}%", 100.0 * confidence);
-    let mut md = String::new();
-    for &high in higher {
-        let mut t = Table::new(&[
-            "direction",
-            "method",
-            &format!(">worth at {low} [{percent}]"),
-            &format!(">worth at {high} [{percent}]"),
-            &format!(">change [{percent}]"),
-            &format!(">per doubling [{percent}]"),
-            "verdict",
-        ]);
-        // Doublings of the nodes between the efforts: the change spread evenly over them.
-        #[expect(clippy::cast_precision_loss, reason = "node counts")]
-        let doublings = (high as f64 / low as f64).log2();
-        let (mut contrasts, mut changed) = (0_u32, 0);
-        let (mut labels, mut worth_low, mut worth_high) = (Vec::new(), Vec::new(), Vec::new());
-        for r in rows.iter().filter(|r| r.effort_nodes == high) {
-            let Some(first) = rows.iter().find(|o| {
-                o.effort_nodes == low && o.direction == r.direction && o.method == r.method
-            }) else {
-                continue;
-            };
-            let at = |row: &AblationRow| {
-                row.delta_elo
-                    .filter(|_| row.stopped())
-                    .map(|e| worth(row.direction, &e))
-            };
-            let text = |row: &AblationRow| match (at(row), row.elo_rout) {
-                (Some(e), _) => interval(Some(&e), 0, ""),
-                (None, Some(_)) if row.stopped() => "a rout".to_string(),
-                (None, _) => row.status.name().to_string(),
-            };
-            let (change, slope, verdict) = contrast((first, r), at(first), at(r), doublings);
-            contrasts += u32::from(at(first).is_some() && at(r).is_some());
-            changed += u32::from(verdict.starts_with("worth"));
-            t.row(vec![
-                r.direction.to_string(),
-                r.method.clone(),
-                text(first),
-                text(r),
-                change,
-                slope,
-                verdict.to_string(),
-            ]);
-            labels.push(format!("{} {}", r.direction, r.method));
-            worth_low.push(at(first));
-            worth_high.push(at(r));
-        }
-        let figure = format!("worth-{low}-{high}.svg");
-        plot::forest_series(
-            &layout.file(&figure),
-            (
-                &format!("Each method's worth at {low} and {high} nodes per move"),
-                &format!("Elo the method gives ({percent} intervals)"),
-            ),
-            plot::Axis::ELO,
-            &labels,
-            &[
-                (&format!("{low} nodes"), &worth_low),
-                (&format!("{high} nodes"), &worth_high),
-            ],
-        )?;
-        let by_chance = f64::from(contrasts) * chance;
-        let _ = write!(
-            md,
-            "\n## From {low} to {high} nodes per move: each method's worth as the search \
-             deepens\n\nA method's worth is the Elo it gives the search its row measures \
-             (leaving it out of the stack costs it, adding it gains it), from the matches \
-             above; the change is the worth at {high} minus the worth at {low}, with the \
-             {percent} interval of two independent matches (half-widths in quadrature; the \
-             two play the same openings, which if anything makes their results agree, so the \
-             interval is wide rather than narrow); per doubling, the change over the \
-             {doublings:.0} doublings of the nodes between the efforts. \
-             *worth more deeper* or *less*: that interval excludes 0; *playing*, *to play*: a \
-             match has not stopped by its rule, or has no game yet; *no interval*: a rout or \
-             too few games. {changed} of \
-             {contrasts} contrasts read changed; with no change anywhere about {by_chance:.1} \
-             would by chance ({:.1}% of contrasts: the stopping rule simulated on this run's \
-             pairs, two matches of one true worth each stopped by it, at the worst of true \
-             worths 0 to 40). A match stopped at an early look overstates its size a little \
-             (it stopped because its estimate was far from 0), so a change between a row \
-             decided at 200 games and one stopped narrow at 3,200 is the likeliest to shrink on \
-             a replay.\n\n{}\n![each method's worth at both efforts]({figure})\n",
-            100.0 * chance,
-            t.render()
-        );
-    }
-    Ok(md)
 }
 
 /// The sections of the report: a direction and its title.
@@ -792,8 +617,8 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
             every_row.extend(rows);
         }
     }
-    let chance = false_change_rate(&every_row, &looks, manifest.header.seed);
-    sections.push_str(&by_effort(
+    let chance = false_trend_rate(&every_row, &looks, &manifest.nodes, manifest.header.seed);
+    sections.push_str(&super::effort::section(
         layout,
         &manifest.nodes,
         &every_row,
@@ -934,59 +759,5 @@ mod tests {
         assert_eq!(field("delta_elo_low"), "");
         let written: f64 = field("delta_elo_high").parse().unwrap();
         assert!((written - bound).abs() < 1e-6, "{written} against {bound}");
-    }
-
-    /// A leave-one-out row measures the worth as minus its Elo: LMP left out at +34 ± 27 at
-    /// 5,000 nodes (worth -34) and at -40 ± 34 at 20,000 (worth +40) changes by +74 ±
-    /// hypot(27, 34) = ±43.4, worth more deeper; a row whose match is still playing has no
-    /// change.
-    #[test]
-    fn a_method_worth_more_deeper_is_told_from_two_independent_matches() {
-        let row = |method: &str, nodes: u64, elo: f64, h: f64, status: Status| AblationRow {
-            direction: Direction::Without,
-            method: method.into(),
-            effort_nodes: nodes,
-            delta_elo: Some(Estimate::around(elo, h)),
-            games: 800,
-            status,
-            ..AblationRow::default()
-        };
-        let rows = [
-            row("lmp", 5000, 34.0, 27.0, Status::Stopped(Verdict::Decided)),
-            row("lmp", 20000, -40.0, 34.0, Status::Stopped(Verdict::Decided)),
-            row(
-                "iir",
-                5000,
-                -10.0,
-                13.0,
-                Status::Stopped(Verdict::Equivalent),
-            ),
-            row("iir", 20000, -27.0, 25.0, Status::Running),
-        ];
-        let dir = std::env::temp_dir().join(format!("cutlab-efforts-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let layout = Layout { dir: dir.clone() };
-        let md = by_effort(&layout, &[5000, 20000], &rows, (0.99, 0.01)).unwrap();
-        assert!(dir.join("worth-5000-20000.svg").is_file());
-        let half = 27.0_f64.hypot(34.0);
-        let lmp = md.lines().find(|l| l.contains("| lmp ")).unwrap();
-        assert!(
-            lmp.contains("-34 [-61, -7]") && lmp.contains("+40 [+6, +74]"),
-            "{md}"
-        );
-        assert!(
-            lmp.contains(&format!("+74.0 [{:+.1}, {:+.1}]", 74.0 - half, 74.0 + half))
-                && lmp.contains("worth more deeper"),
-            "{md}"
-        );
-        let iir = md.lines().find(|l| l.contains("| iir ")).unwrap();
-        assert!(iir.contains("| playing "), "{md}");
-        assert!(md.contains("1 of 1 contrasts read changed"), "{md}");
-        assert!(
-            by_effort(&layout, &[5000], &rows, (0.99, 0.01))
-                .unwrap()
-                .is_empty()
-        );
-        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -293,10 +293,12 @@ fn by_chance(
     let Some((base, _)) = sequential::no_effect_of(stopped) else {
         return String::new();
     };
-    let rate = sequential::worst_false_change_rate(
+    // Two evaluations are two points of a trend: their difference over one step.
+    let rate = sequential::worst_false_trend_rate(
         looks,
         base,
         &sequential::TRUE_ELOS,
+        &[0.0, 1.0],
         (sequential::MATCHES, 2003),
     );
     #[expect(clippy::cast_precision_loss, reason = "a count of contrasts")]

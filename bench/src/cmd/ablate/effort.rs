@@ -1,0 +1,327 @@
+//! Each method's worth against effort: its worth at every effort of the run, each from its
+//! own match, the line through them against log2 of the nodes per move ([`trend`]: the
+//! change per doubling with its interval), whether that says it grows or shrinks as the
+//! search deepens, one panel a comparison, and what others published beside it.
+
+use std::fmt::Write as _;
+
+use cutlab_analysis::{
+    markdown::Table,
+    plot,
+    stats::{Estimate, Trend, trend},
+};
+
+use super::{
+    Direction, Layout, notes,
+    report::{AblationRow, Status, interval},
+};
+
+/// What a method is worth to the search its row measures, in Elo: leaving it out costs what
+/// it is worth, adding it gains it (and a doubling of the nodes gains what it is worth).
+pub fn worth(direction: Direction, delta_elo: &Estimate) -> Estimate {
+    if direction == Direction::Without {
+        Estimate {
+            value: -delta_elo.value,
+            low: -delta_elo.high,
+            high: -delta_elo.low,
+        }
+    } else {
+        *delta_elo
+    }
+}
+
+/// A row's worth once its match has stopped by its rule with an interval.
+fn worth_of(row: &AblationRow) -> Option<Estimate> {
+    row.delta_elo
+        .filter(|_| matches!(row.status, Status::Stopped(_)))
+        .map(|e| worth(row.direction, &e))
+}
+
+/// What the worths of one comparison at the run's efforts say about its trend.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Reading {
+    /// The slope's interval lies above 0.
+    Grows(Trend),
+    /// The slope's interval lies below 0.
+    Shrinks(Trend),
+    /// The slope's interval holds 0.
+    NotShown(Trend),
+    /// A match has no game yet.
+    ToPlay,
+    /// A match has not stopped by its rule.
+    Playing,
+    /// Every match has stopped, but fewer than two with an interval (a rout has one bound).
+    NoInterval,
+}
+
+impl Reading {
+    fn of(rows: &[&AblationRow], xs: &[f64]) -> Reading {
+        let points: Vec<(f64, Estimate)> = rows
+            .iter()
+            .zip(xs)
+            .filter_map(|(r, &x)| worth_of(r).map(|w| (x, w)))
+            .collect();
+        if points.len() == rows.len()
+            && let Some(t) = trend(&points)
+        {
+            return match t.slope.sign() {
+                Some(true) => Reading::Grows(t),
+                Some(false) => Reading::Shrinks(t),
+                None => Reading::NotShown(t),
+            };
+        }
+        if rows.iter().any(|r| r.status == Status::ToPlay) {
+            Reading::ToPlay
+        } else if rows.iter().any(|r| !matches!(r.status, Status::Stopped(_))) {
+            Reading::Playing
+        } else {
+            Reading::NoInterval
+        }
+    }
+
+    fn trend(self) -> Option<Trend> {
+        match self {
+            Reading::Grows(t) | Reading::Shrinks(t) | Reading::NotShown(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Reading::Grows(_) => "grows with effort",
+            Reading::Shrinks(_) => "shrinks with effort",
+            Reading::NotShown(_) => "not shown to change",
+            Reading::ToPlay => "to play",
+            Reading::Playing => "playing",
+            Reading::NoInterval => "no interval",
+        }
+    }
+}
+
+/// The label of a comparison in the table, the figure and the sentences.
+fn label(direction: Direction, method: &str) -> String {
+    match direction {
+        Direction::Without => format!("without {method}"),
+        Direction::With => format!("{method} added to the baseline"),
+        Direction::Added => format!("{method} added"),
+        Direction::Doubled => "twice the nodes".to_string(),
+    }
+}
+
+/// The section "worth against effort" of an ablation report with several efforts (empty with
+/// one): a row per comparison played at every effort, its worth at each, its change per
+/// doubling of the nodes (the weighted line through the worths against log2 of the nodes, at
+/// the looks' `confidence`) and its reading; the figure `worth-by-effort.svg`, one panel a
+/// comparison; a sentence for each trend shown; and how many would read as trends by chance
+/// (`chance`, the share of comparisons of one true worth at every effort that the stopping
+/// rule turns into one).
+///
+/// # Errors
+/// The figure cannot be written.
+pub fn section(
+    layout: &Layout,
+    efforts: &[u64],
+    rows: &[AblationRow],
+    (confidence, chance): (f64, f64),
+) -> Result<String, String> {
+    if efforts.len() < 2 {
+        return Ok(String::new());
+    }
+    #[expect(clippy::cast_precision_loss, reason = "node counts")]
+    let xs: Vec<f64> = efforts.iter().map(|&n| (n as f64).log2()).collect();
+    let percent = format!("{:.0}%", 100.0 * confidence);
+    let mut columns = vec!["direction".to_string(), "method".to_string()];
+    columns.extend(efforts.iter().map(|n| format!(">worth at {n} [{percent}]")));
+    columns.extend([
+        format!(">per doubling [{percent}]"),
+        "reading".to_string(),
+        ">Stockfish 15.1".to_string(),
+        "Stockfish (scaling)".to_string(),
+        ">Ethereal 11.80".to_string(),
+    ]);
+    let mut table = Table::new(&columns.iter().map(String::as_str).collect::<Vec<_>>());
+    let (mut panels, mut sentences, mut flat) = (Vec::new(), Vec::new(), Vec::new());
+    let mut trends = 0_u32;
+    for first in rows.iter().filter(|r| r.effort_nodes == efforts[0]) {
+        let at: Option<Vec<&AblationRow>> = efforts
+            .iter()
+            .map(|&n| {
+                rows.iter().find(|r| {
+                    r.effort_nodes == n
+                        && r.direction == first.direction
+                        && r.method == first.method
+                })
+            })
+            .collect();
+        let Some(at) = at else { continue };
+        let reading = Reading::of(&at, &xs);
+        let name = label(first.direction, &first.method);
+        let mut cells = vec![first.direction.to_string(), first.method.clone()];
+        cells.extend(at.iter().map(|r| match (worth_of(r), r.elo_rout) {
+            (Some(w), _) => interval(Some(&w), 0, ""),
+            (None, Some(_)) if matches!(r.status, Status::Stopped(_)) => "a rout".to_string(),
+            (None, _) => r.status.name().to_string(),
+        }));
+        let slope = reading.trend().map(|t| t.slope);
+        let published = |note: fn(&str) -> Option<&'static str>| {
+            (first.direction == Direction::Without)
+                .then(|| note(&first.method))
+                .flatten()
+                .unwrap_or("-")
+                .to_string()
+        };
+        cells.extend([
+            interval(slope.as_ref(), 1, ""),
+            reading.name().to_string(),
+            published(notes::stockfish),
+            published(notes::stockfish_scaling),
+            published(notes::ethereal),
+        ]);
+        table.row(cells);
+        if let Some(s) = slope {
+            trends += 1;
+            match reading {
+                Reading::NotShown(_) => flat.push(name.clone()),
+                _ => sentences.push(format!(
+                    "- {name}: {}, {} Elo per doubling of the nodes.",
+                    reading.name(),
+                    interval(Some(&s), 1, "")
+                )),
+            }
+        }
+        panels.push(plot::TrendPanel {
+            title: name,
+            points: at
+                .iter()
+                .zip(&xs)
+                .filter_map(|(r, &x)| worth_of(r).map(|w| (x, w)))
+                .collect(),
+            trend: reading.trend(),
+        });
+    }
+    let figure = "worth-by-effort.svg";
+    plot::trend_panels(
+        &layout.file(figure),
+        &panels,
+        ("log2(nodes per move)", &format!("worth, Elo ({percent})")),
+    )?;
+    if !flat.is_empty() {
+        sentences.push(format!(
+            "- Not shown to change (each slope's interval holds 0): {}.",
+            flat.join(", ")
+        ));
+    }
+    let efforts_text: Vec<String> = efforts.iter().map(u64::to_string).collect();
+    let mut md = String::new();
+    let _ = write!(
+        md,
+        "\n## Each method's worth against effort ({} nodes per move)\n\nA method's worth is \
+         the Elo it gives the search its row measures (leaving it out of the stack costs it, \
+         adding it gains it; a doubling of the nodes gains its own), from the matches above, \
+         one at each effort. The change per doubling is the slope of the line through the \
+         worths against log2 of the nodes, each worth weighted by the inverse square of its \
+         half-width, with its {percent} interval (the matches are independent; they play the \
+         same openings, which if anything makes them agree, so the interval is wide rather \
+         than narrow). *grows* or *shrinks with effort*: that interval excludes 0; *not shown \
+         to change*: it holds 0, which is not a statement that the worth stays (read its \
+         interval); *playing*, *to play*: a match has not stopped by its rule, or has no game \
+         yet; *no interval*: a rout. {} of {trends} slopes read as a trend; with no change \
+         anywhere about {:.1} would by chance ({:.1}% of comparisons: the stopping rule \
+         simulated on this run's pairs, one match of one true worth at each effort, at the \
+         worst of true worths 0 to 40). A match stopped at an early look overstates its size \
+         (it stopped because its estimate was far from 0), so a trend that rests on a row \
+         decided at its first look is the likeliest to shrink on a replay. Stockfish 15.1's \
+         \"(~N Elo)\" notes, its later \"scales well / poorly\" remarks and Ethereal 11.80's \
+         ablation at 12+0.12 (Elo lost without the step) stand beside the leave-one-out \
+         rows (sources in `bench/src/cmd/ablate/notes.rs`).\n\n{}\n![each comparison's worth \
+         against log2 of the nodes per move]({figure})\n\n{}\n",
+        efforts_text.join(", "),
+        trends - u32::try_from(flat.len()).unwrap_or(0),
+        f64::from(trends) * chance,
+        100.0 * chance,
+        table.render(),
+        sentences.join("\n")
+    );
+    Ok(md)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cutlab_analysis::elo::Verdict;
+
+    fn row(method: &str, nodes: u64, elo: f64, h: f64, status: Status) -> AblationRow {
+        AblationRow {
+            direction: Direction::Without,
+            method: method.into(),
+            effort_nodes: nodes,
+            delta_elo: Some(Estimate::around(elo, h)),
+            games: 800,
+            status,
+            ..AblationRow::default()
+        }
+    }
+
+    /// Late move pruning left out reads -34 ± 27 at 5,000 nodes (worth +34) and +40 ± 34 at
+    /// 20,000 (worth -40): over the two doublings between them its worth changes by -74 ±
+    /// hypot(27, 34), -37.0 ± 21.7 a doubling, shrinking; with a third effort the line
+    /// weighs each worth by 1/h²; a row still playing has no slope.
+    #[test]
+    fn a_worth_that_changes_with_effort_reads_as_a_trend() {
+        let stopped = Status::Stopped(Verdict::Decided);
+        let rows = [
+            row("lmp", 5000, -34.0, 27.0, stopped),
+            row("lmp", 20000, 40.0, 34.0, stopped),
+            row("iir", 5000, -10.0, 13.0, stopped),
+            row("iir", 20000, -27.0, 25.0, Status::Running),
+        ];
+        let dir = std::env::temp_dir().join(format!("cutlab-effort-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let layout = Layout { dir: dir.clone() };
+        let md = section(&layout, &[5000, 20000], &rows, (0.99, 0.01)).unwrap();
+        assert!(dir.join("worth-by-effort.svg").is_file());
+        let half = 27.0_f64.hypot(34.0) / 2.0;
+        let lmp = md.lines().find(|l| l.contains("| lmp ")).unwrap();
+        assert!(
+            lmp.contains("+34 [+7, +61]") && lmp.contains("-40 [-74, -6]"),
+            "{md}"
+        );
+        assert!(
+            lmp.contains(&format!(
+                "-37.0 [{:+.1}, {:+.1}]",
+                -37.0 - half,
+                -37.0 + half
+            )) && lmp.contains("shrinks with effort")
+                && lmp.contains("| ~7 (step 14, move count) |")
+                && lmp.trim_end().ends_with(" 77 |"),
+            "{md}"
+        );
+        let iir = md.lines().find(|l| l.contains("| iir ")).unwrap();
+        assert!(
+            iir.contains("| playing ") && iir.contains("scales poorly"),
+            "{md}"
+        );
+        assert!(md.contains("1 of 1 slopes read as a trend"), "{md}");
+        assert!(md.contains("- without lmp: shrinks with effort"), "{md}");
+        // Three efforts two doublings apart, worths 10, 20, 30 each ± 20.
+        let line = [
+            row("rfp", 5000, -10.0, 20.0, stopped),
+            row("rfp", 20000, -20.0, 20.0, stopped),
+            row("rfp", 80000, -30.0, 20.0, stopped),
+        ];
+        let md = section(&layout, &[5000, 20000, 80000], &line, (0.99, 0.01)).unwrap();
+        // Slope 5 Elo a doubling, half-width 1 / sqrt((4 + 0 + 4) / 400) = sqrt(50).
+        let h = 50.0_f64.sqrt();
+        assert!(
+            md.contains(&format!("+5.0 [{:+.1}, {:+.1}]", 5.0 - h, 5.0 + h))
+                && md.contains("Not shown to change (each slope's interval holds 0): without rfp."),
+            "{md}"
+        );
+        assert!(
+            section(&layout, &[5000], &rows, (0.99, 0.01))
+                .unwrap()
+                .is_empty()
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
