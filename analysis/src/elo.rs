@@ -259,9 +259,17 @@ pub enum Verdict {
     Equivalent,
     /// Neither.
     Undecided,
+    /// At least [`Verdict::INACTIVE_SHARE`] of the match's pairs repeat their games (both
+    /// sides played the same game with either colour): the compared method hardly acts, and
+    /// its interval measures that, not what the method is worth. Never from an interval alone.
+    Inactive,
 }
 
 impl Verdict {
+    /// The share of a match's pairs that repeat their games from which it reads
+    /// [`Verdict::Inactive`].
+    pub const INACTIVE_SHARE: f64 = 0.9;
+
     /// The verdict of the interval `[low, high]` against the equivalence bound `bound` (Elo).
     #[must_use]
     pub fn of(low: f64, high: f64, bound: f64) -> Verdict {
@@ -281,6 +289,7 @@ impl Verdict {
             Verdict::Decided => "decided",
             Verdict::Equivalent => "equivalent",
             Verdict::Undecided => "undecided",
+            Verdict::Inactive => "inactive",
         }
     }
 
@@ -292,6 +301,7 @@ impl Verdict {
             Verdict::Decided => "decided".to_string(),
             Verdict::Equivalent => format!("equivalent within ±{bound}"),
             Verdict::Undecided => format!("undecided after {games} games"),
+            Verdict::Inactive => "inactive (its pairs repeat the reference's games)".to_string(),
         }
     }
 }

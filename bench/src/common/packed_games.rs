@@ -54,6 +54,9 @@ pub struct Packed {
     pub result: String,
 }
 
+/// The file in which a published study keeps its games packed (`scripts/publish-run`).
+pub const ARCHIVE: &str = "games.moves.csv.xz";
+
 /// The code of the character of the first-ranked move (`0`): the ranks of the usual 20 to
 /// 50 moves are digits, punctuation and letters, never the CSV's `,` or `"`.
 const FIRST_MOVE: u32 = 48;
@@ -145,10 +148,39 @@ fn ranked_moves(pos: &Chess, last_to: Option<Square>) -> Vec<Move> {
 
 /// A game's `FEN` tag, if it has one.
 fn fen_tag(tags: &str) -> Option<&str> {
+    tag(tags, "FEN")
+}
+
+/// The value of the tag `name` in a game's tag lines (`[Round "3"]`: `3`).
+fn tag<'a>(tags: &'a str, name: &str) -> Option<&'a str> {
     tags.lines().find_map(|l| {
-        l.strip_prefix("[FEN \"")
+        l.strip_prefix('[')
+            .and_then(|rest| rest.strip_prefix(name))
+            .and_then(|rest| rest.strip_prefix(" \""))
             .and_then(|rest| rest.strip_suffix("\"]"))
     })
+}
+
+/// How many of a match's game pairs repeat, both games the same moves from the same start
+/// (the two engines played alike with either colour: the compared method did not act), and
+/// how many pairs have both games. A pair is the games of one `Round` tag, as `cutlab match`
+/// writes them; `games` gives each game's tag lines and its moves (movetext, or packed ranks).
+pub fn repeated_pairs<'a>(games: impl IntoIterator<Item = (&'a str, &'a str)>) -> (usize, usize) {
+    let mut rounds: BTreeMap<&str, Vec<(Option<&str>, &str)>> = BTreeMap::new();
+    for (tags, moves) in games {
+        if let Some(round) = tag(tags, "Round") {
+            rounds
+                .entry(round)
+                .or_default()
+                .push((fen_tag(tags), moves));
+        }
+    }
+    rounds
+        .values()
+        .filter(|games| games.len() == 2)
+        .fold((0, 0), |(repeated, pairs), games| {
+            (repeated + usize::from(games[0] == games[1]), pairs + 1)
+        })
 }
 
 /// The position a game starts from: its `FEN` tag, else the standard start.
@@ -478,6 +510,26 @@ mod tests {
         assert_eq!((games[0].game, games[0].result.as_str()), (1, "1/2-1/2"));
         let again: String = games.iter().map(|g| unpack_game(g).unwrap()).collect();
         assert_eq!(again, PGN);
+    }
+
+    /// A pair repeats when both its games are the same moves from the same start; pairs are
+    /// told by their `Round` tag, and a lone game (a pair cut by a kill) is no pair.
+    #[test]
+    fn a_pair_repeats_when_its_two_games_are_the_same_moves() {
+        let game = |round: u32, fen: &str, moves: &'static str| {
+            (format!("[Round \"{round}\"]\n[FEN \"{fen}\"]"), moves)
+        };
+        let games = [
+            game(1, "x", "1. e4 e5 1-0"),
+            game(2, "y", "1. d4 d5 0-1"),
+            game(1, "x", "1. e4 e5 1-0"),
+            game(2, "y", "1. d4 Nf6 0-1"),
+            game(3, "z", "1. c4 c5 1-0"),
+            game(4, "w", "1. c4 c5 1-0"),
+            game(4, "v", "1. c4 c5 1-0"),
+        ];
+        let counted = repeated_pairs(games.iter().map(|(t, m)| (t.as_str(), *m)));
+        assert_eq!(counted, (1, 3));
     }
 
     /// Two PGNs' games sorted together by start and moves (the game from the start, having

@@ -6,6 +6,7 @@
 use std::fmt::Write as _;
 
 use cutlab_analysis::{
+    elo::Verdict,
     markdown::Table,
     plot,
     stats::{Estimate, Trend, trend},
@@ -30,11 +31,16 @@ pub fn worth(direction: Direction, delta_elo: &Estimate) -> Estimate {
     }
 }
 
-/// A row's worth once its match has stopped by its rule with an interval.
+/// A row's worth once its match has stopped by its rule with an interval, unless the method
+/// did not act there ([`Verdict::Inactive`]).
 fn worth_of(row: &AblationRow) -> Option<Estimate> {
     row.delta_elo
-        .filter(|_| matches!(row.status, Status::Stopped(_)))
+        .filter(|_| matches!(row.status, Status::Stopped(v) if v != Verdict::Inactive))
         .map(|e| worth(row.direction, &e))
+}
+
+fn inactive(row: &AblationRow) -> bool {
+    row.status == Status::Stopped(Verdict::Inactive)
 }
 
 /// What the worths of one comparison at the run's efforts say about its trend.
@@ -52,30 +58,36 @@ enum Reading {
     Playing,
     /// Every match has stopped, but fewer than two with an interval (a rout has one bound).
     NoInterval,
+    /// Every match has stopped, fewer than two with a worth, and the method did not act in
+    /// some ([`Verdict::Inactive`]).
+    Inactive,
 }
 
 impl Reading {
+    /// The reading of one comparison's rows at the efforts `xs`: the line through the worths
+    /// of every match stopped with one (the efforts where the method did not act left out),
+    /// once every match has stopped.
     fn of(rows: &[&AblationRow], xs: &[f64]) -> Reading {
+        if rows.iter().any(|r| r.status == Status::ToPlay) {
+            return Reading::ToPlay;
+        }
+        if rows.iter().any(|r| !matches!(r.status, Status::Stopped(_))) {
+            return Reading::Playing;
+        }
         let points: Vec<(f64, Estimate)> = rows
             .iter()
             .zip(xs)
             .filter_map(|(r, &x)| worth_of(r).map(|w| (x, w)))
             .collect();
-        if points.len() == rows.len()
-            && let Some(t) = trend(&points)
-        {
-            return match t.slope.sign() {
+        let measured = rows.iter().filter(|r| !inactive(r)).count();
+        match trend(&points) {
+            Some(t) if points.len() == measured => match t.slope.sign() {
                 Some(true) => Reading::Grows(t),
                 Some(false) => Reading::Shrinks(t),
                 None => Reading::NotShown(t),
-            };
-        }
-        if rows.iter().any(|r| r.status == Status::ToPlay) {
-            Reading::ToPlay
-        } else if rows.iter().any(|r| !matches!(r.status, Status::Stopped(_))) {
-            Reading::Playing
-        } else {
-            Reading::NoInterval
+            },
+            _ if measured < rows.len() => Reading::Inactive,
+            _ => Reading::NoInterval,
         }
     }
 
@@ -94,6 +106,7 @@ impl Reading {
             Reading::ToPlay => "to play",
             Reading::Playing => "playing",
             Reading::NoInterval => "no interval",
+            Reading::Inactive => "inactive",
         }
     }
 }
@@ -158,6 +171,7 @@ pub fn section(
         let name = label(first.direction, &first.method);
         let mut cells = vec![first.direction.to_string(), first.method.clone()];
         cells.extend(at.iter().map(|r| match (worth_of(r), r.elo_rout) {
+            _ if inactive(r) => "inactive".to_string(),
             (Some(w), _) => interval(Some(&w), 0, ""),
             (None, Some(_)) if matches!(r.status, Status::Stopped(_)) => "a rout".to_string(),
             (None, _) => r.status.name().to_string(),
@@ -225,7 +239,9 @@ pub fn section(
          than narrow). *grows* or *shrinks with effort*: that interval excludes 0; *not shown \
          to change*: it holds 0, which is not a statement that the worth stays (read its \
          interval); *playing*, *to play*: a match has not stopped by its rule, or has no game \
-         yet; *no interval*: a rout. {} of {trends} slopes read as a trend; with no change \
+         yet; *no interval*: a rout; *inactive*: at least 90% of a match's pairs repeat the \
+         reference's games, so the method hardly acts there (its effort is left out of the \
+         line). {} of {trends} slopes read as a trend; with no change \
          anywhere about {:.1} would by chance ({:.1}% of comparisons: the stopping rule \
          simulated on this run's pairs, one match of one true worth at each effort, at the \
          worst of true worths 0 to 40). A match stopped at an early look overstates its size \
@@ -248,7 +264,6 @@ pub fn section(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cutlab_analysis::elo::Verdict;
 
     fn row(method: &str, nodes: u64, elo: f64, h: f64, status: Status) -> AblationRow {
         AblationRow {

@@ -16,6 +16,7 @@ use cutlab_analysis::{
 use serde::Serialize;
 
 use super::{Comparison, Direction, Layout, Manifest, Reference, games_file};
+use crate::common::packed_games::{self, ARCHIVE, Packed, repeated_pairs};
 use crate::common::pipeline::{
     busy_machine_note, environment_table, rows_of_finished, speed_note, steps_table,
     unfinished_steps,
@@ -56,7 +57,11 @@ pub struct AblationRow {
     pub games: usize,
     /// The match's game pairs.
     pub pentanomial: Pentanomial,
-    /// Where the match stands: to play, running, or stopped with its interval's verdict.
+    /// The match's pairs whose two games are the same moves, and its pairs
+    /// ([`repeated_pairs`]); none without its games' moves.
+    pub repeated_pairs: Option<(usize, usize)>,
+    /// Where the match stands: to play, running, or stopped with its verdict (inactive when
+    /// its pairs repeat, else its interval's).
     pub status: Status,
     /// Stockfish 15.1's "(~N Elo)" note for the step the method follows (leave-one-out rows).
     pub stockfish_note: Option<&'static str>,
@@ -89,6 +94,7 @@ struct CsvRow<'a> {
     games: usize,
     verdict: &'a str,
     stockfish_elo_note: Option<&'a str>,
+    repeated_pair_share: Option<f64>,
 }
 
 /// The steps of searches (every step but the matches) finished and planned, while some are
@@ -101,7 +107,7 @@ fn searches_done(layout: &Layout, manifest: &Manifest) -> Option<(usize, usize)>
 }
 
 fn row(
-    layout: &Layout,
+    (layout, archive): (&Layout, &[Packed]),
     (manifest, looks): (&Manifest, &Looks),
     c: &Comparison,
     nodes: u64,
@@ -171,8 +177,15 @@ fn row(
             m + if c.method == method { c.cuts } else { 0 },
         )
     });
-    let games: Vec<GameRow> = read_games_if_stored(&layout.file(&games_file(c, nodes)))?;
+    let games_path = games_file(c, nodes);
+    let games: Vec<GameRow> = read_games_if_stored(&layout.file(&games_path))?;
     let summary = MatchSummary::of(&games);
+    let repeated = repeats(layout, archive, &games_path.replace(".csv", ".pgn"))?;
+    let inactive = repeated.is_some_and(|(n, pairs)| {
+        #[expect(clippy::cast_precision_loss, reason = "counts")]
+        let share = n as f64 / pairs.max(1) as f64;
+        pairs > 0 && share >= Verdict::INACTIVE_SHARE
+    });
     let (delta_elo, elo_rout, verdict) = match &summary {
         Some(s) => {
             let stats = looks.stats(&s.pentanomial);
@@ -180,6 +193,7 @@ fn row(
             // A stopped match's verdict is its interval's (a rout's one bound excludes 0).
             let status = looks.stop(&s.pentanomial).map_or(Status::Running, |_| {
                 Status::Stopped(match (&elo, rout) {
+                    _ if inactive => Verdict::Inactive,
                     (Some(e), _) => Verdict::of(e.low, e.high, manifest.stop_within),
                     (None, Some(_)) => Verdict::Decided,
                     (None, None) => Verdict::Undecided,
@@ -204,6 +218,7 @@ fn row(
         delta_elo,
         elo_rout,
         games: summary.as_ref().map_or(0, |s| s.games),
+        repeated_pairs: repeated,
         pentanomial: summary.map(|s| s.pentanomial).unwrap_or_default(),
         status: verdict,
         // Stockfish's notes are for removing a step: beside the leave-one-out rows only.
@@ -211,6 +226,41 @@ fn row(
             .then(|| super::notes::stockfish(&c.method))
             .flatten(),
     })
+}
+
+/// The games of a published run, packed (`games.moves.csv.xz`), where its PGNs are not kept;
+/// none in a run that keeps them.
+fn archive(layout: &Layout) -> Result<Vec<Packed>, String> {
+    let path = layout.file(ARCHIVE);
+    if path.is_file() {
+        packed_games::read_packed(&path)
+    } else {
+        Ok(Vec::new())
+    }
+}
+
+/// The repeated pairs of the match whose PGN is `pgn` (relative to the run), from the PGN or
+/// from the run's `archive`; none before its first game.
+fn repeats(
+    layout: &Layout,
+    archive: &[Packed],
+    pgn: &str,
+) -> Result<Option<(usize, usize)>, String> {
+    let path = layout.file(pgn);
+    if path.is_file() {
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let games =
+            packed_games::split_games(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        return Ok(Some(repeated_pairs(
+            games
+                .iter()
+                .map(|(tags, moves)| (tags.as_str(), moves.as_str())),
+        )));
+    }
+    let games: Vec<&Packed> = archive.iter().filter(|g| g.pgn == pgn).collect();
+    Ok((!games.is_empty())
+        .then(|| repeated_pairs(games.iter().map(|g| (g.tags.as_str(), g.ranks.as_str())))))
 }
 
 /// Where a comparison's match stands.
@@ -238,6 +288,14 @@ impl Status {
 }
 
 impl AblationRow {
+    /// The share of the match's pairs that repeat their games.
+    fn repeated_share(&self) -> Option<f64> {
+        #[expect(clippy::cast_precision_loss, reason = "counts")]
+        self.repeated_pairs
+            .filter(|&(_, pairs)| pairs > 0)
+            .map(|(n, pairs)| n as f64 / pairs as f64)
+    }
+
     /// Whether the row's match has stopped by its rule: its numbers are final.
     fn stopped(&self) -> bool {
         matches!(self.status, Status::Stopped(_))
@@ -425,9 +483,12 @@ fn table(rows: &[AblationRow], confidence: &str, bound: f64) -> Table {
             r.method.clone(),
             elo,
             r.games.to_string(),
-            match r.status {
-                Status::Stopped(v) => v.describe(bound, r.games),
-                other => other.name().to_string(),
+            match (r.status, r.repeated_share()) {
+                (Status::Stopped(Verdict::Inactive), Some(share)) => {
+                    format!("inactive: {:.0}% of pairs repeat", 100.0 * share)
+                }
+                (Status::Stopped(v), _) => v.describe(bound, r.games),
+                (other, _) => other.name().to_string(),
             },
             note.to_string(),
             interval(r.delta_depth.as_ref(), 2, ""),
@@ -497,6 +558,7 @@ fn write_csv_row(csv: &mut csv::Writer<std::fs::File>, r: &AblationRow) -> csv::
         games: r.games,
         verdict: r.status.name(),
         stockfish_elo_note: r.stockfish_note,
+        repeated_pair_share: r.repeated_share(),
     })
 }
 
@@ -570,13 +632,14 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     let (mut stopped, mut matches) = (0, 0);
     let mut sections = String::new();
     let mut every_row = Vec::new();
+    let archive = archive(layout)?;
     for (k, &nodes) in manifest.nodes.iter().enumerate() {
         for (direction, title) in SECTIONS {
             let rows: Vec<AblationRow> = manifest
                 .comparisons
                 .iter()
                 .filter(|c| c.direction == direction && Manifest::played_at(c, k))
-                .map(|c| row(layout, (manifest, &looks), c, nodes))
+                .map(|c| row((layout, &archive), (manifest, &looks), c, nodes))
                 .collect::<Result<_, _>>()?;
             if rows.is_empty() {
                 continue;
@@ -706,14 +769,14 @@ mod tests {
         let plan = ["match-1000-without-rfp", "size-stack"].map(|name| Step::new(name, &[]));
         crate::common::pipeline::save_plan(&layout, &plan).unwrap();
         let looks = Looks::new(manifest.looks.clone(), manifest.stop_within).unwrap();
-        let before = row(&layout, (&manifest, &looks), &c, 1000).unwrap();
+        let before = row((&layout, &[]), (&manifest, &looks), &c, 1000).unwrap();
         assert!(before.tree_size_ratio.is_none());
         assert_eq!(searches_done(&layout, &manifest), Some((0, 1)));
         manifest
             .header
             .steps
             .push(StepRecord::finished("size-stack"));
-        let after = row(&layout, (&manifest, &looks), &c, 1000).unwrap();
+        let after = row((&layout, &[]), (&manifest, &looks), &c, 1000).unwrap();
         let ratio = after.tree_size_ratio.unwrap().value;
         assert!((ratio - 2.0).abs() < 1e-9, "{ratio}");
         assert_eq!(searches_done(&layout, &manifest), None);
