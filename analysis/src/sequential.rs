@@ -65,17 +65,31 @@ pub fn tilted(base: [f64; 5], elo: f64) -> [f64; 5] {
 }
 
 /// One simulated match at its stop: its estimate, its printed interval's half-width, why it
-/// stopped and how many pairs it played.
+/// stopped (none when the simulation was cut before a stop) and how many pairs it played.
 struct Stopped {
     elo: f64,
     error: f64,
-    stop: Stop,
+    stop: Option<Stop>,
     pairs: u64,
 }
 
 /// `reps` matches of pairs drawn from `probs`, each stopped by `looks` as `cutlab match
 /// --looks` stops it; seeded.
 fn matches(looks: &Looks, probs: [f64; 5], reps: u32, seed: u64) -> Vec<Stopped> {
+    matches_until(looks, probs, (reps, seed), None)
+}
+
+/// [`matches`], each cut after `until` games if no look has stopped it by then (its `stop`
+/// none): the matches that stop at one look need no games after it. Cut matches draw from a
+/// stream of their own each (match i from the seed and i), so that the same match is drawn
+/// alike whatever the pairs' probabilities and wherever the others were cut; uncut ones
+/// share one stream.
+fn matches_until(
+    looks: &Looks,
+    probs: [f64; 5],
+    (reps, seed): (u32, u64),
+    until: Option<u64>,
+) -> Vec<Stopped> {
     let mut cumulative = [0.0; 5];
     let mut total = 0.0;
     for (c, p) in cumulative.iter_mut().zip(probs) {
@@ -84,7 +98,10 @@ fn matches(looks: &Looks, probs: [f64; 5], reps: u32, seed: u64) -> Vec<Stopped>
     }
     let mut state = seed;
     (0..reps)
-        .map(|_| {
+        .map(|i| {
+            if until.is_some() {
+                state = splitmix64(seed ^ u64::from(i).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            }
             let mut p = Pentanomial::default();
             let stop = loop {
                 state = splitmix64(state);
@@ -94,7 +111,10 @@ fn matches(looks: &Looks, probs: [f64; 5], reps: u32, seed: u64) -> Vec<Stopped>
                 let s = PAIR_SCORES[outcome];
                 p.add(s, s);
                 if let Some(stop) = looks.stop(&p) {
-                    break stop;
+                    break Some(stop);
+                }
+                if until.is_some_and(|games| 2 * p.pairs() >= games) {
+                    break None;
                 }
             };
             let s = looks.stats(&p);
@@ -127,7 +147,7 @@ pub fn simulate(looks: &Looks, probs: [f64; 5], reps: u32, seed: u64) -> Simulat
     #[expect(clippy::cast_precision_loss, reason = "counts")]
     let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len().max(1) as f64;
     let elos: Vec<f64> = played.iter().map(|m| m.elo).collect();
-    let count = |stop: Stop| played.iter().filter(|m| m.stop == stop).count();
+    let count = |stop: Stop| played.iter().filter(|m| m.stop == Some(stop)).count();
     Simulated {
         elo,
         coverage: share(
@@ -175,6 +195,65 @@ pub fn false_trend_rate(looks: &Looks, probs: [f64; 5], xs: &[f64], reps: u32, s
     #[expect(clippy::cast_precision_loss, reason = "counts")]
     let rate = changed as f64 / f64::from(reps.max(1));
     rate
+}
+
+/// The conditional bias-adjusted estimate of the Elo of a match stopped by `looks` after
+/// `games` games: the true Elo θ̃ whose mean estimate among the matches that stop at that same
+/// look is the one observed, E_θ̃[θ̂ | stop at that look] = θ̂ (the conditional mean-adjusted
+/// estimator: Fan, DeMets and Lan 2004, "Conditional bias of point estimates following a group
+/// sequential test", Journal of Biopharmaceutical Statistics 14(2), 505-530; Troendle and Yu
+/// 1999). A match that stops at its first look because its first games read large is pulled
+/// back most; one whose effect stops every match at that look keeps about its value. The mean
+/// is simulated, `reps` matches of pairs from `base` tilted to each θ, the same draws at every
+/// θ; the root by bisection within ±200 Elo of the observation. Conditioning on the look, not
+/// only on having stopped (Whitehead 1986), is what makes it undo the shrinkage the replays of
+/// first-look rows showed.
+#[must_use]
+pub fn stage_adjusted(
+    looks: &Looks,
+    base: [f64; 5],
+    (observed, games): (f64, u64),
+    (reps, seed): (u32, u64),
+) -> f64 {
+    let mean_at = |elo: f64| {
+        let estimates: Vec<f64> =
+            matches_until(looks, tilted(base, elo), (reps, seed), Some(games))
+                .iter()
+                .filter(|m| m.stop.is_some() && 2 * m.pairs == games && m.elo.is_finite())
+                .map(|m| m.elo)
+                .collect();
+        #[expect(clippy::cast_precision_loss, reason = "counts")]
+        let mean =
+            (!estimates.is_empty()).then(|| estimates.iter().sum::<f64>() / estimates.len() as f64);
+        mean
+    };
+    let (mut low, mut high) = (observed - 200.0, observed + 200.0);
+    for _ in 0..16 {
+        let mid = f64::midpoint(low, high);
+        // No match stops at that look from this θ: at the first look θ is too near 0 for a
+        // stop there (move away from 0, towards the observation's side); at a later look it
+        // is so far from 0 that the matches stopped earlier (move towards 0).
+        let increase = match mean_at(mid) {
+            Some(mean) => mean < observed,
+            None if looks.games().first() == Some(&games) => observed > 0.0,
+            None => mid < 0.0,
+        };
+        if increase {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    f64::midpoint(low, high)
+}
+
+/// Matches a report simulates for each bisection step of a [`stage_adjusted`] estimate of a
+/// match stopped after `games` games: about a million pairs, from 10,000 matches for a stop
+/// at 200 games (few stop there, and their mean is what the estimate rests on) to 1,000 at
+/// 1,600 and later.
+#[must_use]
+pub fn adjusting_matches(games: u64) -> u32 {
+    u32::try_from((2_000_000 / games.max(2)).clamp(1000, 10_000)).unwrap_or(1000)
 }
 
 /// The true worths, Elo, at which a report simulates its rule: no effect, and the sizes the
@@ -278,6 +357,24 @@ mod tests {
         let at_twenty = false_trend_rate(&looks, tilted(BASE, 20.0), &[0.0, 1.0], 3000, 4);
         assert!(at_zero < 0.05, "{at_zero}");
         assert!(at_twenty > 1.0 - looks.confidence(), "{at_twenty}");
+    }
+
+    /// The adjusted estimate undoes what the rule does at a look: the mean estimate of the
+    /// matches of a true 20 Elo that stop at the first look (far above 20) adjusts back to
+    /// about 20, and a match without looks before its end (an unbiased estimate) keeps about
+    /// its own value.
+    #[test]
+    fn the_stage_adjusted_estimate_undoes_a_first_looks_inflation() {
+        let looks = Looks::new(vec![200, 400, 800, 1600, 3200], 15.0).unwrap();
+        let first = simulate(&looks, tilted(BASE, 20.0), 20_000, 9)
+            .mean_elo_first_look
+            .unwrap();
+        assert!(first > 40.0, "{first}");
+        let adjusted = stage_adjusted(&looks, BASE, (first, 200), (20_000, 11));
+        assert!((adjusted - 20.0).abs() < 5.0, "{adjusted} from {first}");
+        let fixed = Looks::new(vec![800], 15.0).unwrap();
+        let adjusted = stage_adjusted(&fixed, BASE, (30.0, 800), (2000, 9));
+        assert!((adjusted - 30.0).abs() < 1.5, "{adjusted}");
     }
 
     /// A trend over three efforts from matches of one true worth: by chance about as often as

@@ -53,6 +53,10 @@ pub struct AblationRow {
     pub delta_elo: Option<Estimate>,
     /// A rout's one Elo bound, where the interval is unbounded on the other side.
     pub elo_rout: Option<RoutBound>,
+    /// The Elo adjusted for the look the match stopped at decided, before the last: the true
+    /// Elo whose mean estimate among matches stopping at that look is `delta_elo`
+    /// ([`sequential::stage_adjusted`]); none for other rows.
+    pub adjusted_elo: Option<f64>,
     /// Games played.
     pub games: usize,
     /// The match's game pairs.
@@ -91,6 +95,7 @@ struct CsvRow<'a> {
     delta_elo: Option<f64>,
     delta_elo_low: Option<f64>,
     delta_elo_high: Option<f64>,
+    delta_elo_adjusted: Option<f64>,
     games: usize,
     verdict: &'a str,
     stockfish_elo_note: Option<&'a str>,
@@ -217,6 +222,7 @@ fn row(
         delta_regret_cp: paired_difference(&r_ref, &r_var, 0.95),
         delta_elo,
         elo_rout,
+        adjusted_elo: None,
         games: summary.as_ref().map_or(0, |s| s.games),
         repeated_pairs: repeated,
         pentanomial: summary.map(|s| s.pentanomial).unwrap_or_default(),
@@ -305,7 +311,36 @@ impl AblationRow {
 /// The pairs of the stopped matches of `rows` pooled as a distribution of no effect, and how
 /// many pairs ([`sequential::no_effect_of`]).
 fn pooled(rows: &[AblationRow]) -> Option<([f64; 5], u64)> {
-    sequential::no_effect_of(rows.iter().filter(|r| r.stopped()).map(|r| &r.pentanomial))
+    pooled_of(rows.iter())
+}
+
+fn pooled_of<'a>(rows: impl Iterator<Item = &'a AblationRow>) -> Option<([f64; 5], u64)> {
+    sequential::no_effect_of(rows.filter(|r| r.stopped()).map(|r| &r.pentanomial))
+}
+
+/// Gives each row that a look stopped decided before the last (the stops that select large
+/// estimates) its Elo adjusted for that look ([`sequential::stage_adjusted`]), simulated on the
+/// pooled pairs of every stopped match.
+fn adjust<'a>(rows: impl Iterator<Item = &'a mut AblationRow>, looks: &Looks, seed: u64) {
+    let mut rows: Vec<&mut AblationRow> = rows.collect();
+    let Some((base, _)) = pooled_of(rows.iter().map(|r| &**r)) else {
+        return;
+    };
+    let last = looks.games().last().copied().unwrap_or(0);
+    for r in rows
+        .iter_mut()
+        .filter(|r| r.status == Status::Stopped(Verdict::Decided) && (r.games as u64) < last)
+    {
+        if let Some(e) = r.delta_elo {
+            let games = r.games as u64;
+            r.adjusted_elo = Some(sequential::stage_adjusted(
+                looks,
+                base,
+                (e.value, games),
+                (sequential::adjusting_matches(games), seed),
+            ));
+        }
+    }
 }
 
 /// The share of comparisons of one true worth, a match at each of `efforts`, whose worths read
@@ -379,7 +414,14 @@ fn rule_section(rows: &[AblationRow], looks: &Looks, seed: u64) -> Option<String
          reads decided {:.1}% of the time: of the {} matches stopped, {decided} are decided, \
          where about {by_chance:.1} would be by chance alone if no method had any effect. A \
          match stopped at its first look reads larger than its true worth (the fourth column), \
-         so a size decided at 200 games is to be replayed before it is built on.\n\n\
+         so a size decided at 200 games is to be replayed before it is built on. The tables' \
+         *adjusted* column gives each match decided before its last look the size that look \
+         does not inflate: the true Elo whose mean estimate among the simulated matches that \
+         stop at the same look is the one read (the conditional mean-adjusted estimate of Fan, \
+         DeMets and Lan 2004, `sequential::stage_adjusted`; a later look pulls the other way, \
+         as a match that reaches it read small at the earlier ones). It has no interval of its \
+         own and varies much from match to match: a replay with another seed is the stronger \
+         check.\n\n\
          {}\n",
         done.len(),
         sequential::MATCHES,
@@ -446,6 +488,7 @@ fn table(rows: &[AblationRow], confidence: &str, bound: f64) -> Table {
     let mut t = Table::new(&[
         "method",
         &elo_header,
+        ">adjusted",
         ">games",
         "verdict",
         ">Stockfish's note",
@@ -482,6 +525,8 @@ fn table(rows: &[AblationRow], confidence: &str, bound: f64) -> Table {
         t.row(vec![
             r.method.clone(),
             elo,
+            r.adjusted_elo
+                .map_or_else(|| "-".to_string(), |a| format!("{:+.0}", a + 0.0)),
             r.games.to_string(),
             match (r.status, r.repeated_share()) {
                 (Status::Stopped(Verdict::Inactive), Some(share)) => {
@@ -555,6 +600,7 @@ fn write_csv_row(csv: &mut csv::Writer<std::fs::File>, r: &AblationRow) -> csv::
             Some(RoutBound::AtMost(elo)) => Some(elo),
             _ => None,
         }),
+        delta_elo_adjusted: r.adjusted_elo,
         games: r.games,
         verdict: r.status.name(),
         stockfish_elo_note: r.stockfish_note,
@@ -631,8 +677,8 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     let mut csv = csv::Writer::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let (mut stopped, mut matches) = (0, 0);
     let mut sections = String::new();
-    let mut every_row = Vec::new();
     let archive = archive(layout)?;
+    let mut groups = Vec::new();
     for (k, &nodes) in manifest.nodes.iter().enumerate() {
         for (direction, title) in SECTIONS {
             let rows: Vec<AblationRow> = manifest
@@ -641,44 +687,52 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
                 .filter(|c| c.direction == direction && Manifest::played_at(c, k))
                 .map(|c| row((layout, &archive), (manifest, &looks), c, nodes))
                 .collect::<Result<_, _>>()?;
-            if rows.is_empty() {
-                continue;
+            if !rows.is_empty() {
+                groups.push((nodes, direction, title, rows));
             }
-            // Only a stopped match's numbers are final: the table, the CSV and the plot hold
-            // those; the others are listed.
-            let done: Vec<AblationRow> = rows.iter().filter(|r| r.stopped()).cloned().collect();
-            (stopped, matches) = (stopped + done.len(), matches + rows.len());
-            for r in &done {
-                write_csv_row(&mut csv, r).map_err(|e| format!("{}: {e}", path.display()))?;
-            }
-            let heading = format!("{title}, {nodes} nodes per move");
-            sections.push_str(&format!("\n## {heading}\n\n"));
-            summary.push_str(&format!("{heading}:\n"));
-            if !done.is_empty() {
-                let rendered = table(&done, &confidence, manifest.stop_within).render();
-                let forest = format!("forest-{nodes}-{direction}.svg");
-                let points: Vec<(String, Estimate)> = done
-                    .iter()
-                    .filter_map(|r| r.delta_elo.map(|e| (r.method.clone(), e)))
-                    .collect();
-                plot::forest(
-                    &layout.file(&forest),
-                    &heading,
-                    &format!("Elo against the reference ({confidence} intervals)"),
-                    &points,
-                )?;
-                sections.push_str(&format!(
-                    "{rendered}\n![Elo with {confidence} intervals]({forest})\n"
-                ));
-                summary.push_str(&rendered);
-            }
-            if let Some(line) = unstopped(&rows) {
-                sections.push_str(&format!("\n{line}\n"));
-                summary.push_str(&format!("{line}\n"));
-            }
-            summary.push('\n');
-            every_row.extend(rows);
         }
+    }
+    adjust(
+        groups.iter_mut().flat_map(|g| g.3.iter_mut()),
+        &looks,
+        manifest.header.seed,
+    );
+    let mut every_row = Vec::new();
+    for (nodes, direction, title, rows) in groups {
+        // Only a stopped match's numbers are final: the table, the CSV and the plot hold
+        // those; the others are listed.
+        let done: Vec<AblationRow> = rows.iter().filter(|r| r.stopped()).cloned().collect();
+        (stopped, matches) = (stopped + done.len(), matches + rows.len());
+        for r in &done {
+            write_csv_row(&mut csv, r).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        let heading = format!("{title}, {nodes} nodes per move");
+        sections.push_str(&format!("\n## {heading}\n\n"));
+        summary.push_str(&format!("{heading}:\n"));
+        if !done.is_empty() {
+            let rendered = table(&done, &confidence, manifest.stop_within).render();
+            let forest = format!("forest-{nodes}-{direction}.svg");
+            let points: Vec<(String, Estimate)> = done
+                .iter()
+                .filter_map(|r| r.delta_elo.map(|e| (r.method.clone(), e)))
+                .collect();
+            plot::forest(
+                &layout.file(&forest),
+                &heading,
+                &format!("Elo against the reference ({confidence} intervals)"),
+                &points,
+            )?;
+            sections.push_str(&format!(
+                "{rendered}\n![Elo with {confidence} intervals]({forest})\n"
+            ));
+            summary.push_str(&rendered);
+        }
+        if let Some(line) = unstopped(&rows) {
+            sections.push_str(&format!("\n{line}\n"));
+            summary.push_str(&format!("{line}\n"));
+        }
+        summary.push('\n');
+        every_row.extend(rows);
     }
     let chance = false_trend_rate(&every_row, &looks, &manifest.nodes, manifest.header.seed);
     sections.push_str(&super::effort::section(
