@@ -155,9 +155,8 @@ pub fn parse_line(line: &str, fallback_id: &str) -> Result<SuitePosition, String
             fields.len()
         ));
     }
-    let counters_given = fields.len() >= 6
-        && fields[4].parse::<u32>().is_ok()
-        && fields[5].parse::<u32>().is_ok();
+    let counters_given =
+        fields.len() >= 6 && fields[4].parse::<u32>().is_ok() && fields[5].parse::<u32>().is_ok();
     let (fen_fields, rest) = if counters_given {
         (fields[..6].join(" "), fields[6..].join(" "))
     } else {
