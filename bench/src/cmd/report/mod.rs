@@ -9,6 +9,7 @@
 
 mod ablations;
 mod fits;
+mod information;
 
 use std::path::{Path, PathBuf};
 
@@ -61,6 +62,9 @@ struct Section {
     /// Adjudication rules replayed on games played to their end (their scores beside them).
     #[serde(default)]
     adjudication: Vec<Replay>,
+    /// Sets of matches compared by information per CPU second ([`information`]).
+    #[serde(default)]
+    information: Vec<information::Information>,
     #[serde(default)]
     after: String,
 }
@@ -234,6 +238,9 @@ fn matches_report(dir: &Path, study: &MatchStudy, draw: bool) -> Result<String, 
             }
             let lines = adjudication::replay::summary(&replayed);
             md.push_str(&format!("\n**{}**\n\n```text\n{lines}```\n", replay.label));
+        }
+        for info in &section.information {
+            md.push_str(&information::table(dir, info)?);
         }
         if !section.after.is_empty() {
             md.push_str(&format!("\n{}\n", section.after.trim_end()));
