@@ -16,6 +16,7 @@
 //!
 //! [`Looks`]: cutlab_analysis::elo::Looks
 
+mod budget;
 mod effort;
 mod notes;
 mod report;

@@ -755,6 +755,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
              tree size, false cuts, share of cuts, Δregret) stay empty until it has finished.\n"
         ));
     }
+    md.push_str(&super::budget::section(manifest, &every_row).unwrap_or_default());
     md.push_str(&rule_section(&every_row, &looks, manifest.header.seed).unwrap_or_default());
     md.push_str(&busy_machine_note(&manifest.header.steps).unwrap_or_default());
     md.push_str(&speed_note(&manifest.header.steps, manifest.header.speed_nps).unwrap_or_default());
