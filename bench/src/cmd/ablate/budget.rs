@@ -10,22 +10,35 @@ use super::{
     report::{AblationRow, Status},
 };
 
+/// The games a match step played at once: its command's `--concurrency`, else the run's
+/// threads.
+fn concurrency(command: &str, threads: usize) -> f64 {
+    let mut words = command.split_whitespace();
+    let given = words
+        .by_ref()
+        .find(|w| *w == "--concurrency")
+        .and(words.next())
+        .and_then(|n| n.parse::<u32>().ok());
+    #[expect(clippy::cast_precision_loss, reason = "a few threads")]
+    given.map_or(threads.max(1) as f64, f64::from)
+}
+
 /// Core-seconds a game of one effort's finished matches took (their steps' wall seconds
-/// times the threads, over their games), and how many games that rests on.
+/// times the games each played at once, over their games), and how many games that rests on.
 fn measured(manifest: &Manifest, rows: &[&AblationRow]) -> Option<(f64, usize)> {
-    let (mut seconds, mut games) = (0.0, 0);
+    let (mut core_seconds, mut games) = (0.0, 0);
     for r in rows
         .iter()
         .filter(|r| matches!(r.status, Status::Stopped(_)))
     {
         let step = format!("match-{}-{}-{}", r.effort_nodes, r.direction, r.method);
         if let Some(s) = manifest.header.steps.iter().find(|s| s.name == step) {
-            seconds += s.seconds;
+            core_seconds += s.seconds * concurrency(&s.command, manifest.header.threads);
             games += r.games;
         }
     }
     #[expect(clippy::cast_precision_loss, reason = "counts")]
-    let per_game = seconds * manifest.header.threads as f64 / games.max(1) as f64;
+    let per_game = core_seconds / games.max(1) as f64;
     (games > 0).then_some((per_game, games))
 }
 
@@ -58,7 +71,21 @@ pub fn section(manifest: &Manifest, rows: &[AblationRow]) -> Option<String> {
     if measured.iter().all(Option::is_none) {
         return None;
     }
-    let threads = manifest.header.threads.max(1);
+    // Runs from before the header kept its threads played their matches at the steps' own.
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "a few threads"
+    )]
+    let threads = match manifest.header.threads {
+        0 => manifest
+            .header
+            .steps
+            .iter()
+            .find(|s| s.name.starts_with("match-"))
+            .map_or(1, |s| concurrency(&s.command, 1) as usize),
+        n => n,
+    };
     let mut t = Table::new(&[
         ">nodes a move",
         ">matches stopped",
@@ -151,6 +178,7 @@ mod tests {
         manifest.header.threads = 2;
         manifest.header.steps = vec![StepRecord {
             seconds: 400.0,
+            command: "cutlab match --concurrency 2 --nodes 1000".into(),
             ..StepRecord::finished("match-1000-without-rfp")
         }];
         let rows = [
