@@ -382,13 +382,26 @@ impl Looks {
     }
 }
 
-/// A sequential probability ratio test on logistic Elo.
+/// The Elo scale of an SPRT's hypotheses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EloScale {
+    /// Logistic Elo: a hypothesis is a mean score.
+    #[default]
+    Logistic,
+    /// Normalized Elo (fishtest's default): a hypothesis is the mean score's distance from ½ in
+    /// game-pair deviations, so that a test needs about as many pairs whatever the draw rate.
+    Normalized,
+}
+
+/// A sequential probability ratio test on logistic or normalized Elo.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
-    /// H0 Elo.
+    /// H0 Elo (on `scale`).
     pub elo0: f64,
-    /// H1 Elo.
+    /// H1 Elo (on `scale`).
     pub elo1: f64,
+    /// The scale of `elo0` and `elo1`.
+    pub scale: EloScale,
     /// Lower bound of the LLR: ln(β / (1 - α)).
     pub lower: f64,
     /// Upper bound of the LLR: ln((1 - β) / α).
@@ -410,9 +423,36 @@ impl Sprt {
         Ok(Sprt {
             elo0,
             elo1,
+            scale: EloScale::Logistic,
             lower: (beta / (1.0 - alpha)).ln(),
             upper: ((1.0 - beta) / alpha).ln(),
         })
+    }
+
+    /// The test on normalized Elo, `nelo0` against `nelo1`, with Wald's bounds for `alpha`
+    /// and `beta`.
+    ///
+    /// # Errors
+    /// As [`Sprt::new`].
+    pub fn normalized(nelo0: f64, nelo1: f64, alpha: f64, beta: f64) -> Result<Sprt, String> {
+        Ok(Sprt {
+            scale: EloScale::Normalized,
+            ..Sprt::new(nelo0, nelo1, alpha, beta)?
+        })
+    }
+
+    /// The mean pair score of hypothesis `elo` given the results `p`: on the logistic scale
+    /// the score of that Elo; on the normalized one ½ + nElo · (ln 10 / 800) · √(2 σ̂²), σ̂² the
+    /// results' pair-score variance (the inverse of [`MatchStats`]' nElo, the variance
+    /// plugged in as fishtest's normalized test estimates it from the same results).
+    fn score_of(&self, elo: f64, p: &Pentanomial) -> f64 {
+        match self.scale {
+            EloScale::Logistic => 1.0 / (1.0 + 10f64.powf(-elo / 400.0)),
+            EloScale::Normalized => {
+                let spread = (2.0 * p.variance()).sqrt();
+                (0.5 + elo * std::f64::consts::LN_10 / 800.0 * spread).clamp(1e-6, 1.0 - 1e-6)
+            }
+        }
     }
 
     /// The log-likelihood ratio of the pentanomial results (the generalized SPRT of Van den
@@ -430,7 +470,6 @@ impl Sprt {
             [p.ll, p.ld, p.wl_dd, p.wd, p.ww].map(|c| if c == 0 { 1e-3 } else { c as f64 });
         let total: f64 = counts.iter().sum();
         let phat = counts.map(|c| c / total);
-        let to_score = |elo: f64| 1.0 / (1.0 + 10f64.powf(-elo / 400.0));
         let mle = |s: f64| -> [f64; 5] {
             let f = |theta: f64| -> f64 {
                 phat.iter()
@@ -451,7 +490,10 @@ impl Sprt {
             }
             out
         };
-        let (p0, p1) = (mle(to_score(self.elo0)), mle(to_score(self.elo1)));
+        let (p0, p1) = (
+            mle(self.score_of(self.elo0, p)),
+            mle(self.score_of(self.elo1, p)),
+        );
         total
             * phat
                 .iter()
@@ -682,6 +724,14 @@ mod tests {
         assert!(sprt.llr(&bad) < sprt.lower);
         assert_eq!(sprt.decision(sprt.llr(&good)), Some(true));
         assert!(Sprt::new(5.0, 0.0, 0.05, 0.05).is_err());
+        // On the normalized scale a hypothesis is ½ + nElo (ln 10 / 800) √(2σ²): the test of
+        // nElo 0 against the nElo of a logistic 5 at these results' variance is the logistic
+        // test of 0 against 5.
+        let v = good.variance();
+        let score5 = 1.0 / (1.0 + 10f64.powf(-5.0 / 400.0));
+        let nelo5 = (score5 - 0.5) / (2.0 * v).sqrt() * 800.0 / std::f64::consts::LN_10;
+        let normalized = Sprt::normalized(0.0, nelo5, 0.05, 0.05).unwrap();
+        assert!(close(normalized.llr(&good), sprt.llr(&good), 1e-9));
         // One won pair is far from enough to decide.
         let one = Pentanomial {
             ww: 1,

@@ -15,7 +15,8 @@ pub struct MatchReportArgs {
     /// Games CSVs of one match (`cutlab match --out`), e.g. its shards.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// `elo0=0,elo1=5,alpha=0.05,beta=0.05`: the GSPRT's state on the games so far.
+    /// `elo0=0,elo1=5,alpha=0.05,beta=0.05`: the GSPRT's state on the games so far
+    /// (`nelo0=0,nelo1=5,...` on normalized Elo).
     #[arg(long, conflicts_with = "looks", value_parser = crate::common::match_report::sprt_spec)]
     sprt: Option<String>,
     /// The looks of a match played with `--looks`: its interval and whether it stopped.

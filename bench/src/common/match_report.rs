@@ -19,10 +19,17 @@ pub fn sprt_spec(text: &str) -> Result<String, String> {
     Ok(text.to_string())
 }
 
-/// Wald's test of `--sprt`'s text.
+/// Wald's test of `--sprt`'s text: logistic bounds `elo0`, `elo1`, or normalized ones
+/// `nelo0`, `nelo1` (fishtest's default).
 fn parse_sprt(text: &str) -> Result<Sprt, String> {
-    let v = crate::common::options::parse_kv(text, "sprt", &["elo0", "elo1", "alpha", "beta"])?;
-    Sprt::new(v[0], v[1], v[2], v[3])
+    if text.contains("nelo0") || text.contains("nelo1") {
+        let v =
+            crate::common::options::parse_kv(text, "sprt", &["nelo0", "nelo1", "alpha", "beta"])?;
+        Sprt::normalized(v[0], v[1], v[2], v[3])
+    } else {
+        let v = crate::common::options::parse_kv(text, "sprt", &["elo0", "elo1", "alpha", "beta"])?;
+        Sprt::new(v[0], v[1], v[2], v[3])
+    }
 }
 
 /// The stopping rules of a match: Wald's test of `--sprt`, the looks of `--looks` with their
@@ -107,8 +114,12 @@ pub fn report(
             Some(false) => "H0 accepted",
             None => "continue",
         };
+        let scale = match s.scale {
+            cutlab_analysis::elo::EloScale::Logistic => "",
+            cutlab_analysis::elo::EloScale::Normalized => " nElo",
+        };
         out.push_str(&format!(
-            "LLR: {llr:.2} ({:.2}, {:.2}) [{:.2}, {:.2}] {verdict}\n",
+            "LLR: {llr:.2} ({:.2}, {:.2}) [{:.2}, {:.2}]{scale} {verdict}\n",
             s.lower, s.upper, s.elo0, s.elo1
         ));
     }

@@ -232,6 +232,19 @@ fn a_match_resumes_pair_by_pair_and_its_shards_sum_up_to_the_whole() {
     let merged = report(&[&one, &two]);
     assert_eq!(merged, report(&[&whole]));
     assert!(merged.contains("Games: 8"), "{merged}");
+    // The SPRT on normalized Elo, fishtest's default, says its scale.
+    let out = Command::new(EXE)
+        .arg("match-report")
+        .arg(&whole)
+        .args(["--sprt", "nelo0=0,nelo1=5,alpha=0.05,beta=0.05"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("[0.00, 5.00] nElo"),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let twice = Command::new(EXE)
         .args(["match-report", one.to_str().unwrap(), one.to_str().unwrap()])
         .output()

@@ -68,7 +68,8 @@ pub struct MatchArgs {
     /// Game pairs played at once.
     #[arg(long, default_value_t = 1, value_parser = count_up_to::<usize>(1024))]
     concurrency: usize,
-    /// `elo0=0,elo1=5,alpha=0.05,beta=0.05`: stop when the test decides.
+    /// `elo0=0,elo1=5,alpha=0.05,beta=0.05`: stop when the test decides (`nelo0=0,nelo1=5,...`:
+    /// on normalized Elo, fishtest's default).
     #[arg(long, conflicts_with = "looks", value_parser = crate::common::match_report::sprt_spec)]
     sprt: Option<String>,
     /// Look at the match only after these game counts (e.g. `200,400,800,1600,2400`, the last
