@@ -51,6 +51,8 @@ pub struct AblationRow {
     /// Elo of the variant against the reference (pentanomial), with the stopping rule's
     /// interval (1 - 0.05/k for k looks).
     pub delta_elo: Option<Estimate>,
+    /// Normalized Elo of the variant against the reference (fishtest's), at the same confidence.
+    pub delta_nelo: Option<Estimate>,
     /// A rout's one Elo bound, where the interval is unbounded on the other side.
     pub elo_rout: Option<RoutBound>,
     /// The Elo adjusted for the look the match stopped at decided, before the last: the true
@@ -96,6 +98,9 @@ struct CsvRow<'a> {
     delta_elo_low: Option<f64>,
     delta_elo_high: Option<f64>,
     delta_elo_adjusted: Option<f64>,
+    delta_nelo: Option<f64>,
+    delta_nelo_low: Option<f64>,
+    delta_nelo_high: Option<f64>,
     games: usize,
     verdict: &'a str,
     stockfish_elo_note: Option<&'a str>,
@@ -191,10 +196,12 @@ fn row(
         let share = n as f64 / pairs.max(1) as f64;
         pairs > 0 && share >= Verdict::INACTIVE_SHARE
     });
-    let (delta_elo, elo_rout, verdict) = match &summary {
+    let (delta_elo, delta_nelo, elo_rout, verdict) = match &summary {
         Some(s) => {
             let stats = looks.stats(&s.pentanomial);
             let (elo, rout) = (stats.elo_estimate(), stats.rout_bound());
+            let nelo = (stats.nelo.is_finite() && stats.nelo_error.is_finite())
+                .then(|| Estimate::around(stats.nelo, stats.nelo_error));
             // A stopped match's verdict is its interval's (a rout's one bound excludes 0).
             let status = looks.stop(&s.pentanomial).map_or(Status::Running, |_| {
                 Status::Stopped(match (&elo, rout) {
@@ -204,9 +211,9 @@ fn row(
                     (None, None) => Verdict::Undecided,
                 })
             });
-            (elo, rout, status)
+            (elo, nelo, rout, status)
         }
-        None => (None, None, Status::ToPlay),
+        None => (None, None, None, Status::ToPlay),
     };
     #[expect(clippy::cast_precision_loss, reason = "counts")]
     Ok(AblationRow {
@@ -221,6 +228,7 @@ fn row(
         share_of_cuts: (all > 0).then(|| of_method as f64 / all as f64),
         delta_regret_cp: paired_difference(&r_ref, &r_var, 0.95),
         delta_elo,
+        delta_nelo,
         elo_rout,
         adjusted_elo: None,
         games: summary.as_ref().map_or(0, |s| s.games),
@@ -489,6 +497,7 @@ fn table(rows: &[AblationRow], confidence: &str, bound: f64) -> Table {
         "method",
         &elo_header,
         ">adjusted",
+        &format!(">nElo [{confidence} CI]"),
         ">games",
         "verdict",
         ">Stockfish's note",
@@ -527,6 +536,7 @@ fn table(rows: &[AblationRow], confidence: &str, bound: f64) -> Table {
             elo,
             r.adjusted_elo
                 .map_or_else(|| "-".to_string(), |a| format!("{:+.0}", a + 0.0)),
+            interval(r.delta_nelo.as_ref(), 0, ""),
             r.games.to_string(),
             match (r.status, r.repeated_share()) {
                 (Status::Stopped(Verdict::Inactive), Some(share)) => {
@@ -601,6 +611,9 @@ fn write_csv_row(csv: &mut csv::Writer<std::fs::File>, r: &AblationRow) -> csv::
             _ => None,
         }),
         delta_elo_adjusted: r.adjusted_elo,
+        delta_nelo: v(&r.delta_nelo),
+        delta_nelo_low: lo(&r.delta_nelo),
+        delta_nelo_high: hi(&r.delta_nelo),
         games: r.games,
         verdict: r.status.name(),
         stockfish_elo_note: r.stockfish_note,
