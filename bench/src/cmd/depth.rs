@@ -9,26 +9,17 @@ use std::{collections::HashSet, path::Path};
 use clap::Args;
 use cutlab_analysis::rows::{CutCountRow, DepthRow};
 use cutlab_instrument::Method;
-use cutlab_search::{Limits, Search, SearchConfig};
+use cutlab_search::{Limits, Search};
 use cutlab_suites::SuitePosition;
 use serde::Serialize;
 
 /// Options of `cutlab depth`.
 #[derive(Args, Debug, Serialize)]
 pub struct DepthArgs {
-    /// Positions.
+    /// Positions, models and the variants compared.
     #[command(flatten)]
     #[serde(flatten)]
-    suite: crate::common::options::SuiteOptions,
-    /// Models and confidence.
-    #[command(flatten)]
-    #[serde(flatten)]
-    models: crate::common::options::ModelOptions,
-    /// Variants to compare, comma-separated; the first is the reference of the paired
-    /// differences.
-    #[arg(long, default_value = "null-move,null-move+probcut,null-move+mpc",
-          value_parser = crate::common::options::variants)]
-    variants: String,
+    compared: crate::common::options::Compared,
     /// Time per search, milliseconds.
     #[arg(long, conflicts_with = "depth", value_parser = crate::common::options::milliseconds)]
     time_ms: Option<u64>,
@@ -110,18 +101,14 @@ fn keep_cut_counts(path: &Path, kept: &HashSet<(String, String)>) -> Result<(), 
 
 /// Runs the comparison.
 pub fn run(args: &DepthArgs) -> Result<(), String> {
-    let names = crate::common::options::variant_list(&args.variants)?;
+    let (names, configs) = args.compared.configs()?;
     let variants: Vec<&str> = names.iter().map(String::as_str).collect();
-    let configs: Vec<SearchConfig> = variants
-        .iter()
-        .map(|v| args.models.config(v))
-        .collect::<Result<_, _>>()?;
     let (limits, time_limit) = match (args.time_ms, args.depth) {
         (_, Some(d)) => (Limits::depth(d), None),
         (Some(ms), None) => (Limits::movetime(ms), Some(ms)),
         (None, None) => (Limits::movetime(1000), Some(1000)),
     };
-    let suite = args.suite.load()?;
+    let suite = args.compared.suite.load()?;
     let positions = crate::common::shard::shard(&suite.positions, args.run.shard);
     let mut rows: Vec<DepthRow> =
         crate::common::results::resume_rows(&args.run.out, args.run.resume)?;

@@ -22,18 +22,10 @@ use crate::uci::client::UciEngine;
 /// Options of `cutlab oracle`.
 #[derive(Args, Debug, Serialize)]
 pub struct OracleArgs {
-    /// Positions.
+    /// Positions, models and the variants compared.
     #[command(flatten)]
     #[serde(flatten)]
-    suite: crate::common::options::SuiteOptions,
-    /// Models and confidence.
-    #[command(flatten)]
-    #[serde(flatten)]
-    models: crate::common::options::ModelOptions,
-    /// Variants that choose moves, comma-separated.
-    #[arg(long, default_value = "null-move,null-move+probcut,null-move+mpc",
-          value_parser = crate::common::options::variants)]
-    variants: String,
+    compared: crate::common::options::Compared,
     /// Time per chosen move, milliseconds.
     #[arg(long, default_value_t = 1000, conflicts_with_all = ["depth", "nodes"], value_parser = crate::common::options::milliseconds)]
     time_ms: u64,
@@ -302,13 +294,9 @@ fn regret(
 /// choice and its regret (phase 2), both spread over `--threads`.
 pub fn run(args: &OracleArgs) -> Result<(), String> {
     let oracle = parse_oracle(&args.oracle)?;
-    let names = crate::common::options::variant_list(&args.variants)?;
+    let (names, configs) = args.compared.configs()?;
     let variants: Vec<&str> = names.iter().map(String::as_str).collect();
-    let configs: Vec<SearchConfig> = variants
-        .iter()
-        .map(|v| args.models.config(v))
-        .collect::<Result<_, _>>()?;
-    let suite = args.suite.load()?;
+    let suite = args.compared.suite.load()?;
     let positions = crate::common::shard::shard(&suite.positions, args.run.shard);
     let mut rows: Vec<RegretRow> =
         crate::common::results::resume_rows(&args.run.out, args.run.resume)?;

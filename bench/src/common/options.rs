@@ -167,6 +167,40 @@ impl SuiteOptions {
     }
 }
 
+/// The positions and the variants of a command that compares variants on them (`depth`,
+/// `oracle`): the suite, the models applied to every variant, and the variants.
+#[derive(Args, Debug, Serialize)]
+pub struct Compared {
+    /// Positions.
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub suite: SuiteOptions,
+    /// Models and confidence.
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub models: ModelOptions,
+    /// Variants to compare, comma-separated; the first is the reference of the paired
+    /// differences.
+    #[arg(long, default_value = "null-move,null-move+probcut,null-move+mpc",
+          value_parser = variants)]
+    pub variants: String,
+}
+
+impl Compared {
+    /// The variants' names and their configurations, in order.
+    ///
+    /// # Errors
+    /// An unknown variant, an unreadable parameter file, or a bad confidence.
+    pub fn configs(&self) -> Result<(Vec<String>, Vec<SearchConfig>), String> {
+        let names = variant_list(&self.variants)?;
+        let configs = names
+            .iter()
+            .map(|v| self.models.config(v))
+            .collect::<Result<_, _>>()?;
+        Ok((names, configs))
+    }
+}
+
 /// The models and confidence applied to the variants a command searches with.
 #[derive(Args, Debug, Default, Serialize)]
 pub struct ModelOptions {
