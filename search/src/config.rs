@@ -155,10 +155,37 @@ pub struct PresetPart {
     pub name: &'static str,
     /// What `cutlab variants` prints beside it, written from the parameters it sets.
     pub describe: fn() -> String,
-    /// The argument `name@ARG` may pass (`None`: none is taken).
-    pub argument: Option<&'static str>,
-    /// Switches the part on; `Err` says what conflicts, or what is wrong with the argument.
-    pub apply: fn(&mut SearchConfig, Option<&str>) -> Result<(), String>,
+    /// How it switches itself on.
+    pub apply: Apply,
+}
+
+/// How a preset part switches itself on.
+#[derive(Clone, Copy)]
+pub enum Apply {
+    /// Sets its parameters, whatever else the variant holds; takes no argument.
+    On(fn(&mut SearchConfig)),
+    /// Sets them unless they conflict with a part already applied (`Err` says with what);
+    /// takes no argument.
+    Checked(fn(&mut SearchConfig) -> Result<(), String>),
+    /// Takes `name@ARG` (the text says what ARG is) or none; `Err` says what is wrong with it.
+    WithArgument(
+        &'static str,
+        fn(&mut SearchConfig, Option<&str>) -> Result<(), String>,
+    ),
+}
+
+impl Apply {
+    /// Switches the part on in `config`, with `argument` when the part takes one.
+    fn to(self, config: &mut SearchConfig, argument: Option<&str>) -> Result<(), String> {
+        match self {
+            Apply::On(set) => {
+                set(config);
+                Ok(())
+            }
+            Apply::Checked(set) => set(config),
+            Apply::WithArgument(_, set) => set(config, argument),
+        }
+    }
 }
 
 /// The parts that are no method: `plain` (nothing), the named stack `modern`, and `nnue`,
@@ -167,8 +194,7 @@ const STACK_PARTS: [PresetPart; 3] = [
     PresetPart {
         name: "plain",
         describe: || "no forward pruning in the main search, no reductions".into(),
-        argument: None,
-        apply: |_, _| Ok(()),
+        apply: Apply::On(|_| {}),
     },
     PresetPart {
         name: "modern",
@@ -178,9 +204,8 @@ const STACK_PARTS: [PresetPart; 3] = [
                 MODERN_STACK.replace('+', ", ")
             )
         },
-        argument: None,
         // `preset` spells the stack out into its parts before applying them.
-        apply: |_, _| Ok(()),
+        apply: Apply::On(|_| {}),
     },
     PresetPart {
         name: "nnue",
@@ -189,8 +214,7 @@ const STACK_PARTS: [PresetPart; 3] = [
              file written by `cutlab train`)"
                 .into()
         },
-        argument: Some("FILE"),
-        apply: |config, file| config.evaluate_with_network(file),
+        apply: Apply::WithArgument("FILE", |config, file| config.evaluate_with_network(file)),
     },
 ];
 
@@ -374,7 +398,7 @@ impl SearchConfig {
             };
             let found = preset_parts()
                 .find(|p| p.name == base)
-                .filter(|p| argument.is_none() || p.argument.is_some());
+                .filter(|p| argument.is_none() || matches!(p.apply, Apply::WithArgument(..)));
             let Some(preset_part) = found else {
                 let known: Vec<&str> = preset_parts().map(|p| p.name).collect();
                 return Err(ConfigError(format!(
@@ -382,13 +406,16 @@ impl SearchConfig {
                     known.join(", ")
                 )));
             };
-            (preset_part.apply)(&mut config, argument).map_err(|reason| {
-                ConfigError(if argument.is_some() {
-                    format!("'{part}': {reason}")
-                } else {
-                    format!("'{name}' {reason}")
-                })
-            })?;
+            preset_part
+                .apply
+                .to(&mut config, argument)
+                .map_err(|reason| {
+                    ConfigError(if argument.is_some() {
+                        format!("'{part}': {reason}")
+                    } else {
+                        format!("'{name}' {reason}")
+                    })
+                })?;
         }
         // ProbCut and MPC cut with the models fitted under the variant's evaluation.
         config.use_built_in_models()?;

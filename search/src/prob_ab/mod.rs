@@ -63,11 +63,12 @@ mod dist;
 
 use cutlab_instrument::{Bound, CutOutcome, Method, NodeType, Observer};
 use serde::{Deserialize, Serialize};
+use smart_default::SmartDefault;
 
 use shakmaty::Move;
 
 use crate::{
-    config::PresetPart,
+    config::{Apply, PresetPart},
     history::{PieceTo, TriedMoves},
     movepick::{MovePicker, PickerKind},
     position::Position,
@@ -82,30 +83,23 @@ use crate::{
 pub use dist::Dist;
 
 /// Parameters of probabilistic alpha-beta.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, SmartDefault)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ProbAbParams {
     /// Confidence p in (0, 1).
+    #[default(0.5)]
     pub confidence: f64,
     /// σ of a frontier node's distribution around its quiescence score, centipawns. Default
     /// 50: the residual σ of cutlab's (1,2) middlegame fit on its own suite (`cutlab fit
     /// samples.csv --pairs 1:2`), the spread between a shallow score and one ply deeper.
+    #[default(50.0)]
     pub sigma: f64,
     /// Equal-probability points per leaf distribution.
+    #[default(16)]
     pub points: usize,
     /// Maximum support points kept per node.
+    #[default(48)]
     pub max_support: usize,
-}
-
-impl Default for ProbAbParams {
-    fn default() -> Self {
-        ProbAbParams {
-            confidence: 0.5,
-            sigma: 50.0,
-            points: 16,
-            max_support: 48,
-        }
-    }
 }
 
 /// The preset part `prob-ab`; `prob-ab@P` sets the confidence, `prob-ab@P:SIGMA` the
@@ -120,8 +114,7 @@ pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
             params.confidence, params.sigma
         )
     },
-    argument: Some("P or P:SIGMA"),
-    apply: |config, argument| {
+    apply: Apply::WithArgument("P or P:SIGMA", |config, argument| {
         let mut params = ProbAbParams::default();
         let Some(text) = argument else {
             config.prob_ab = Some(params);
@@ -143,7 +136,7 @@ pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
             .parse::<f64>()
             .map_err(|_| "expected prob-ab@P or prob-ab@P:SIGMA with P in (0, 1)".to_string())?;
         config.set_confidence(p).map_err(|e| e.0)
-    },
+    }),
 }];
 
 /// What the move loop of a probabilistic node found.

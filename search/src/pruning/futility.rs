@@ -25,34 +25,28 @@
 
 use cutlab_instrument::{Method, Observer};
 use serde::{Deserialize, Serialize};
+use smart_default::SmartDefault;
 
 use crate::{
-    config::{PresetPart, SearchConfig},
+    config::{Apply, PresetPart},
     position::Position,
     score::is_mate,
     search::{MoveCandidate, Node, Probe, Search},
 };
 
 /// Parameters of futility pruning.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, SmartDefault)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct FutilityParams {
     /// Margin at frontier nodes (depth 1), centipawns (Heinz: a minor piece).
+    #[default(300)]
     pub frontier_margin: i32,
     /// Margin at pre-frontier nodes (depth 2), centipawns (Heinz: a rook).
+    #[default(500)]
     pub pre_frontier_margin: i32,
     /// Deepest depth pruned: 1 frontier only, 2 with pre-frontier nodes, 0 disables it.
+    #[default(2)]
     pub max_depth: i32,
-}
-
-impl Default for FutilityParams {
-    fn default() -> Self {
-        FutilityParams {
-            frontier_margin: 300,
-            pre_frontier_margin: 500,
-            max_depth: 2,
-        }
-    }
 }
 
 /// The preset part that switches the method on with its source's parameters.
@@ -65,11 +59,7 @@ pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
             p.frontier_margin, p.pre_frontier_margin
         )
     },
-    argument: None,
-    apply: |config: &mut SearchConfig, _| {
-        config.futility = Some(FutilityParams::default());
-        Ok(())
-    },
+    apply: Apply::On(|config| config.futility = Some(FutilityParams::default())),
 }];
 
 impl<O: Observer> Search<O> {

@@ -32,31 +32,25 @@
 
 use cutlab_instrument::{Method, Observer};
 use serde::{Deserialize, Serialize};
+use smart_default::SmartDefault;
 
 use crate::{
-    config::{PresetPart, SearchConfig},
+    config::{Apply, PresetPart},
     history::PieceTo,
     position::Position,
     search::{MoveCandidate, Node, Probe, Search},
 };
 
 /// Parameters of history pruning.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, SmartDefault)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct HistoryPruningParams {
     /// Pruned when history < -this × (depth - 1).
+    #[default(700)]
     pub per_ply: i32,
     /// Deepest reduced child depth (lmrDepth) pruned (Stockfish: lmrDepth < 5, so 4).
+    #[default(4)]
     pub max_lmr_depth: i32,
-}
-
-impl Default for HistoryPruningParams {
-    fn default() -> Self {
-        HistoryPruningParams {
-            per_ply: 700,
-            max_lmr_depth: 4,
-        }
-    }
 }
 
 /// The preset part that switches the method on with its source's parameters.
@@ -70,11 +64,7 @@ pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
             p.per_ply, p.max_lmr_depth
         )
     },
-    argument: None,
-    apply: |config: &mut SearchConfig, _| {
-        config.history_pruning = Some(HistoryPruningParams::default());
-        Ok(())
-    },
+    apply: Apply::On(|config| config.history_pruning = Some(HistoryPruningParams::default())),
 }];
 
 impl<O: Observer> Search<O> {

@@ -29,33 +29,27 @@
 
 use cutlab_instrument::{CutOutcome, Method, NodeType, Observer};
 use serde::{Deserialize, Serialize};
+use smart_default::SmartDefault;
 
 use crate::{
-    config::{PresetPart, SearchConfig},
+    config::{Apply, PresetPart},
     position::Position,
     search::{Node, Probe, Search},
 };
 
 /// Parameters of internal iterative reductions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, SmartDefault)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct IirParams {
     /// Plies taken from a PV node without TT move (Stockfish: 3). 0 disables it.
+    #[default(3)]
     pub pv_plies: i32,
     /// Plies taken from an expected CUT node without TT move (Stockfish: 2). 0 disables it.
+    #[default(2)]
     pub cut_plies: i32,
     /// Least depth of a CUT node so reduced (Stockfish: 9).
+    #[default(9)]
     pub cut_min_depth: i32,
-}
-
-impl Default for IirParams {
-    fn default() -> Self {
-        IirParams {
-            pv_plies: 3,
-            cut_plies: 2,
-            cut_min_depth: 9,
-        }
-    }
 }
 
 /// The preset part that switches the method on with its source's parameters.
@@ -69,11 +63,7 @@ pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
             p.pv_plies, p.cut_min_depth, p.cut_plies
         )
     },
-    argument: None,
-    apply: |config: &mut SearchConfig, _| {
-        config.iir = Some(IirParams::default());
-        Ok(())
-    },
+    apply: Apply::On(|config| config.iir = Some(IirParams::default())),
 }];
 
 impl<O: Observer> Search<O> {

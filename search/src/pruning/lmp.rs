@@ -35,34 +35,28 @@
 use cutlab_instrument::{Method, Observer};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Move, Role};
+use smart_default::SmartDefault;
 
 use crate::{
-    config::{PresetPart, SearchConfig},
+    config::{Apply, PresetPart},
     position::Position,
     search::{Node, Probe, Search},
     tt::PackedMove,
 };
 
 /// Parameters of late move pruning.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, SmartDefault)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct LmpParams {
     /// Constant term of the move count (Stockfish: 3).
+    #[default(3)]
     pub base: i32,
     /// Whether the count is halved when the evaluation is not improving (Stockfish: yes).
+    #[default(true)]
     pub halve_not_improving: bool,
     /// Deepest depth pruned (Stockfish: none). 0 disables the method.
+    #[default(64)]
     pub max_depth: i32,
-}
-
-impl Default for LmpParams {
-    fn default() -> Self {
-        LmpParams {
-            base: 3,
-            halve_not_improving: true,
-            max_depth: 64,
-        }
-    }
 }
 
 impl LmpParams {
@@ -110,11 +104,7 @@ pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
             p.base
         )
     },
-    argument: None,
-    apply: |config: &mut SearchConfig, _| {
-        config.lmp = Some(LmpParams::default());
-        Ok(())
-    },
+    apply: Apply::On(|config| config.lmp = Some(LmpParams::default())),
 }];
 
 impl<O: Observer> Search<O> {

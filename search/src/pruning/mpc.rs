@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use super::probcut::{CutTry, parse_thresholds};
 use crate::{
-    config::PresetPart,
+    config::{Apply, PresetPart},
     position::Position,
     search::{Exit, Node, Search},
 };
@@ -123,8 +123,7 @@ pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
             pairs.join(" ")
         )
     },
-    argument: Some("T or TMID:TEND"),
-    apply: |config, argument| {
+    apply: Apply::WithArgument("T or TMID:TEND", |config, argument| {
         if config.probcut.is_some() || config.mpc.is_some() {
             return Err("names two ProbCut methods".into());
         }
@@ -136,7 +135,7 @@ pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
         }
         config.mpc = Some(m);
         Ok(())
-    },
+    }),
 }];
 
 impl<O: Observer> Search<O> {

@@ -37,7 +37,7 @@ use cutlab_instrument::{Bound, CutOutcome, Method, NodeType, Observer};
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    config::{PresetPart, SearchConfig},
+    config::{Apply, PresetPart, SearchConfig},
     history::PieceTo,
     movepick::{MovePicker, PickerKind},
     position::Position,
@@ -127,8 +127,7 @@ pub const PRESET_PARTS: [PresetPart; 3] = [
                 p.m, p.c, p.r
             )
         },
-        argument: None,
-        apply: |config, _| set_rule(config, MultiCutParams::cut_nodes()),
+        apply: Apply::Checked(|config| set_rule(config, MultiCutParams::cut_nodes())),
     },
     PresetPart {
         name: "multicut-all",
@@ -139,14 +138,12 @@ pub const PRESET_PARTS: [PresetPart; 3] = [
                 p.all_m, p.all_c
             )
         },
-        argument: None,
-        apply: |config, _| set_rule(config, MultiCutParams::all_nodes()),
+        apply: Apply::Checked(|config| set_rule(config, MultiCutParams::all_nodes())),
     },
     PresetPart {
         name: "multicut-tt",
         describe: || "Multi-Cut when the TT has a shallow lower bound >= beta (Eiriksson)".into(),
-        argument: None,
-        apply: |config, _| set_rule(config, MultiCutParams::tt_triggered()),
+        apply: Apply::Checked(|config| set_rule(config, MultiCutParams::tt_triggered())),
     },
 ];
 

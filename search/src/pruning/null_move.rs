@@ -38,7 +38,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Position as _;
 
 use crate::{
-    config::{PresetPart, SearchConfig},
+    config::{Apply, PresetPart, SearchConfig},
     position::Position,
     score::is_mate,
     search::{Exit, NULL_KEY, Node, Search},
@@ -151,8 +151,7 @@ pub const PRESET_PARTS: [PresetPart; 5] = [
                 NullMoveParams::fixed(2).r(0, true)
             )
         },
-        argument: None,
-        apply: |config, _| set_rule(config, NullMoveParams::fixed(2)),
+        apply: Apply::Checked(|config| set_rule(config, NullMoveParams::fixed(2))),
     },
     PresetPart {
         name: "null-move-r3",
@@ -162,14 +161,12 @@ pub const PRESET_PARTS: [PresetPart; 5] = [
                 NullMoveParams::fixed(3).r(0, true)
             )
         },
-        argument: None,
-        apply: |config, _| set_rule(config, NullMoveParams::fixed(3)),
+        apply: Apply::Checked(|config| set_rule(config, NullMoveParams::fixed(3))),
     },
     PresetPart {
         name: "null-move-adaptive",
         describe: || describe_adaptive(" (Heinz)"),
-        argument: None,
-        apply: |config, _| set_rule(config, NullMoveParams::adaptive()),
+        apply: Apply::Checked(|config| set_rule(config, NullMoveParams::adaptive())),
     },
     PresetPart {
         name: "null-move-verified",
@@ -179,14 +176,12 @@ pub const PRESET_PARTS: [PresetPart; 5] = [
                 NullMoveParams::verified().r(0, true)
             )
         },
-        argument: None,
-        apply: |config, _| set_rule(config, NullMoveParams::verified()),
+        apply: Apply::Checked(|config| set_rule(config, NullMoveParams::verified())),
     },
     PresetPart {
         name: "null-move-modern",
         describe: || describe_adaptive(", tried only when static eval >= beta (the modern gate)"),
-        argument: None,
-        apply: |config, _| {
+        apply: Apply::Checked(|config| {
             set_rule(
                 config,
                 NullMoveParams {
@@ -194,7 +189,7 @@ pub const PRESET_PARTS: [PresetPart; 5] = [
                     ..NullMoveParams::adaptive()
                 },
             )
-        },
+        }),
     },
 ];
 

@@ -19,7 +19,7 @@ use cutlab_instrument::{Bound, CutOutcome, Method, NodeType, Observer, Stage};
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    config::PresetPart,
+    config::{Apply, PresetPart},
     position::Position,
     score::{MATE_BOUND, is_mate},
     search::{Exit, Node, Search, Shallow},
@@ -124,8 +124,7 @@ pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
             p.middlegame.shallow_depth, p.deep_depth, p.middlegame.threshold
         )
     },
-    argument: Some("T"),
-    apply: |config, argument| {
+    apply: Apply::WithArgument("T", |config, argument| {
         if config.probcut.is_some() || config.mpc.is_some() {
             return Err("names two ProbCut methods".into());
         }
@@ -135,7 +134,7 @@ pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
         }
         config.probcut = Some(p);
         Ok(())
-    },
+    }),
 }];
 
 /// The cut thresholds of `probcut@T` or `mpc@TMID:TEND` (one value sets both stages).

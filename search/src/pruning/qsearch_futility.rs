@@ -35,6 +35,7 @@
 use cutlab_instrument::{Method, Observer};
 use serde::{Deserialize, Serialize};
 use shakmaty::Move;
+use smart_default::SmartDefault;
 
 use crate::{
     position::Position,
@@ -43,18 +44,13 @@ use crate::{
 };
 
 /// Parameters of quiescence futility pruning.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, SmartDefault)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct QsearchFutilityParams {
     /// Margin over the stand pat, centipawns (Stockfish 15.1's `futilityBase`: 155 of its
     /// units; 120 here).
+    #[default(120)]
     pub margin: i32,
-}
-
-impl Default for QsearchFutilityParams {
-    fn default() -> Self {
-        QsearchFutilityParams { margin: 120 }
-    }
 }
 
 /// The bound a futile capture leaves (its optimistic value), or `None` to search it; checks

@@ -25,33 +25,27 @@
 
 use cutlab_instrument::{Bound, CutOutcome, Method, Observer};
 use serde::{Deserialize, Serialize};
+use smart_default::SmartDefault;
 
 use crate::{
-    config::{PresetPart, SearchConfig},
+    config::{Apply, PresetPart},
     position::Position,
     search::{Exit, Node, Search},
 };
 
 /// Parameters of razoring.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, SmartDefault)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RazoringParams {
     /// Constant part of the margin, centipawns (Stockfish: 369 of its units; 185 here).
+    #[default(185)]
     pub margin_base: i32,
     /// Margin per squared ply of depth, centipawns (Stockfish: 254 of its units; 127 here).
+    #[default(127)]
     pub margin_per_ply_squared: i32,
     /// Deepest depth tried. 0 disables the method.
+    #[default(8)]
     pub max_depth: i32,
-}
-
-impl Default for RazoringParams {
-    fn default() -> Self {
-        RazoringParams {
-            margin_base: 185,
-            margin_per_ply_squared: 127,
-            max_depth: 8,
-        }
-    }
 }
 
 /// The preset part that switches the method on with its source's parameters.
@@ -65,11 +59,7 @@ pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
             p.margin_base, p.margin_per_ply_squared
         )
     },
-    argument: None,
-    apply: |config: &mut SearchConfig, _| {
-        config.razoring = Some(RazoringParams::default());
-        Ok(())
-    },
+    apply: Apply::On(|config| config.razoring = Some(RazoringParams::default())),
 }];
 
 impl<O: Observer> Search<O> {

@@ -26,34 +26,28 @@
 
 use cutlab_instrument::{Bound, CutOutcome, Method, Observer};
 use serde::{Deserialize, Serialize};
+use smart_default::SmartDefault;
 
 use crate::{
-    config::{PresetPart, SearchConfig},
+    config::{Apply, PresetPart},
     position::Position,
     score::MATE_BOUND,
     search::{Exit, Node, Probe, Search},
 };
 
 /// Parameters of reverse futility pruning.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, SmartDefault)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RfpParams {
     /// Deepest depth pruned (Stockfish: depth < 8, so 7). 0 disables the method.
+    #[default(7)]
     pub max_depth: i32,
     /// Margin per ply of depth, centipawns (Stockfish: 165 of its units; 83 here).
+    #[default(83)]
     pub margin_per_ply: i32,
     /// Plies the margin is shortened by when the evaluation improves (Stockfish: 1).
+    #[default(1)]
     pub improving_plies: i32,
-}
-
-impl Default for RfpParams {
-    fn default() -> Self {
-        RfpParams {
-            max_depth: 7,
-            margin_per_ply: 83,
-            improving_plies: 1,
-        }
-    }
 }
 
 /// Evaluations at or above this are left to the search (Stockfish: 28031, below its
@@ -71,11 +65,7 @@ pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
             p.margin_per_ply, p.max_depth
         )
     },
-    argument: None,
-    apply: |config: &mut SearchConfig, _| {
-        config.rfp = Some(RfpParams::default());
-        Ok(())
-    },
+    apply: Apply::On(|config| config.rfp = Some(RfpParams::default())),
 }];
 
 impl<O: Observer> Search<O> {

@@ -21,39 +21,33 @@
 
 use cutlab_instrument::{Method, Observer};
 use serde::{Deserialize, Serialize};
+use smart_default::SmartDefault;
 
 use crate::{
-    config::{PresetPart, SearchConfig},
+    config::{Apply, PresetPart},
     position::Position,
     search::{MoveCandidate, Node, Probe, Search},
     see,
 };
 
 /// Parameters of SEE pruning.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, SmartDefault)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct SeePruningParams {
     /// Captures and checks: pruned when SEE < -this × depth (Stockfish: 222 of its units; 111
     /// here).
+    #[default(111)]
     pub tactical_per_ply: i32,
     /// Quiet moves: pruned when SEE < -(this × lmrDepth² + `quiet_linear` × lmrDepth)
     /// (Stockfish: 24 of its units; 12 here).
+    #[default(12)]
     pub quiet_quadratic: i32,
     /// See `quiet_quadratic` (Stockfish: 15 of its units; 8 here).
+    #[default(8)]
     pub quiet_linear: i32,
     /// Deepest depth pruned (Stockfish: none). 0 disables the method.
+    #[default(64)]
     pub max_depth: i32,
-}
-
-impl Default for SeePruningParams {
-    fn default() -> Self {
-        SeePruningParams {
-            tactical_per_ply: 111,
-            quiet_quadratic: 12,
-            quiet_linear: 8,
-            max_depth: 64,
-        }
-    }
 }
 
 /// The preset part that switches the method on with its source's parameters.
@@ -67,11 +61,7 @@ pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
             p.tactical_per_ply, p.quiet_quadratic, p.quiet_linear
         )
     },
-    argument: None,
-    apply: |config: &mut SearchConfig, _| {
-        config.see_pruning = Some(SeePruningParams::default());
-        Ok(())
-    },
+    apply: Apply::On(|config| config.see_pruning = Some(SeePruningParams::default())),
 }];
 
 impl<O: Observer> Search<O> {

@@ -39,9 +39,10 @@
 use cutlab_instrument::{Bound, CutOutcome, Method, Observer};
 use serde::{Deserialize, Serialize};
 use shakmaty::Role;
+use smart_default::SmartDefault;
 
 use crate::{
-    config::{PresetPart, SearchConfig},
+    config::{Apply, PresetPart},
     history::PieceTo,
     movepick::{MovePicker, PickerKind},
     position::Position,
@@ -52,30 +53,23 @@ use crate::{
 };
 
 /// Parameters of Stockfish-style ProbCut.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, SmartDefault)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct SfProbCutParams {
     /// probCutBeta = beta + margin (centipawns; Stockfish 15.1: 191 of its units, 96 here). A
     /// margin beyond the mate range disables the test.
+    #[default(96)]
     pub margin: i32,
     /// Taken from the margin when the static evaluation improves (Stockfish 15.1: 54 of its
     /// units, 27 here).
+    #[default(27)]
     pub improving: i32,
     /// Depth reduction of the verification search (Stockfish: 4).
+    #[default(4)]
     pub reduction: i32,
     /// Minimum depth + 1 (Stockfish: depth > 4).
+    #[default(5)]
     pub min_depth: i32,
-}
-
-impl Default for SfProbCutParams {
-    fn default() -> Self {
-        SfProbCutParams {
-            margin: 96,
-            improving: 27,
-            reduction: 4,
-            min_depth: 5,
-        }
-    }
 }
 
 /// The preset part that switches the method on with its source's parameters.
@@ -89,11 +83,7 @@ pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
             p.reduction, p.margin, p.improving
         )
     },
-    argument: None,
-    apply: |config: &mut SearchConfig, _| {
-        config.sf_probcut = Some(SfProbCutParams::default());
-        Ok(())
-    },
+    apply: Apply::On(|config| config.sf_probcut = Some(SfProbCutParams::default())),
 }];
 
 impl<O: Observer> Search<O> {

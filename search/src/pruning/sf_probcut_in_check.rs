@@ -27,35 +27,29 @@
 
 use cutlab_instrument::{Bound, CutOutcome, Method, Observer};
 use serde::{Deserialize, Serialize};
+use smart_default::SmartDefault;
 
 use crate::{
-    config::{PresetPart, SearchConfig},
+    config::{Apply, PresetPart},
     position::Position,
     score::is_mate,
     search::{Exit, Node, Probe, Search},
 };
 
 /// Parameters of the in-check ProbCut.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, SmartDefault)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct SfProbCutInCheckParams {
     /// probCutBeta = beta + margin, centipawns (Stockfish: 417 of its units; 209 here). A
     /// margin beyond the mate range disables the method.
+    #[default(209)]
     pub margin: i32,
     /// Least depth tried (Stockfish: 2).
+    #[default(2)]
     pub min_depth: i32,
     /// How much shallower the TT entry's draft may be (Stockfish: 3).
+    #[default(3)]
     pub draft_slack: i32,
-}
-
-impl Default for SfProbCutInCheckParams {
-    fn default() -> Self {
-        SfProbCutInCheckParams {
-            margin: 209,
-            min_depth: 2,
-            draft_slack: 3,
-        }
-    }
 }
 
 /// The preset part that switches the method on with its source's parameters.
@@ -69,11 +63,7 @@ pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
             p.margin
         )
     },
-    argument: None,
-    apply: |config: &mut SearchConfig, _| {
-        config.sf_probcut_in_check = Some(SfProbCutInCheckParams::default());
-        Ok(())
-    },
+    apply: Apply::On(|config| config.sf_probcut_in_check = Some(SfProbCutInCheckParams::default())),
 }];
 
 impl<O: Observer> Search<O> {

@@ -41,37 +41,31 @@
 use cutlab_instrument::{Bound, CutOutcome, Method, NodeType, Observer};
 use serde::{Deserialize, Serialize};
 use shakmaty::Move;
+use smart_default::SmartDefault;
 
 use crate::{
-    config::{PresetPart, SearchConfig},
+    config::{Apply, PresetPart},
     position::Position,
     score::is_mate,
     search::{Exit, Node, Search},
 };
 
 /// Parameters of singular extensions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, SmartDefault)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct SingularParams {
     /// Least depth tried (Stockfish: 4). A depth beyond the search's disables the method.
+    #[default(4)]
     pub min_depth: i32,
     /// singularBeta = ttValue - this × depth (Stockfish: 3).
+    #[default(3)]
     pub margin_per_ply: i32,
     /// How much shallower the TT entry's draft may be (Stockfish: 3).
+    #[default(3)]
     pub draft_slack: i32,
     /// Whether a fail high above beta returns at once (the multi-cut).
+    #[default(true)]
     pub multicut: bool,
-}
-
-impl Default for SingularParams {
-    fn default() -> Self {
-        SingularParams {
-            min_depth: 4,
-            margin_per_ply: 3,
-            draft_slack: 3,
-            multicut: true,
-        }
-    }
 }
 
 /// What the singular test decided for the TT move.
@@ -93,11 +87,7 @@ pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
             p.margin_per_ply
         )
     },
-    argument: None,
-    apply: |config: &mut SearchConfig, _| {
-        config.singular = Some(SingularParams::default());
-        Ok(())
-    },
+    apply: Apply::On(|config| config.singular = Some(SingularParams::default())),
 }];
 
 impl<O: Observer> Search<O> {

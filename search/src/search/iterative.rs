@@ -7,6 +7,7 @@
 use cutlab_instrument::{Bound, IterationEvent, NodeType, Observer};
 use serde::{Deserialize, Serialize};
 use shakmaty::{Move, Position as _};
+use smart_default::SmartDefault;
 
 use super::{CutCounts, Info, MAX_DEPTH, Search, SearchResult, lmr::LmrTable};
 use crate::{
@@ -18,25 +19,18 @@ use crate::{
 };
 
 /// Parameters of the aspiration windows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, SmartDefault)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct AspirationParams {
     /// First iteration searched in a window (shallower ones use an infinite window).
+    #[default(5)]
     pub min_depth: i32,
     /// Half-width of the first window, centipawns; it doubles after every failure.
+    #[default(20)]
     pub initial_cp: i32,
     /// Half-width beyond which the window becomes infinite, centipawns.
+    #[default(600)]
     pub full_width_after_cp: i32,
-}
-
-impl Default for AspirationParams {
-    fn default() -> Self {
-        AspirationParams {
-            min_depth: 5,
-            initial_cp: 20,
-            full_width_after_cp: 600,
-        }
-    }
 }
 
 impl<O: Observer> Search<O> {

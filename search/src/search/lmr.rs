@@ -22,35 +22,29 @@
 //! (8moves_v3, seed 34; stopped early to free the machine): undecided, not adopted.
 
 use serde::{Deserialize, Serialize};
+use smart_default::SmartDefault;
 
-use crate::config::PresetPart;
+use crate::config::{Apply, PresetPart};
 
 /// Parameters of late move reductions.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, SmartDefault)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct LmrParams {
     /// Least remaining depth at which moves are reduced.
+    #[default(3)]
     pub min_depth: i32,
     /// Least index (0-based) in the move order of a reduced move.
+    #[default(3)]
     pub min_move_index: usize,
     /// Constant term of the table, plies (Ethereal: 0.75).
+    #[default(0.75)]
     pub base: f64,
     /// Divisor of ln(depth)·ln(index) (Ethereal: 2.25).
+    #[default(2.25)]
     pub divisor: f64,
     /// Plies less at PV nodes.
+    #[default(1)]
     pub pv_less: i32,
-}
-
-impl Default for LmrParams {
-    fn default() -> Self {
-        LmrParams {
-            min_depth: 3,
-            min_move_index: 3,
-            base: 0.75,
-            divisor: 2.25,
-            pv_less: 1,
-        }
-    }
 }
 
 /// The preset part `lmr`.
@@ -67,11 +61,7 @@ pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
             p.min_move_index + 1
         )
     },
-    argument: None,
-    apply: |config, _| {
-        config.lmr = Some(LmrParams::default());
-        Ok(())
-    },
+    apply: Apply::On(|config| config.lmr = Some(LmrParams::default())),
 }];
 
 /// Depths and move indices beyond the table use its last row and column.
