@@ -13,6 +13,8 @@ use cutlab_search::{Limits, Search};
 use cutlab_suites::SuitePosition;
 use serde::Serialize;
 
+use crate::common::results::{missing_searches, searched, write_variant_configs};
+
 /// Options of `cutlab depth`.
 #[derive(Args, Debug, Serialize)]
 pub struct DepthArgs {
@@ -112,19 +114,9 @@ pub fn run(args: &DepthArgs) -> Result<(), String> {
     let positions = crate::common::shard::shard(&suite.positions, args.run.shard);
     let mut rows: Vec<DepthRow> =
         crate::common::results::resume_rows(&args.run.out, args.run.resume)?;
-    let done: HashSet<(String, String)> = rows
-        .iter()
-        .map(|r| (r.position.clone(), r.variant.clone()))
-        .collect();
-    let work = crate::common::results::missing_searches(&positions, &variants, &done);
-    crate::common::results::write_variant_configs(
-        &args.run.out,
-        "depth",
-        args,
-        &variants,
-        &configs,
-        &suite,
-    )?;
+    let done = searched(&rows);
+    let work = missing_searches(&positions, &variants, &done);
+    write_variant_configs(&args.run.out, "depth", args, &variants, &configs, &suite)?;
     let done_count = rows.len();
     let mut writer = crate::common::results::appender::<DepthRow>(&args.run.out)?;
     let cuts_path = args.run.out.with_extension("cuts.csv");
@@ -139,14 +131,11 @@ pub fn run(args: &DepthArgs) -> Result<(), String> {
         args.run.out.display()
     );
     let bar = crate::common::progress::bar(work.len() as u64, "searches");
-    crate::common::parallel::run(
+    crate::common::parallel::searches(
         &work,
-        args.run.threads,
-        || crate::common::parallel::engines(&configs, args.run.hash_mb),
-        |engines, &(p, v)| {
-            let search = &mut engines[v];
-            search_one(search, p, variants[v], &limits, time_limit)
-        },
+        (args.run.threads, args.run.hash_mb),
+        &configs,
+        |search, p, v| search_one(search, p, variants[v], &limits, time_limit),
         |(row, counts)| {
             // The counts first: a row in `--out` means its counts are all written.
             crate::common::results::write_rows(&mut cuts_writer, &cuts_path, &counts)?;

@@ -4,11 +4,7 @@
 //! the oracle's best move - oracle score of the chosen move. The oracle's scores are cached in
 //! `<out stem>.oracle.csv`, so variants and reruns never pay for the oracle twice.
 
-use std::{
-    collections::{HashMap, HashSet},
-    path::Path,
-    time::Duration,
-};
+use std::{collections::HashMap, path::Path, time::Duration};
 
 use clap::Args;
 use cutlab_analysis::rows::RegretRow;
@@ -17,6 +13,7 @@ use cutlab_suites::SuitePosition;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Position as _, san::San};
 
+use crate::common::results::{missing_searches, searched, write_variant_configs};
 use crate::uci::client::UciEngine;
 
 /// Options of `cutlab oracle`.
@@ -324,19 +321,9 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
         score_missing(args, &oracle, &missing, &cache_path, &mut cache)?;
     }
 
-    let done: HashSet<(String, String)> = rows
-        .iter()
-        .map(|r| (r.position.clone(), r.variant.clone()))
-        .collect();
-    let work = crate::common::results::missing_searches(&positions, &variants, &done);
-    crate::common::results::write_variant_configs(
-        &args.run.out,
-        "oracle",
-        args,
-        &variants,
-        &configs,
-        &suite,
-    )?;
+    let done = searched(&rows);
+    let work = missing_searches(&positions, &variants, &done);
+    write_variant_configs(&args.run.out, "oracle", args, &variants, &configs, &suite)?;
     let mut writer = crate::common::results::appender::<RegretRow>(&args.run.out)?;
     let limits = match (args.depth, args.nodes) {
         (Some(depth), _) => Limits::depth(depth),
@@ -344,14 +331,11 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
         (None, None) => Limits::movetime(args.time_ms),
     };
     let bar = crate::common::progress::bar(work.len() as u64, "choices");
-    crate::common::parallel::run(
+    crate::common::parallel::searches(
         &work,
-        args.run.threads,
-        || crate::common::parallel::engines(&configs, args.run.hash_mb),
-        |engines, &(p, v)| {
-            let search = &mut engines[v];
-            regret(search, p, variants[v], &limits, &cache[&p.id])
-        },
+        (args.run.threads, args.run.hash_mb),
+        &configs,
+        |search, p, v| regret(search, p, variants[v], &limits, &cache[&p.id]),
         |row| {
             bar.inc(1);
             match row {

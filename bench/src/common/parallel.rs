@@ -81,6 +81,29 @@ pub fn run_until<I: Sync, S, R: Send>(
     })
 }
 
+/// Runs one search of `work` (a position and the index of its variant in `configs`) at a
+/// time on each of `threads` workers, a worker holding an engine per configuration (tables of
+/// `hash_mib` MiB), and hands every result to `sink` as [`run`] does: the loop of a command
+/// that compares variants position by position (`depth`, `oracle`).
+///
+/// # Errors
+/// A configuration whose network cannot be loaded, or the first error of `sink`.
+pub fn searches<'a, P: Sync, R: Send>(
+    work: &[(&'a P, usize)],
+    (threads, hash_mib): (usize, usize),
+    configs: &[cutlab_search::SearchConfig],
+    search: impl Fn(&mut cutlab_search::Search, &'a P, usize) -> R + Sync,
+    sink: impl FnMut(R) -> Result<(), String>,
+) -> Result<(), String> {
+    run(
+        work,
+        threads,
+        || engines(configs, hash_mib),
+        |engines, &(p, v)| search(&mut engines[v], p, v),
+        sink,
+    )
+}
+
 /// A worker's engines, one per configuration (each with its table of `hash_mib` MiB): the
 /// state of a worker that searches every variant in turn.
 ///

@@ -177,6 +177,29 @@ fn drop_torn_row(out: &Path) -> Result<(), String> {
     file.set_len(keep as u64).map_err(error)
 }
 
+/// A row of one search of a comparison of variants: which position, searched by which variant.
+pub trait SearchRow {
+    /// The position's id and the variant.
+    fn searched(&self) -> (String, String);
+}
+
+impl SearchRow for cutlab_analysis::rows::DepthRow {
+    fn searched(&self) -> (String, String) {
+        (self.position.clone(), self.variant.clone())
+    }
+}
+
+impl SearchRow for cutlab_analysis::rows::RegretRow {
+    fn searched(&self) -> (String, String) {
+        (self.position.clone(), self.variant.clone())
+    }
+}
+
+/// The (position, variant) searches that `rows` hold.
+pub fn searched<R: SearchRow>(rows: &[R]) -> HashSet<(String, String)> {
+    rows.iter().map(SearchRow::searched).collect()
+}
+
 /// The searches, (position, index of its variant), of `positions` × `variants` that a resumed
 /// output's rows `done` (position id, variant) lack, in suite order.
 #[must_use]

@@ -275,8 +275,12 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
             assert!(!r[column(name)].is_empty(), "{name}: {r:?}");
         }
         assert_eq!(&r[column("games")], "20");
+        // Inactive exactly where at least 90% of the pairs repeat their games.
+        let repeated: f64 = r[column("repeated_pair_share")].parse().unwrap();
+        let verdict = &r[column("verdict")];
+        assert_eq!(verdict == "inactive", repeated >= 0.9, "{r:?}");
         assert!(
-            ["decided", "equivalent", "undecided"].contains(&&r[column("verdict")]),
+            ["decided", "equivalent", "undecided", "inactive"].contains(&verdict),
             "{r:?}"
         );
         assert_eq!(&r[column("effort_nodes")], "300");

@@ -779,41 +779,26 @@ pub fn write_report(layout: &Layout, manifest: &Manifest) -> Result<String, Stri
     report::write(layout, manifest)
 }
 
-/// `cutlab ablate` as a study: its options at a scale.
-struct Ablation<'a> {
-    args: &'a AblateArgs,
-    scale: Scale,
-}
-
-impl Study for Ablation<'_> {
+impl Study for AblateArgs {
     type Manifest = Manifest;
     const KIND: StudyKind = StudyKind::Ablate;
-    const REPORT_EACH_STEP: bool = false;
-
-    fn sample(&self) -> &Sample {
-        &self.scale.sample
-    }
+    const REPORT: fn(&Layout, &Manifest) -> Result<String, String> = report::write;
 
     fn check_options(&self) -> Result<(), String> {
-        comparisons(self.args)?;
+        comparisons(self)?;
         crate::common::adjudication::Adjudication::parse(
-            self.args.draw.as_deref(),
-            self.args.resign.as_deref(),
+            self.draw.as_deref(),
+            self.resign.as_deref(),
             None,
         )?;
-        if let Some(path) = &self.args.openings {
+        if let Some(path) = &self.openings {
             cutlab_suites::load(path, false).map_err(|e| format!("--openings: {e}"))?;
         }
-        Settings::new(self.args, &self.scale, None).map(|_| ())
+        Settings::new(self, &self.scale(), None).map(|_| ())
     }
 
-    fn plan(
-        &self,
-        layout: &Layout,
-        manifest: &mut Manifest,
-        context: &Context,
-    ) -> Result<Vec<Step>, String> {
-        let (args, scale) = (self.args, &self.scale);
+    fn plan(&self, manifest: &mut Manifest, context: &Context) -> Result<Vec<Step>, String> {
+        let (args, scale, layout) = (self, &self.scale(), context.layout);
         let (stack, baseline, comparisons) = comparisons(args)?;
         let (stack, baseline) = (join(&stack), join(&baseline));
         let settings = Settings::new(args, scale, context.resumed.then_some(&*manifest))?;
@@ -860,9 +845,16 @@ impl Study for Ablation<'_> {
         );
         Ok(planned.steps(layout, &comparisons))
     }
+}
 
-    fn report(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
-        report::write(layout, manifest)
+impl AblateArgs {
+    /// The run's scale: `--quick`, else the decisive one.
+    fn scale(&self) -> Scale {
+        if self.quick {
+            Scale::QUICK
+        } else {
+            Scale::DECISIVE
+        }
     }
 }
 
@@ -871,12 +863,7 @@ impl Study for Ablation<'_> {
 /// # Errors
 /// A bad option, an unknown method, an existing run without `--resume`, or a failing step.
 pub fn run(args: &AblateArgs) -> Result<(), String> {
-    let scale = if args.quick {
-        Scale::QUICK
-    } else {
-        Scale::DECISIVE
-    };
-    study::run(&Ablation { args, scale }, &args.study, &args.out)
+    study::run(args, &args.scale().sample, &args.study, &args.out)
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use scale::Scale;
 use crate::common::pipeline::{
     Layout, Rerun, Step,
     steps::{Builder, oracle_spec},
-    study::{self, Context, Header, Sample, Study, StudyKind, StudyOptions},
+    study::{self, Context, Header, Study, StudyKind, StudyOptions},
 };
 
 /// Options of `cutlab reproduce`.
@@ -372,32 +372,17 @@ impl Planned<'_> {
     }
 }
 
-/// `cutlab reproduce` as a study: its options at a scale.
-struct Reproduction<'a> {
-    args: &'a ReproduceArgs,
-    scale: Scale,
-}
-
-impl Study for Reproduction<'_> {
+impl Study for ReproduceArgs {
     type Manifest = Manifest;
     const KIND: StudyKind = StudyKind::Reproduce;
-    const REPORT_EACH_STEP: bool = true;
-
-    fn sample(&self) -> &Sample {
-        &self.scale.sample
-    }
+    const REPORT: fn(&Layout, &Manifest) -> Result<String, String> = report::write;
 
     fn deterministic(&self) -> bool {
-        self.args.deterministic
+        self.deterministic
     }
 
-    fn plan(
-        &self,
-        layout: &Layout,
-        manifest: &mut Manifest,
-        context: &Context,
-    ) -> Result<Vec<Step>, String> {
-        let (args, scale) = (self.args, &self.scale);
+    fn plan(&self, manifest: &mut Manifest, context: &Context) -> Result<Vec<Step>, String> {
+        let (args, scale, layout) = (self, &self.scale(), context.layout);
         layout.create_folders(&["traces", "matches", "variants"])?;
         let engine = crate::common::engine_process::find_engine(&args.engine);
         manifest.engine = match &engine {
@@ -442,9 +427,20 @@ impl Study for Reproduction<'_> {
         }
         Ok(steps)
     }
+}
 
-    fn report(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
-        report::write(layout, manifest)
+impl ReproduceArgs {
+    /// The run's scale: `--full`, `--smoke`, `--standard`, else the quick one.
+    fn scale(&self) -> Scale {
+        if self.full {
+            Scale::FULL
+        } else if self.smoke {
+            Scale::SMOKE
+        } else if self.standard {
+            Scale::STANDARD
+        } else {
+            Scale::QUICK
+        }
     }
 }
 
@@ -453,14 +449,5 @@ impl Study for Reproduction<'_> {
 /// # Errors
 /// A bad option, an unreadable suite, an existing run without `--resume`, or a failing step.
 pub fn run(args: &ReproduceArgs) -> Result<(), String> {
-    let scale = if args.full {
-        Scale::FULL
-    } else if args.smoke {
-        Scale::SMOKE
-    } else if args.standard {
-        Scale::STANDARD
-    } else {
-        Scale::QUICK
-    };
-    study::run(&Reproduction { args, scale }, &args.study, &args.out)
+    study::run(args, &args.scale().sample, &args.study, &args.out)
 }

@@ -153,7 +153,9 @@ pub struct Sample {
 }
 
 /// What a study's plan is made with.
-pub struct Context {
+pub struct Context<'a> {
+    /// The run's directory.
+    pub layout: &'a Layout,
     /// The factor of the scale's time limits.
     pub factor: f64,
     /// Whether the directory held this run already (its manifest is the recorded one).
@@ -166,12 +168,7 @@ pub trait Study {
     type Manifest: Serialize + DeserializeOwned + Default + AsMut<Header>;
     /// Its kind.
     const KIND: StudyKind;
-    /// Whether its report is written after every step (a long run's report in progress), or
-    /// once when all are done.
-    const REPORT_EACH_STEP: bool;
 
-    /// The scale's name and its positions.
-    fn sample(&self) -> &Sample;
     /// Whether every limit is fixed depth or nodes (no time factor to measure).
     fn deterministic(&self) -> bool {
         false
@@ -189,17 +186,10 @@ pub trait Study {
     ///
     /// # Errors
     /// A bad option, or a resume whose options ask for another run than `manifest`'s.
-    fn plan(
-        &self,
-        layout: &Layout,
-        manifest: &mut Self::Manifest,
-        context: &Context,
-    ) -> Result<Vec<Step>, String>;
-    /// Writes the report from the run's files; returns the terminal summary.
-    ///
-    /// # Errors
-    /// An unreadable result file, or a file that cannot be written.
-    fn report(layout: &Layout, manifest: &Self::Manifest) -> Result<String, String>;
+    fn plan(&self, manifest: &mut Self::Manifest, context: &Context) -> Result<Vec<Step>, String>;
+    /// Writes the report from the run's files and returns the terminal summary; its errors
+    /// are an unreadable result file, or a file that cannot be written.
+    const REPORT: fn(&Layout, &Self::Manifest) -> Result<String, String>;
 }
 
 /// The refusal of a resume whose `option` asks for another run than the one on disk.
@@ -217,7 +207,12 @@ pub fn resumed_otherwise(option: &str, recorded: &str, given: &str) -> String {
 /// # Errors
 /// A bad option, an existing run without `--resume`, a resume that asks for another run, or a
 /// failing step (its log named).
-pub fn run<S: Study>(study: &S, options: &StudyOptions, out: &Path) -> Result<(), String> {
+pub fn run<S: Study>(
+    study: &S,
+    sample: &Sample,
+    options: &StudyOptions,
+    out: &Path,
+) -> Result<(), String> {
     // The job options mean nothing without --slurm (they were silently ignored).
     if !options.slurm
         && let Some(option) = std::env::args().find(|a| a.starts_with("--slurm-"))
@@ -236,14 +231,13 @@ pub fn run<S: Study>(study: &S, options: &StudyOptions, out: &Path) -> Result<()
         load_manifest(&layout, options.resume || options.shard.is_some())?;
     let resumed = recorded.is_some();
     let mut manifest = recorded.unwrap_or_default();
-    check_resume::<S>(study, options, &layout, manifest.as_mut(), resumed)?;
+    check_resume(sample, options, &layout, manifest.as_mut(), resumed)?;
     study.check_options()?;
     // 2. One process per directory (per shard of it): a second would run the same steps.
     let _lock = crate::common::process::lock_dir(&layout.dir, options.shard)?;
     layout.create_folders(&["logs"])?;
     // 3. The positions.
     let suite = options.suite.load()?;
-    let sample = study.sample();
     let header = manifest.as_mut();
     let positions = options
         .positions
@@ -257,7 +251,7 @@ pub fn run<S: Study>(study: &S, options: &StudyOptions, out: &Path) -> Result<()
     // 5. The header, then the study's plan and fields.
     *header = Header {
         kind: Some(S::KIND),
-        scale: study.sample().name.to_string(),
+        scale: sample.name.to_string(),
         suite: suite.source.clone(),
         positions: sampled,
         seed: options.seed,
@@ -267,7 +261,12 @@ pub fn run<S: Study>(study: &S, options: &StudyOptions, out: &Path) -> Result<()
         environment: environment(),
         steps: std::mem::take(&mut header.steps),
     };
-    let steps = study.plan(&layout, &mut manifest, &Context { factor, resumed })?;
+    let context = Context {
+        layout: &layout,
+        factor,
+        resumed,
+    };
+    let steps = study.plan(&mut manifest, &context)?;
     save_manifest(&layout, &manifest)?;
     // 6. Runs recorded before steps had record files of their own (no `steps/`) keep what
     // they finished; later, the records alone say what has finished.
@@ -296,13 +295,13 @@ pub fn run<S: Study>(study: &S, options: &StudyOptions, out: &Path) -> Result<()
     }
     // 8. The report. A resumed run's own time is not the run's: the steps' records are.
     let steps_min = finished.iter().map(|s| s.seconds).sum::<f64>() / 60.0;
-    let summary = S::report(&layout, &manifest)?;
+    let summary = (S::REPORT)(&layout, &manifest)?;
     println!("{summary}");
     println!(
         "{} ({} scale) finished: its steps took {steps_min:.1} min in all, {:.1} min in this \
          process; report: {}",
         S::KIND.name(),
-        study.sample().name,
+        sample.name,
         started.elapsed().as_secs_f64() / 60.0,
         layout.file("report.md").display()
     );
@@ -332,8 +331,8 @@ fn refuse_other_kind<S: Study>(layout: &Layout) -> Result<(), String> {
 }
 
 /// Step 1: a resume continues the run on disk at its scale, with its positions and seed.
-fn check_resume<S: Study>(
-    study: &S,
+fn check_resume(
+    sample: &Sample,
     options: &StudyOptions,
     layout: &Layout,
     recorded: &Header,
@@ -342,7 +341,7 @@ fn check_resume<S: Study>(
     if !resumed {
         return Ok(());
     }
-    if recorded.scale != study.sample().name {
+    if recorded.scale != sample.name {
         return Err(format!(
             "{} holds a {} run; continue it at that scale (--{})",
             layout.dir.display(),
@@ -398,9 +397,8 @@ fn run_steps<S: Study>(
         run_and_record(layout, step, idle_wait(options.idle_wait))?;
         manifest.as_mut().steps = finished_steps(layout, steps);
         save_manifest(layout, manifest)?;
-        if S::REPORT_EACH_STEP {
-            S::report(layout, manifest)?;
-        }
+        // The report of a run in progress, after every step.
+        (S::REPORT)(layout, manifest)?;
     }
     manifest.as_mut().steps = finished_steps(layout, steps);
     save_manifest(layout, manifest)
