@@ -26,6 +26,18 @@ pub fn script_engine(dir: &std::path::Path, name: &str, body: &str) -> String {
     format!("uci={}", script.display())
 }
 
+/// Runs `command`, which must succeed (else its standard error is the failure), and returns
+/// its output.
+pub fn succeeds(command: &mut Command) -> std::process::Output {
+    let out = command.output().expect("the command runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// The standard output of a command that must have succeeded (else its standard error).
 pub fn stdout_of_success(out: &std::process::Output) -> String {
     assert!(
@@ -133,6 +145,14 @@ pub fn plain_match<'a>(rest: &[&'a str]) -> Vec<&'a str> {
     ];
     args.extend_from_slice(rest);
     args
+}
+
+/// `cutlab match` between two engines (`variant=...`, `uci=...`, with their options); the
+/// caller adds the rest.
+pub fn match_of(engines: [&str; 2]) -> Command {
+    let mut command = Command::new(EXE);
+    command.args(["match", "--engine", engines[0], "--engine", engines[1]]);
+    command
 }
 
 /// `cutlab match` of two variants at `nodes` per move into `out` (a CSV); the caller adds the

@@ -73,24 +73,19 @@ fn sorted_lines(path: &std::path::Path) -> Vec<String> {
 fn depth_counts_the_tests_of_every_method_tried() {
     let dir = temp_dir("cut-counts");
     let suite = small_suite(&dir);
-    let out = Command::new(EXE)
-        .args([
-            "depth",
-            "--variants",
-            "null-move,modern",
-            "--depth",
-            "6",
-            "--suite",
-        ])
-        .arg(&suite)
-        .arg("--out")
-        .arg(dir.join("d.csv"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeeds(
+        Command::new(EXE)
+            .args([
+                "depth",
+                "--variants",
+                "null-move,modern",
+                "--depth",
+                "6",
+                "--suite",
+            ])
+            .arg(&suite)
+            .arg("--out")
+            .arg(dir.join("d.csv")),
     );
     let mut reader = csv::Reader::from_path(dir.join("d.cuts.csv")).unwrap();
     assert_eq!(
@@ -396,26 +391,21 @@ fn regret_is_zero_when_the_variant_is_the_oracle() {
 fn profile_writes_a_flamegraph_and_a_pprof_profile() {
     let dir = temp_dir("profile");
     let (svg, pb) = (dir.join("flame.svg"), dir.join("profile.pb"));
-    let out = Command::new(EXE)
-        .args([
-            "profile",
-            "--variant",
-            "null-move",
-            "--positions",
-            "1",
-            "--time-ms",
-            "300",
-        ])
-        .arg("--flamegraph")
-        .arg(&svg)
-        .arg("--pprof")
-        .arg(&pb)
-        .output()
-        .expect("cutlab runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = succeeds(
+        Command::new(EXE)
+            .args([
+                "profile",
+                "--variant",
+                "null-move",
+                "--positions",
+                "1",
+                "--time-ms",
+                "300",
+            ])
+            .arg("--flamegraph")
+            .arg(&svg)
+            .arg("--pprof")
+            .arg(&pb),
     );
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
     assert!(std::fs::metadata(&pb).unwrap().len() > 0);
@@ -599,14 +589,7 @@ fn positions_without_a_legal_move_are_skipped_and_counted() {
     assert_eq!(rows[0].0, "live");
     // Openings that are all over: no match at all.
     std::fs::write(&suite, "7k/5Q2/6K1/8/8/8/8/8 b - - id \"stalemate\";\n").unwrap();
-    let out = Command::new(EXE)
-        .args([
-            "match",
-            "--engine",
-            "variant=plain",
-            "--engine",
-            "variant=plain",
-        ])
+    let out = match_of(["variant=plain", "variant=plain"])
         .args(["--nodes", "50", "--games", "2", "--openings"])
         .arg(&suite)
         .output()

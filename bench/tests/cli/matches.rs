@@ -8,16 +8,8 @@ fn a_short_match_pairs_openings_and_counts_consistently() {
     let dir = temp_dir("match");
     let csv_path = dir.join("games.csv");
     let pgn_path = dir.join("games.pgn");
-    let out = Command::new(EXE)
-        .args([
-            "match",
-            "--engine",
-            "variant=null-move+lmr",
-            "--engine",
-            "variant=null-move",
-            "--nodes",
-            "3000",
-        ])
+    let out = match_of(["variant=null-move+lmr", "variant=null-move"])
+        .args(["--nodes", "3000"])
         .args(["--rounds", "3", "--concurrency", "2", "--maxmoves", "60"])
         .args([
             "--out",
@@ -78,20 +70,8 @@ fn a_failing_external_engine_loses_and_the_match_goes_on() {
         "bad-engine.sh",
         "#!/bin/sh\nn=0\nwhile read line; do case \"$line\" in\n uci) echo 'id name bad'; echo uciok;;\n isready) echo readyok;;\n go*) n=$((n+1)); if [ $n -eq 1 ]; then echo 'bestmove a1a1'; else exit 1; fi;;\n quit) exit 0;;\n esac; done\n",
     );
-    let out = Command::new(EXE)
-        .args([
-            "match",
-            "--engine",
-            "variant=null-move",
-            "--engine",
-            &engine,
-            "--nodes",
-            "2000",
-            "--rounds",
-            "2",
-            "--restarts",
-            "0",
-        ])
+    let out = match_of(["variant=null-move", &engine])
+        .args(["--nodes", "2000", "--rounds", "2", "--restarts", "0"])
         .output()
         .expect("match runs");
     let report = stdout_of_success(&out);
@@ -111,14 +91,7 @@ fn an_xboard_engine_plays_by_the_clock_and_its_resignation_ends_the_game() {
     let engine = format!("xboard=python3 {script} {} resign resign", log.display());
     let csv = dir.join("games.csv");
     let run = |control: &[&str]| {
-        Command::new(EXE)
-            .args([
-                "match",
-                "--engine",
-                "variant=null-move",
-                "--engine",
-                &engine,
-            ])
+        match_of(["variant=null-move", &engine])
             .args(control)
             .args(["--rounds", "1", "--out", csv.to_str().unwrap()])
             .output()
@@ -155,14 +128,7 @@ fn an_engine_that_exits_is_restarted_and_the_game_goes_on() {
         ),
     );
     let csv = dir.join("games.csv");
-    let out = Command::new(EXE)
-        .args([
-            "match",
-            "--engine",
-            "variant=null-move",
-            "--engine",
-            &engine,
-        ])
+    let out = match_of(["variant=null-move", &engine])
         .args(["--nodes", "500", "--rounds", "1", "--maxmoves", "20"])
         .arg("--out")
         .arg(&csv)
@@ -217,16 +183,7 @@ fn a_match_resumes_pair_by_pair_and_its_shards_sum_up_to_the_whole() {
     assert!(play("8", &one, &["--shard", "1/2"]).status.success());
     assert!(play("8", &two, &["--shard", "2/2"]).status.success());
     let report = |files: &[&std::path::Path]| {
-        let out = Command::new(EXE)
-            .arg("match-report")
-            .args(files)
-            .output()
-            .expect("match-report runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let out = succeeds(Command::new(EXE).arg("match-report").args(files));
         String::from_utf8(out.stdout).unwrap()
     };
     let merged = report(&[&one, &two]);
@@ -253,14 +210,7 @@ fn a_match_resumes_pair_by_pair_and_its_shards_sum_up_to_the_whole() {
     // A shard of another match (its engines the same, its node count not) once summed up
     // with these without a word: the configurations beside the files tell them apart.
     let other_nodes = dir.join("s2-600.csv");
-    let status = Command::new(EXE)
-        .args([
-            "match",
-            "--engine",
-            "variant=null-move",
-            "--engine",
-            "variant=plain",
-        ])
+    let status = match_of(["variant=null-move", "variant=plain"])
         .args(["--nodes", "600", "--games", "8", "--shard", "2/2", "--out"])
         .arg(&other_nodes)
         .status()
@@ -283,14 +233,7 @@ fn a_match_resumes_pair_by_pair_and_its_shards_sum_up_to_the_whole() {
     assert!(!other.status.success());
     let log = String::from_utf8_lossy(&other.stderr);
     assert!(log.contains("args.seed: 1 -> 7"), "{log}");
-    let opponent = Command::new(EXE)
-        .args([
-            "match",
-            "--engine",
-            "variant=null-move",
-            "--engine",
-            "variant=mpc",
-        ])
+    let opponent = match_of(["variant=null-move", "variant=mpc"])
         .args(["--nodes", "300", "--games", "10", "--resume", "--out"])
         .arg(&whole)
         .output()

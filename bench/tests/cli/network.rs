@@ -26,16 +26,11 @@ fn shard_records(dir: &std::path::Path) -> Vec<Vec<u8>> {
 fn datagen_writes_positions_that_resume_and_shard_to_the_same_data() {
     let dir = temp_dir("datagen");
     let run = |out: &str, extra: &[&str]| {
-        let out = Command::new(EXE)
-            .args(["datagen", "--games", "4", "--nodes", "300", "--out"])
-            .arg(dir.join(out))
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        succeeds(
+            Command::new(EXE)
+                .args(["datagen", "--games", "4", "--nodes", "300", "--out"])
+                .arg(dir.join(out))
+                .args(extra),
         );
     };
     run("whole", &["--threads", "2"]);
@@ -103,15 +98,10 @@ fn datagen_writes_positions_that_resume_and_shard_to_the_same_data() {
 #[test]
 fn train_writes_a_network_and_resumes_from_its_checkpoint() {
     let dir = temp_dir("train");
-    let out = Command::new(EXE)
-        .args(["datagen", "--games", "6", "--nodes", "300", "--out"])
-        .arg(dir.join("data"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeeds(
+        Command::new(EXE)
+            .args(["datagen", "--games", "6", "--nodes", "300", "--out"])
+            .arg(dir.join("data")),
     );
     let train = |out: &str, extra: &[&str]| {
         Command::new(EXE)
