@@ -26,25 +26,26 @@ pub fn script_engine(dir: &std::path::Path, name: &str, body: &str) -> String {
     format!("uci={}", script.display())
 }
 
-/// Runs `command`, which must succeed (else its standard error is the failure), and returns
-/// its output.
-pub fn succeeds(command: &mut Command) -> std::process::Output {
-    let out = command.output().expect("the command runs");
+/// Asserts that a command succeeded; its standard error is the failure's message.
+pub fn assert_success(out: &std::process::Output) {
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// Runs `command`, which must succeed (else its standard error is the failure), and returns
+/// its output.
+pub fn succeeds(command: &mut Command) -> std::process::Output {
+    let out = command.output().expect("the command runs");
+    assert_success(&out);
     out
 }
 
 /// The standard output of a command that must have succeeded (else its standard error).
 pub fn stdout_of_success(out: &std::process::Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(out);
     String::from_utf8_lossy(&out.stdout).to_string()
 }
 

@@ -232,11 +232,7 @@ fn trace_tallies_count_every_test() {
 fn an_output_without_rows_names_its_columns() {
     let dir = temp_dir("no-rows");
     let out = depth_run(&dir, "d.csv", &["--shard", "4/4"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let text = std::fs::read_to_string(dir.join("d.csv")).unwrap();
     assert!(
         text.starts_with("position,variant,stage,") && text.lines().count() == 1,
@@ -273,11 +269,7 @@ fn regress_continues_an_output_only_with_resume() {
     let lines: Vec<&str> = whole.lines().collect();
     std::fs::write(&out, lines[..7].join("\n") + "\n" + &lines[7][..5]).unwrap();
     let resumed = regress(&["--resume", "--threads", "2"]);
-    assert!(
-        resumed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&resumed.stderr)
-    );
+    assert_success(&resumed);
     // Every row once, the same (time_ms aside).
     let untimed = |text: &str| -> Vec<String> {
         sorted(text)

@@ -122,11 +122,7 @@ fn train_writes_a_network_and_resumes_from_its_checkpoint() {
             .unwrap()
     };
     let whole = train("whole", &["--epochs", "3"]);
-    assert!(
-        whole.status.success(),
-        "{}",
-        String::from_utf8_lossy(&whole.stderr)
-    );
+    assert_success(&whole);
     let net = std::fs::read(dir.join("whole/net.nnue")).unwrap();
     assert!(net.starts_with(b"CUTLABNN"));
     let text = String::from_utf8_lossy(&net[..400]);
@@ -168,11 +164,7 @@ fn train_writes_a_network_and_resumes_from_its_checkpoint() {
         "part",
         &["--epochs", "3", "--resume", "--output-scale", "0.5"],
     );
-    assert!(
-        halved.status.success(),
-        "{}",
-        String::from_utf8_lossy(&halved.stderr)
-    );
+    assert_success(&halved);
     assert_eq!(losses("part"), losses("whole"));
     // Read by the engine's own reader (which also checks the integers' ranges).
     let network = |out: &str| {

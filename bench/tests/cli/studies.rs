@@ -26,11 +26,7 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
             .expect("cutlab runs")
     };
     let first = run(&[]);
-    assert!(
-        first.status.success(),
-        "{}",
-        String::from_utf8_lossy(&first.stderr)
-    );
+    assert_success(&first);
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     for section in [
         "## Table 1",
@@ -212,11 +208,7 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
             .expect("ablate runs")
     };
     let out = run(&[]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(
         report.contains("Leave one out")
