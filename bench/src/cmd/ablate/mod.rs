@@ -17,15 +17,19 @@
 //! [`Looks`]: cutlab_analysis::elo::Looks
 
 mod budget;
+mod comparison;
 mod effort;
 mod notes;
 mod report;
+mod rule;
 
 use std::path::PathBuf;
 
+pub use comparison::{Comparison, Direction, Reference};
+use comparison::{comparisons, join};
+
 use clap::Args;
 use cutlab_instrument::Method;
-use cutlab_search::SearchConfig;
 use serde::{Deserialize, Serialize};
 
 use crate::common::{
@@ -181,114 +185,6 @@ impl Scale {
     };
 }
 
-/// The kind of a comparison.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum Direction {
-    /// The stack without one of its methods, against the stack.
-    #[default]
-    Without,
-    /// The baseline with one method, against the baseline.
-    With,
-    /// The stack with one extra method, against the stack.
-    Added,
-    /// The stack at twice the nodes per move, against the stack: what a doubling of the
-    /// effort is worth, the exchange rate between a method's cost per node and Elo.
-    Doubled,
-}
-
-impl Direction {
-    /// The direction as files, tables and options spell it.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Direction::Without => "without",
-            Direction::With => "with",
-            Direction::Added => "added",
-            Direction::Doubled => "doubled",
-        }
-    }
-
-    /// What a variant of this direction is measured against.
-    #[must_use]
-    pub fn reference(self) -> Reference {
-        match self {
-            Direction::With => Reference::Baseline,
-            Direction::Without | Direction::Added | Direction::Doubled => Reference::Stack,
-        }
-    }
-}
-
-impl std::fmt::Display for Direction {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// What a comparison's variant is measured against.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reference {
-    /// The stack (`--stack`).
-    Stack,
-    /// The baseline (`--baseline`).
-    Baseline,
-}
-
-impl Reference {
-    /// The reference as step names and match engines spell it.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Reference::Stack => "stack",
-            Reference::Baseline => "baseline",
-        }
-    }
-}
-
-/// One comparison: a variant against its reference.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Comparison {
-    /// What is compared: the stack without the method, the baseline with it, or the stack
-    /// with an extra method.
-    pub direction: Direction,
-    /// The method (preset part).
-    pub method: String,
-    /// The variant measured.
-    pub variant: String,
-}
-
-impl Comparison {
-    /// The method whose cut events the comparison reads (every null-move form cuts as
-    /// `null-move`).
-    #[must_use]
-    pub fn traced_method(&self) -> &str {
-        if self.method.starts_with("null-move") {
-            "null-move"
-        } else {
-            &self.method
-        }
-    }
-
-    /// What the variant is measured against.
-    #[must_use]
-    pub fn reference(&self) -> Reference {
-        self.direction.reference()
-    }
-
-    /// Whether the variant searches a tree of its own: the stack at twice the nodes searches
-    /// the stack's, so it has no searches at fixed depth or time and no trace.
-    #[must_use]
-    pub fn searches_a_tree(&self) -> bool {
-        self.direction != Direction::Doubled
-    }
-
-    /// The comparison's name in files and steps, e.g. `without-rfp`.
-    #[must_use]
-    pub fn name(&self) -> String {
-        format!("{}-{}", self.direction, self.method)
-    }
-}
-
 /// A list of numbers as an option takes it.
 fn list(values: &[u64]) -> String {
     values
@@ -346,120 +242,6 @@ impl Manifest {
 #[must_use]
 pub fn games_file(c: &Comparison, nodes: u64) -> String {
     format!("matches/{nodes}/{}.csv", c.name())
-}
-
-/// Joins preset parts into a variant name.
-fn join(parts: &[String]) -> String {
-    parts.join("+")
-}
-
-/// Whether two parts are of one family (one null-move rule at a time).
-fn same_family(a: &str, b: &str) -> bool {
-    a == b || (a.starts_with("null-move") && b.starts_with("null-move"))
-}
-
-/// Whether a part is the evaluation (`nnue`, `nnue@FILE`), not a forward-pruning method: it is
-/// not measured unless named in `--methods`, and the baseline takes the stack's.
-fn is_evaluation(part: &str) -> bool {
-    cutlab_search::part_kind(part) == cutlab_search::PartKind::Evaluation
-}
-
-/// `parts` with `method` in place of its family's part (added when none is there).
-fn with_method(parts: &[String], method: &str) -> String {
-    let mut out: Vec<String> = parts
-        .iter()
-        .filter(|p| !same_family(p, method))
-        .cloned()
-        .collect();
-    out.push(method.to_string());
-    join(&out)
-}
-
-/// Canonical names of a comma-separated method list (`none` alone: no methods).
-fn method_names(names: &[String], option: &str) -> Result<Vec<String>, String> {
-    if names.len() == 1 && names[0].trim() == "none" {
-        return Ok(Vec::new());
-    }
-    let names: Vec<String> = names
-        .iter()
-        .map(|m| SearchConfig::canonical_name(m.trim()))
-        .collect();
-    crate::common::options::no_repeats(option, &names)?;
-    Ok(names)
-}
-
-/// The stack's parts, the baseline's parts, and the comparisons.
-type Plan = (Vec<String>, Vec<String>, Vec<Comparison>);
-
-/// The comparisons: each method of the stack left out of it and added to the baseline (where
-/// the baseline lacks it), each extra added to the stack and to the baseline.
-fn comparisons(args: &AblateArgs) -> Result<Plan, String> {
-    let stack = SearchConfig::parts(&args.stack).map_err(|e| format!("--stack: {e}"))?;
-    let mut baseline =
-        SearchConfig::parts(&args.baseline).map_err(|e| format!("--baseline: {e}"))?;
-    // Everything is measured under the stack's evaluation: the baseline takes it too.
-    if !baseline.iter().any(|p| is_evaluation(p)) {
-        baseline.extend(stack.iter().filter(|p| is_evaluation(p)).cloned());
-    }
-    let methods = if args.methods.is_empty() {
-        stack
-            .iter()
-            .filter(|p| !is_evaluation(p))
-            .cloned()
-            .collect()
-    } else {
-        method_names(&args.methods, "--methods")?
-    };
-    let extras = method_names(&args.extras, "--extras")?;
-    let directions: Vec<&str> = args.directions.iter().map(|d| d.name()).collect();
-    crate::common::options::no_repeats("--directions", &directions)?;
-    let mut out = Vec::new();
-    let mut push = |direction: Direction, method: &str, variant: String| -> Result<(), String> {
-        SearchConfig::preset(&variant).map_err(|e| format!("method '{method}': {e}"))?;
-        if !args.directions.contains(&direction) {
-            return Ok(());
-        }
-        out.push(Comparison {
-            direction,
-            method: method.to_string(),
-            variant,
-        });
-        Ok(())
-    };
-    for m in &methods {
-        if !stack.contains(m) {
-            return Err(format!("--methods: '{m}' is not a part of the stack"));
-        }
-        let without: Vec<String> = stack.iter().filter(|p| *p != m).cloned().collect();
-        push(Direction::Without, m, join(&without))?;
-        if !baseline.contains(m) {
-            push(Direction::With, m, with_method(&baseline, m))?;
-        }
-    }
-    for x in &extras {
-        if stack.contains(x) {
-            return Err(format!(
-                "--extras: '{x}' is a part of the stack (give it in --methods)"
-            ));
-        }
-        push(Direction::Added, x, with_method(&stack, x))?;
-        if !baseline.contains(x) {
-            push(Direction::With, x, with_method(&baseline, x))?;
-        }
-    }
-    if args.directions.contains(&Direction::Doubled) {
-        out.push(Comparison {
-            direction: Direction::Doubled,
-            method: DOUBLED.to_string(),
-            variant: join(&stack),
-        });
-    }
-    if out.is_empty() {
-        return Err(
-            "no comparisons to make (--methods, --extras and --directions leave none)".into(),
-        );
-    }
-    Ok((stack, baseline, out))
 }
 
 /// The settings of a run: the scale's, with the options given in their place.

@@ -9,7 +9,6 @@ use cutlab_analysis::{
     markdown::Table,
     plot,
     rows::{DepthRow, FalseCutRow, GameRow, RegretRow, TallyRow, read_games_if_stored},
-    sequential,
     stats::{Estimate, paired, paired_difference, paired_ratio, wilson},
     tables::MatchSummary,
 };
@@ -311,133 +310,9 @@ impl AblationRow {
     }
 
     /// Whether the row's match has stopped by its rule: its numbers are final.
-    fn stopped(&self) -> bool {
+    pub(super) fn stopped(&self) -> bool {
         matches!(self.status, Status::Stopped(_))
     }
-}
-
-/// The pairs of the stopped matches of `rows` pooled as a distribution of no effect, and how
-/// many pairs ([`sequential::no_effect_of`]).
-fn pooled(rows: &[AblationRow]) -> Option<([f64; 5], u64)> {
-    pooled_of(rows.iter())
-}
-
-fn pooled_of<'a>(rows: impl Iterator<Item = &'a AblationRow>) -> Option<([f64; 5], u64)> {
-    sequential::no_effect_of(rows.filter(|r| r.stopped()).map(|r| &r.pentanomial))
-}
-
-/// Gives each row that a look stopped decided before the last (the stops that select large
-/// estimates) its Elo adjusted for that look ([`sequential::stage_adjusted`]), simulated on the
-/// pooled pairs of every stopped match.
-fn adjust<'a>(rows: impl Iterator<Item = &'a mut AblationRow>, looks: &Looks, seed: u64) {
-    let mut rows: Vec<&mut AblationRow> = rows.collect();
-    let Some((base, _)) = pooled_of(rows.iter().map(|r| &**r)) else {
-        return;
-    };
-    let last = looks.games().last().copied().unwrap_or(0);
-    for r in rows
-        .iter_mut()
-        .filter(|r| r.status == Status::Stopped(Verdict::Decided) && (r.games as u64) < last)
-    {
-        if let Some(e) = r.delta_elo {
-            let games = r.games as u64;
-            r.adjusted_elo = Some(sequential::stage_adjusted(
-                looks,
-                base,
-                (e.value, games),
-                (sequential::adjusting_matches(games), seed),
-            ));
-        }
-    }
-}
-
-/// The share of comparisons of one true worth, a match at each of `efforts`, whose worths read
-/// as a trend under the rule, at the worst of [`sequential::TRUE_ELOS`]: the by-chance rate
-/// of a trend with effort (the nominal `1 - confidence` where nothing has stopped yet).
-fn false_trend_rate(rows: &[AblationRow], looks: &Looks, efforts: &[u64], seed: u64) -> f64 {
-    #[expect(clippy::cast_precision_loss, reason = "node counts")]
-    let xs: Vec<f64> = efforts.iter().map(|&n| (n as f64).log2()).collect();
-    pooled(rows).map_or(1.0 - looks.confidence(), |(base, _)| {
-        sequential::worst_false_trend_rate(
-            looks,
-            base,
-            &sequential::TRUE_ELOS,
-            &xs,
-            (sequential::MATCHES, seed),
-        )
-    })
-}
-
-/// What the stopping rule does to the numbers it prints, simulated on this run's own pairs
-/// (their pooled pentanomial tilted to each true Elo, [`sequential::simulate`] of the exact
-/// rule): the coverage of the printed intervals after a stop, the size at the stop and at the
-/// first look, and the verdicts a method of no effect gets by chance. `None` before any
-/// match has stopped.
-fn rule_section(rows: &[AblationRow], looks: &Looks, seed: u64) -> Option<String> {
-    let done: Vec<&AblationRow> = rows.iter().filter(|r| r.stopped()).collect();
-    let (base, total) = pooled(rows)?;
-    let confidence = format!("{:.0}%", 100.0 * looks.confidence());
-    let mut t = Table::new(&[
-        ">true Elo",
-        &format!(">covered by the {confidence} interval"),
-        ">mean Elo at the stop",
-        ">mean Elo if stopped at the first look",
-        ">decided",
-        ">stopped narrow",
-        ">at the last look",
-    ]);
-    let mut no_effect = None;
-    for elo in sequential::TRUE_ELOS {
-        let sim = sequential::simulate(
-            looks,
-            sequential::tilted(base, elo),
-            sequential::MATCHES,
-            seed,
-        );
-        let percent = |x: f64| format!("{:.1}%", 100.0 * x);
-        t.row(vec![
-            format!("{elo:+.0}"),
-            percent(sim.coverage),
-            format!("{:+.1}", sim.mean_elo),
-            sim.mean_elo_first_look
-                .map_or_else(|| "-".to_string(), |e| format!("{e:+.1}")),
-            percent(sim.stops[0]),
-            percent(sim.stops[1]),
-            percent(sim.stops[2]),
-        ]);
-        no_effect.get_or_insert(sim);
-    }
-    let sim = no_effect?;
-    let decided = done
-        .iter()
-        .filter(|r| r.status == Status::Stopped(Verdict::Decided))
-        .count();
-    #[expect(clippy::cast_precision_loss, reason = "a count of matches")]
-    let by_chance = done.len() as f64 * sim.stops[0];
-    Some(format!(
-        "\n## What the rule does to its numbers\n\nThe stopping rule simulated on this run's \
-         own pairs ({total} pairs of its {} stopped matches pooled, tilted to each true Elo; \
-         {} matches a row, seed {seed}; `analysis::sequential`). With no \
-         effect the intervals printed at {confidence} cover {:.1}% of the time, and a match \
-         reads decided {:.1}% of the time: of the {} matches stopped, {decided} are decided, \
-         where about {by_chance:.1} would be by chance alone if no method had any effect. A \
-         match stopped at its first look reads larger than its true worth (the fourth column), \
-         so a size decided at 200 games is to be replayed before it is built on. The tables' \
-         *adjusted* column gives each match decided before its last look the size that look \
-         does not inflate: the true Elo whose mean estimate among the simulated matches that \
-         stop at the same look is the one read (the conditional mean-adjusted estimate of Fan, \
-         DeMets and Lan 2004, `sequential::stage_adjusted`; a later look pulls the other way, \
-         as a match that reaches it read small at the earlier ones). It has no interval of its \
-         own and varies much from match to match: a replay with another seed is the stronger \
-         check.\n\n\
-         {}\n",
-        done.len(),
-        sequential::MATCHES,
-        100.0 * sim.coverage,
-        100.0 * sim.stops[0],
-        done.len(),
-        t.render()
-    ))
 }
 
 /// What a row of probabilistic alpha-beta compares, when the study has one: it replaces the
@@ -705,7 +580,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
             }
         }
     }
-    adjust(
+    super::rule::adjust(
         groups.iter_mut().flat_map(|g| g.3.iter_mut()),
         &looks,
         manifest.header.seed,
@@ -747,7 +622,8 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
         summary.push('\n');
         every_row.extend(rows);
     }
-    let chance = false_trend_rate(&every_row, &looks, &manifest.nodes, manifest.header.seed);
+    let chance =
+        super::rule::false_trend_rate(&every_row, &looks, &manifest.nodes, manifest.header.seed);
     sections.push_str(&super::effort::section(
         layout,
         &manifest.nodes,
@@ -769,7 +645,9 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
         ));
     }
     md.push_str(&super::budget::section(manifest, &every_row).unwrap_or_default());
-    md.push_str(&rule_section(&every_row, &looks, manifest.header.seed).unwrap_or_default());
+    md.push_str(
+        &super::rule::section(&every_row, &looks, manifest.header.seed).unwrap_or_default(),
+    );
     md.push_str(&busy_machine_note(&manifest.header.steps).unwrap_or_default());
     md.push_str(&speed_note(&manifest.header.steps, manifest.header.speed_nps).unwrap_or_default());
     md.push_str(prob_ab_note(&manifest.comparisons).unwrap_or_default());

@@ -25,7 +25,7 @@ use crate::common::pipeline::{
 /// Options of `cutlab reproduce`.
 #[derive(Args, Debug, Serialize)]
 pub struct ReproduceArgs {
-    /// About 9 minutes on 2 cores (the default scale).
+    /// About 4 minutes on 2 cores (the default scale).
     #[arg(long, conflicts_with_all = ["full", "smoke", "standard"])]
     quick: bool,
     /// One night on 2 cores (at most 8 hours): sized by a power calculation the report

@@ -153,7 +153,7 @@ impl Scale {
         }),
     };
 
-    /// About ten minutes on 2 cores: the README's main command.
+    /// About 4 minutes on 2 cores: the README's main command.
     pub const QUICK: Scale = Scale {
         sample: Sample {
             name: "quick",
