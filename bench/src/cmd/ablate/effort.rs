@@ -3,8 +3,6 @@
 //! change per doubling with its interval), whether that says it grows or shrinks as the
 //! search deepens, one panel a comparison, and what others published beside it.
 
-use std::fmt::Write as _;
-
 use cutlab_analysis::{
     elo::Verdict,
     markdown::Table,
@@ -225,10 +223,20 @@ pub fn section(
             flat.join(", ")
         ));
     }
+    let shown = trends - u32::try_from(flat.len()).unwrap_or(0);
+    Ok(format!(
+        "{}\n{}\n![each comparison's worth against log2 of the nodes per move]({figure})\n\n{}\n",
+        explanation(efforts, &percent, (shown, trends), chance),
+        table.render(),
+        sentences.join("\n")
+    ))
+}
+
+/// The section's heading and the paragraph that says how to read it: `shown` of `trends`
+/// slopes read as trends, where about `chance` of each would by chance.
+fn explanation(efforts: &[u64], percent: &str, (shown, trends): (u32, u32), chance: f64) -> String {
     let efforts_text: Vec<String> = efforts.iter().map(u64::to_string).collect();
-    let mut md = String::new();
-    let _ = write!(
-        md,
+    format!(
         "\n## Each method's worth against effort ({} nodes per move)\n\nA method's worth is \
          the Elo it gives the search its row measures (leaving it out of the stack costs it, \
          adding it gains it; a doubling of the nodes gains its own), from the matches above, \
@@ -241,7 +249,7 @@ pub fn section(
          interval); *playing*, *to play*: a match has not stopped by its rule, or has no game \
          yet; *no interval*: a rout; *inactive*: at least 90% of a match's pairs repeat the \
          reference's games, so the method hardly acts there (its effort is left out of the \
-         line). {} of {trends} slopes read as a trend; with no change \
+         line). {shown} of {trends} slopes read as a trend; with no change \
          anywhere about {:.1} would by chance ({:.1}% of comparisons: the stopping rule \
          simulated on this run's pairs, one match of one true worth at each effort, at the \
          worst of true worths 0 to 40). A match stopped at an early look overstates its size \
@@ -249,16 +257,11 @@ pub fn section(
          decided at its first look is the likeliest to shrink on a replay. Stockfish 15.1's \
          \"(~N Elo)\" notes, its later \"scales well / poorly\" remarks and Ethereal 11.80's \
          ablation at 12+0.12 (Elo lost without the step) stand beside the leave-one-out \
-         rows (sources in `bench/src/cmd/ablate/notes.rs`).\n\n{}\n![each comparison's worth \
-         against log2 of the nodes per move]({figure})\n\n{}\n",
+         rows (sources in `bench/src/cmd/ablate/notes.rs`).\n",
         efforts_text.join(", "),
-        trends - u32::try_from(flat.len()).unwrap_or(0),
         f64::from(trends) * chance,
         100.0 * chance,
-        table.render(),
-        sentences.join("\n")
-    );
-    Ok(md)
+    )
 }
 
 #[cfg(test)]

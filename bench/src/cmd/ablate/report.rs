@@ -56,7 +56,7 @@ pub struct AblationRow {
     pub elo_rout: Option<RoutBound>,
     /// The Elo adjusted for the look the match stopped at decided, before the last: the true
     /// Elo whose mean estimate among matches stopping at that look is `delta_elo`
-    /// ([`sequential::stage_adjusted`]); none for other rows.
+    /// ([`cutlab_analysis::sequential::stage_adjusted`]); none for other rows.
     pub adjusted_elo: Option<f64>,
     /// Games played.
     pub games: usize,
@@ -186,34 +186,7 @@ fn row(
             m + if c.method == method { c.cuts } else { 0 },
         )
     });
-    let games_path = games_file(c, nodes);
-    let games: Vec<GameRow> = read_games_if_stored(&layout.file(&games_path))?;
-    let summary = MatchSummary::of(&games);
-    let repeated = repeats(layout, archive, &games_path.replace(".csv", ".pgn"))?;
-    let inactive = repeated.is_some_and(|(n, pairs)| {
-        #[expect(clippy::cast_precision_loss, reason = "counts")]
-        let share = n as f64 / pairs.max(1) as f64;
-        pairs > 0 && share >= Verdict::INACTIVE_SHARE
-    });
-    let (delta_elo, delta_nelo, elo_rout, verdict) = match &summary {
-        Some(s) => {
-            let stats = looks.stats(&s.pentanomial);
-            let (elo, rout) = (stats.elo_estimate(), stats.rout_bound());
-            let nelo = (stats.nelo.is_finite() && stats.nelo_error.is_finite())
-                .then(|| Estimate::around(stats.nelo, stats.nelo_error));
-            // A stopped match's verdict is its interval's (a rout's one bound excludes 0).
-            let status = looks.stop(&s.pentanomial).map_or(Status::Running, |_| {
-                Status::Stopped(match (&elo, rout) {
-                    _ if inactive => Verdict::Inactive,
-                    (Some(e), _) => Verdict::of(e.low, e.high, manifest.stop_within),
-                    (None, Some(_)) => Verdict::Decided,
-                    (None, None) => Verdict::Undecided,
-                })
-            });
-            (elo, nelo, rout, status)
-        }
-        None => (None, None, None, Status::ToPlay),
-    };
+    let played = Played::read((layout, archive), (manifest, looks), c, nodes)?;
     #[expect(clippy::cast_precision_loss, reason = "counts")]
     Ok(AblationRow {
         direction: c.direction,
@@ -226,19 +199,80 @@ fn row(
         verified_cuts: sampled,
         share_of_cuts: (all > 0).then(|| of_method as f64 / all as f64),
         delta_regret_cp: paired_difference(&r_ref, &r_var, 0.95),
-        delta_elo,
-        delta_nelo,
-        elo_rout,
+        delta_elo: played.delta_elo,
+        delta_nelo: played.delta_nelo,
+        elo_rout: played.elo_rout,
         adjusted_elo: None,
-        games: summary.as_ref().map_or(0, |s| s.games),
-        repeated_pairs: repeated,
-        pentanomial: summary.map(|s| s.pentanomial).unwrap_or_default(),
-        status: verdict,
+        games: played.games,
+        repeated_pairs: played.repeated_pairs,
+        pentanomial: played.pentanomial,
+        status: played.status,
         // Stockfish's notes are for removing a step: beside the leave-one-out rows only.
         stockfish_note: (c.direction == Direction::Without)
             .then(|| super::notes::stockfish(&c.method))
             .flatten(),
     })
+}
+
+/// What a comparison's match says at one effort: its Elo and nElo (or a rout's bound), where
+/// it stands with its verdict, its games and pairs, and the pairs that repeat their games.
+struct Played {
+    delta_elo: Option<Estimate>,
+    delta_nelo: Option<Estimate>,
+    elo_rout: Option<RoutBound>,
+    status: Status,
+    games: usize,
+    pentanomial: Pentanomial,
+    repeated_pairs: Option<(usize, usize)>,
+}
+
+impl Played {
+    /// Reads the match of `c` at `nodes` from the run's games (and its PGN, or the packed
+    /// `archive`, for the repeated pairs), under the rule of `looks`.
+    fn read(
+        (layout, archive): (&Layout, &[Packed]),
+        (manifest, looks): (&Manifest, &Looks),
+        c: &Comparison,
+        nodes: u64,
+    ) -> Result<Played, String> {
+        let games_path = games_file(c, nodes);
+        let games: Vec<GameRow> = read_games_if_stored(&layout.file(&games_path))?;
+        let summary = MatchSummary::of(&games);
+        let repeated = repeats(layout, archive, &games_path.replace(".csv", ".pgn"))?;
+        let inactive = repeated.is_some_and(|(n, pairs)| {
+            #[expect(clippy::cast_precision_loss, reason = "counts")]
+            let share = n as f64 / pairs.max(1) as f64;
+            pairs > 0 && share >= Verdict::INACTIVE_SHARE
+        });
+        let (delta_elo, delta_nelo, elo_rout, verdict) = match &summary {
+            Some(s) => {
+                let stats = looks.stats(&s.pentanomial);
+                let (elo, rout) = (stats.elo_estimate(), stats.rout_bound());
+                let nelo = (stats.nelo.is_finite() && stats.nelo_error.is_finite())
+                    .then(|| Estimate::around(stats.nelo, stats.nelo_error));
+                // A stopped match's verdict is its interval's (a rout's one bound excludes 0).
+                let status = looks.stop(&s.pentanomial).map_or(Status::Running, |_| {
+                    Status::Stopped(match (&elo, rout) {
+                        _ if inactive => Verdict::Inactive,
+                        (Some(e), _) => Verdict::of(e.low, e.high, manifest.stop_within),
+                        (None, Some(_)) => Verdict::Decided,
+                        (None, None) => Verdict::Undecided,
+                    })
+                });
+                (elo, nelo, rout, status)
+            }
+            None => (None, None, None, Status::ToPlay),
+        };
+        Ok(Played {
+            delta_elo,
+            delta_nelo,
+            elo_rout,
+            status: verdict,
+            games: summary.as_ref().map_or(0, |s| s.games),
+            pentanomial: summary.map(|s| s.pentanomial).unwrap_or_default(),
+            repeated_pairs: repeated,
+        })
+    }
 }
 
 /// The games of a published run, packed (`games.moves.csv.xz`), where its PGNs are not kept;
