@@ -19,6 +19,7 @@
 mod budget;
 mod comparison;
 mod effort;
+mod equal_time;
 mod notes;
 mod report;
 mod rule;

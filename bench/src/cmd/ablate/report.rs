@@ -38,6 +38,9 @@ pub struct AblationRow {
     pub delta_depth: Option<Estimate>,
     /// Nodes to a fixed depth, variant over reference (geometric mean), with its interval.
     pub tree_size_ratio: Option<Estimate>,
+    /// Nodes per second at fixed time, variant over reference (geometric mean over positions),
+    /// with its 95% interval: the method's cost per node.
+    pub speed_ratio: Option<Estimate>,
     /// Share of the method's sampled cuts that a full-width re-search contradicts (Wilson).
     pub false_cut_rate: Option<Estimate>,
     /// Sampled cuts verified.
@@ -85,6 +88,9 @@ struct CsvRow<'a> {
     tree_size_ratio: Option<f64>,
     tree_size_ratio_low: Option<f64>,
     tree_size_ratio_high: Option<f64>,
+    nps_ratio: Option<f64>,
+    nps_ratio_low: Option<f64>,
+    nps_ratio_high: Option<f64>,
     false_cut_rate: Option<f64>,
     false_cut_rate_low: Option<f64>,
     false_cut_rate_high: Option<f64>,
@@ -142,6 +148,13 @@ fn row(
         |r| (&r.position, &r.variant),
         |r| f64::from(r.depth),
     );
+    #[expect(clippy::cast_precision_loss, reason = "node rates")]
+    let (s_ref, s_var) = paired(
+        &depth,
+        names,
+        |r| (&r.position, &r.variant),
+        |r| r.nps as f64,
+    );
     let size: Vec<DepthRow> =
         rows_of_finished(&manifest.header.steps, &step("size"), &file("size"))?;
     #[expect(clippy::cast_precision_loss, reason = "node counts")]
@@ -195,6 +208,7 @@ fn row(
         positions: d_ref.len(),
         delta_depth: paired_difference(&d_ref, &d_var, 0.95),
         tree_size_ratio: paired_ratio(&n_ref, &n_var, 0.95),
+        speed_ratio: paired_ratio(&s_ref, &s_var, 0.95),
         false_cut_rate: wilson(wrong, sampled, 0.95),
         verified_cuts: sampled,
         share_of_cuts: (all > 0).then(|| of_method as f64 / all as f64),
@@ -502,6 +516,9 @@ fn write_csv_row(csv: &mut csv::Writer<std::fs::File>, r: &AblationRow) -> csv::
         tree_size_ratio: v(&r.tree_size_ratio),
         tree_size_ratio_low: lo(&r.tree_size_ratio),
         tree_size_ratio_high: hi(&r.tree_size_ratio),
+        nps_ratio: v(&r.speed_ratio),
+        nps_ratio_low: lo(&r.speed_ratio),
+        nps_ratio_high: hi(&r.speed_ratio),
         false_cut_rate: v(&r.false_cut_rate),
         false_cut_rate_low: lo(&r.false_cut_rate),
         false_cut_rate_high: hi(&r.false_cut_rate),
@@ -679,6 +696,8 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
         ));
     }
     md.push_str(&super::budget::section(manifest, &every_row).unwrap_or_default());
+    sections
+        .push_str(&super::equal_time::section(&every_row, looks.confidence()).unwrap_or_default());
     md.push_str(
         &super::rule::section(&every_row, &looks, manifest.header.seed).unwrap_or_default(),
     );
