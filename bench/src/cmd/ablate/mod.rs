@@ -114,7 +114,8 @@ pub struct AblateArgs {
     #[arg(long, value_delimiter = ',',
           value_parser = crate::common::options::count_up_to::<u64>(2_000_000))]
     looks: Vec<u64>,
-    /// The half-width (Elo) at which a look stops a match undecided but bounded.
+    /// The half-width (Elo) at which a look stops a match not decided (its verdict is still its
+    /// interval's: equivalent only when the whole interval lies inside ±this bound).
     #[arg(long)]
     stop_within: Option<f64>,
     /// Directory for the report, the CSVs, the figures and the logs.

@@ -79,7 +79,8 @@ pub struct MatchArgs {
     #[arg(long, value_delimiter = ',', conflicts_with_all = ["games", "rounds", "shard"],
           value_parser = count_up_to::<u64>(2 * MAX_GAMES))]
     looks: Vec<u64>,
-    /// The half-width (Elo) at which a look stops the match undecided but bounded.
+    /// The half-width (Elo) at which a look stops the match not decided (equivalent only when
+    /// the whole interval lies inside ±this bound).
     #[arg(long, default_value_t = 15.0, requires = "looks")]
     stop_within: f64,
     /// PGN file to write, game pair by game pair (`--resume` appends to it).
