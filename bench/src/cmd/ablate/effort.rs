@@ -4,7 +4,6 @@
 //! search deepens, one panel a comparison, and what others published beside it.
 
 use cutlab_analysis::{
-    elo::Verdict,
     markdown::Table,
     plot,
     stats::{Estimate, Trend, trend},
@@ -30,15 +29,9 @@ pub fn worth(direction: Direction, delta_elo: &Estimate) -> Estimate {
 }
 
 /// A row's worth once its match has stopped by its rule with an interval, unless the method
-/// did not act there ([`Verdict::Inactive`]).
+/// did not act there ([`AblationRow::measured_elo`]).
 fn worth_of(row: &AblationRow) -> Option<Estimate> {
-    row.delta_elo
-        .filter(|_| matches!(row.status, Status::Stopped(v) if v != Verdict::Inactive))
-        .map(|e| worth(row.direction, &e))
-}
-
-fn inactive(row: &AblationRow) -> bool {
-    row.status == Status::Stopped(Verdict::Inactive)
+    row.measured_elo().map(|e| worth(row.direction, &e))
 }
 
 /// What the worths of one comparison at the run's efforts say about its trend.
@@ -57,7 +50,7 @@ enum Reading {
     /// Every match has stopped, but fewer than two with an interval (a rout has one bound).
     NoInterval,
     /// Every match has stopped, fewer than two with a worth, and the method did not act in
-    /// some ([`Verdict::Inactive`]).
+    /// some ([`cutlab_analysis::elo::Verdict::Inactive`]).
     Inactive,
 }
 
@@ -77,7 +70,7 @@ impl Reading {
             .zip(xs)
             .filter_map(|(r, &x)| worth_of(r).map(|w| (x, w)))
             .collect();
-        let measured = rows.iter().filter(|r| !inactive(r)).count();
+        let measured = rows.iter().filter(|r| !r.inactive()).count();
         match trend(&points) {
             Some(t) if points.len() == measured => match t.slope.sign() {
                 Some(true) => Reading::Grows(t),
@@ -169,7 +162,7 @@ pub fn section(
         let name = label(first.direction, &first.method);
         let mut cells = vec![first.direction.to_string(), first.method.clone()];
         cells.extend(at.iter().map(|r| match (worth_of(r), r.elo_rout) {
-            _ if inactive(r) => "inactive".to_string(),
+            _ if r.inactive() => "inactive".to_string(),
             (Some(w), _) => interval(Some(&w), 0, ""),
             (None, Some(_)) if matches!(r.status, Status::Stopped(_)) => "a rout".to_string(),
             (None, _) => r.status.name().to_string(),
@@ -267,6 +260,7 @@ fn explanation(efforts: &[u64], percent: &str, (shown, trends): (u32, u32), chan
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cutlab_analysis::elo::Verdict;
 
     fn row(method: &str, nodes: u64, elo: f64, h: f64, status: Status) -> AblationRow {
         AblationRow {

@@ -10,9 +10,8 @@ use cutlab_analysis::{markdown::Table, stats::Estimate};
 
 use super::{
     Direction,
-    report::{AblationRow, Status, interval},
+    report::{AblationRow, interval},
 };
-use cutlab_analysis::elo::Verdict;
 
 /// ΔElo at equal time from ΔElo at fixed nodes, the speed ratio r (variant over reference) and
 /// the Elo of a doubling of the nodes.
@@ -25,12 +24,6 @@ pub fn at_equal_time(delta_elo: &Estimate, speed: &Estimate, doubling: &Estimate
         .hypot(doublings * half(doubling))
         .hypot(doubling.value * doublings_half);
     Estimate::around(delta_elo.value + doublings * doubling.value, h)
-}
-
-/// A row's Elo once its match has stopped with an interval and the method acted.
-fn stopped_elo(row: &AblationRow) -> Option<Estimate> {
-    row.delta_elo
-        .filter(|_| matches!(row.status, Status::Stopped(v) if v != Verdict::Inactive))
 }
 
 /// The section "at equal time": per effort with a stopped doubling, each comparison whose
@@ -46,7 +39,7 @@ pub fn section(rows: &[AblationRow], confidence: f64) -> Option<String> {
         let Some(doubling) = at
             .iter()
             .find(|r| r.direction == Direction::Doubled)
-            .and_then(|r| stopped_elo(r))
+            .and_then(|r| r.measured_elo())
         else {
             continue;
         };
@@ -59,7 +52,7 @@ pub fn section(rows: &[AblationRow], confidence: f64) -> Option<String> {
         ]);
         let mut any = false;
         for r in at.iter().filter(|r| r.direction != Direction::Doubled) {
-            let (Some(elo), Some(speed)) = (stopped_elo(r), r.speed_ratio) else {
+            let (Some(elo), Some(speed)) = (r.measured_elo(), r.speed_ratio) else {
                 continue;
             };
             any = true;
@@ -90,6 +83,8 @@ pub fn section(rows: &[AblationRow], confidence: f64) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cmd::ablate::report::Status;
+    use cutlab_analysis::elo::Verdict;
 
     /// Leaving a method out reads -20 ± 10 at fixed nodes and searches 1.5 times as fast
     /// [1.4, 1.6]; a doubling is worth +60 ± 12: at equal time -20 + log2(1.5) · 60 = +15.1,

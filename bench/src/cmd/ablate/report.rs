@@ -253,11 +253,9 @@ impl Played {
         let games: Vec<GameRow> = read_games_if_stored(&layout.file(&games_path))?;
         let summary = MatchSummary::of(&games);
         let repeated = repeats(layout, archive, &games_path.replace(".csv", ".pgn"))?;
-        let inactive = repeated.is_some_and(|(n, pairs)| {
-            #[expect(clippy::cast_precision_loss, reason = "counts")]
-            let share = n as f64 / pairs.max(1) as f64;
-            pairs > 0 && share >= Verdict::INACTIVE_SHARE
-        });
+        let inactive = repeated
+            .and_then(repeated_share)
+            .is_some_and(|share| share >= Verdict::INACTIVE_SHARE);
         let (delta_elo, delta_nelo, elo_rout, verdict) = match &summary {
             Some(s) => {
                 let stats = looks.stats(&s.pentanomial);
@@ -348,13 +346,29 @@ impl Status {
     }
 }
 
+/// The share of a match's pairs that repeat their games, from (repeated, pairs); none
+/// without pairs.
+fn repeated_share((repeated, pairs): (usize, usize)) -> Option<f64> {
+    #[expect(clippy::cast_precision_loss, reason = "counts")]
+    (pairs > 0).then(|| repeated as f64 / pairs as f64)
+}
+
 impl AblationRow {
     /// The share of the match's pairs that repeat their games.
     fn repeated_share(&self) -> Option<f64> {
-        #[expect(clippy::cast_precision_loss, reason = "counts")]
-        self.repeated_pairs
-            .filter(|&(_, pairs)| pairs > 0)
-            .map(|(n, pairs)| n as f64 / pairs as f64)
+        self.repeated_pairs.and_then(repeated_share)
+    }
+
+    /// Whether the method did not act in the row's match ([`Verdict::Inactive`]).
+    pub(super) fn inactive(&self) -> bool {
+        self.status == Status::Stopped(Verdict::Inactive)
+    }
+
+    /// The row's Elo once its match has stopped with an interval and the method acted there:
+    /// the Elo a worth, a trend or an exchange is read from.
+    pub(super) fn measured_elo(&self) -> Option<Estimate> {
+        self.delta_elo
+            .filter(|_| self.stopped() && !self.inactive())
     }
 
     /// Whether the row's match has stopped by its rule: its numbers are final.
