@@ -14,6 +14,7 @@ mod oracle;
 mod perft;
 mod profile;
 mod regress;
+mod replay;
 mod report;
 mod reproduce;
 mod slurm;
@@ -72,6 +73,9 @@ pub enum Command {
     /// What each forward-pruning method of a stack buys and costs: leave one out of the stack
     /// and add one in to a baseline; depth, tree size, false cuts, regret and Elo per method.
     Ablate(ablate::AblateArgs),
+    /// Play an ablation's rows that its stopping rule decided early again, with another seed
+    /// at a fixed number of games: how much the stop inflated each size.
+    Replay(replay::ReplayArgs),
     /// Write a study's report.md again from its data alone (an `ablate` run, a set of
     /// matches, or regression fits); `--check` fails when the committed report differs.
     Report(report::ReportArgs),
@@ -114,6 +118,7 @@ impl Command {
                 | Command::Match(_)
                 | Command::Reproduce(_)
                 | Command::Ablate(_)
+                | Command::Replay(_)
                 | Command::Suite(_)
                 | Command::Datagen(_)
         ) {
@@ -138,6 +143,7 @@ impl Command {
             Command::Fit(args) => fit::run(&args),
             Command::Reproduce(args) => reproduce::run(&args),
             Command::Ablate(args) => ablate::run(&args),
+            Command::Replay(args) => replay::run(&args),
             Command::Report(args) => report::run(&args),
             Command::Step(args) => step::run(&args),
             Command::Slurm(args) => slurm::run(&args),

@@ -508,3 +508,83 @@ fn a_damaged_study_is_not_restored_and_the_retry_is_not_refused() {
     assert!(run.join("modern-vs-ethereal.games.csv").is_file());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `replay` plays again exactly the rows its source's rule decided at the first look, with the
+/// source's match command under a fixed game count and another seed; it refuses the source's
+/// own seed, and a resume plays nothing twice.
+#[test]
+fn replay_plays_the_first_look_rows_again_at_a_fixed_size() {
+    let dir = temp_dir("replay");
+    let source = dir.join("ablation");
+    std::fs::create_dir_all(&source).unwrap();
+    std::fs::write(
+        source.join("manifest.toml"),
+        "kind = \"ablate\"\nscale = \"quick\"\npositions = 0\nseed = 2003\nenvironment = []\n\
+         steps = []\nstack = \"null-move+rfp\"\nbaseline = \"null-move\"\ncomparisons = []\n\
+         nodes = [300]\nlooks = [20, 40]\nstop_within = 15.0\n",
+    )
+    .unwrap();
+    let step = |method: &str| {
+        format!(
+            "[[steps]]\nname = \"match-300-without-{method}\"\nargs = [\"match\", \"--engine\", \
+             \"variant=null-move\", \"name=without-{method}\", \"--engine\", \
+             \"variant=null-move+{method}\", \"name=stack\", \"--nodes\", \"300\", \"--looks\", \
+             \"20,40\", \"--stop-within\", \"15\", \"--concurrency\", \"2\", \"--order\", \
+             \"random\", \"--seed\", \"2003\", \"--out\", \"x.csv\", \"--pgn\", \"x.pgn\"]\n"
+        )
+    };
+    std::fs::write(source.join("plan.toml"), step("rfp") + &step("lmr")).unwrap();
+    std::fs::write(
+        source.join("ablate.csv"),
+        "direction,method,effort_nodes,games,delta_elo,delta_elo_low,delta_elo_high,\
+         delta_elo_adjusted,verdict\n\
+         without,rfp,300,20,-150,-250,-50,-120,decided\n\
+         without,lmr,300,40,-90,-150,-30,-80,decided\n",
+    )
+    .unwrap();
+    let out = dir.join("replay");
+    let replay = |seed: &str, extra: &[&str]| {
+        let mut command = Command::new(EXE);
+        command
+            .args(["replay", "--games", "20", "--threads", "1", "--seed", seed])
+            .arg("--of")
+            .arg(&source)
+            .arg("--out")
+            .arg(&out)
+            .args(extra);
+        command.output().expect("cutlab runs")
+    };
+    let refused = replay("2003", &[]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--seed 2003"));
+    assert_success(&replay("7", &[]));
+    let rows = std::fs::read_to_string(out.join("replays.csv")).unwrap();
+    assert_eq!(
+        rows.lines().count(),
+        2,
+        "one row, the first-look one:\n{rows}"
+    );
+    assert!(
+        rows.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("without,rfp,300,20,-150.0,"),
+        "{rows}"
+    );
+    let games = std::fs::read_to_string(out.join("matches/300/without-rfp.csv")).unwrap();
+    assert_eq!(games.lines().count(), 21, "20 games and a header");
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        report.contains("| without `rfp` |") && report.contains("20, -150.0 [-250.0, -50.0]"),
+        "{report}"
+    );
+    let config = std::fs::read_to_string(out.join("matches/300/without-rfp.config.toml")).unwrap();
+    assert!(
+        config.contains("seed = 7") && config.contains("looks = []"),
+        "{config}"
+    );
+    let again = replay("7", &["--resume"]);
+    assert_success(&again);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("done earlier"));
+    succeeds(Command::new(EXE).arg("report").arg("--check").arg(&out));
+}

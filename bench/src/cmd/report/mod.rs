@@ -255,7 +255,7 @@ fn matches_report(dir: &Path, study: &MatchStudy, draw: bool) -> Result<String, 
 fn text_report(dir: &Path, draw: bool) -> Result<Option<String>, String> {
     let manifest = ManifestText::read(dir)?;
     Ok(Some(match manifest.kind {
-        StudyKind::Ablate | StudyKind::Reproduce => return Ok(None),
+        StudyKind::Ablate | StudyKind::Reproduce | StudyKind::Replay => return Ok(None),
         StudyKind::Matches => matches_report(dir, &manifest.parse()?, draw)?,
         StudyKind::Fits => fits::report(dir, &manifest.parse()?, draw)?,
         StudyKind::Ablations => ablations::report(dir, &manifest.parse()?, draw)?,
@@ -272,12 +272,12 @@ fn write(dir: &Path) -> Result<(), String> {
     let layout = Layout {
         dir: dir.to_path_buf(),
     };
-    if manifest.kind == StudyKind::Reproduce {
-        super::reproduce::write_report(&layout, &manifest.parse()?)?;
-    } else {
-        super::ablate::write_report(&layout, &manifest.parse()?)?;
+    match manifest.kind {
+        StudyKind::Reproduce => super::reproduce::write_report(&layout, &manifest.parse()?),
+        StudyKind::Replay => super::replay::write_report(&layout, &manifest.parse()?),
+        _ => super::ablate::write_report(&layout, &manifest.parse()?),
     }
-    Ok(())
+    .map(|_summary| ())
 }
 
 /// Copies directory `from` into `to`, folders too.

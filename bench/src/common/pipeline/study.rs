@@ -37,6 +37,8 @@ pub enum StudyKind {
     Ablate,
     /// `cutlab reproduce`: Jiang and Buro (2003) end to end.
     Reproduce,
+    /// `cutlab replay`: an ablation's rows decided early, played again at a fixed size.
+    Replay,
     /// Sections of text, each with a table of matches read from their games.
     Matches,
     /// Fits of a model to measured rows.
@@ -52,6 +54,7 @@ impl StudyKind {
         match self {
             StudyKind::Ablate => "ablate",
             StudyKind::Reproduce => "reproduce",
+            StudyKind::Replay => "replay",
             StudyKind::Matches => "matches",
             StudyKind::Fits => "fits",
             StudyKind::Ablations => "ablations",
@@ -168,6 +171,9 @@ pub trait Study {
     type Manifest: Serialize + DeserializeOwned + Default + AsMut<Header>;
     /// Its kind.
     const KIND: StudyKind;
+    /// Whether its steps read the run's positions (a sample of `--suite`); a study of games
+    /// alone (`replay`) writes none.
+    const POSITIONS: bool = true;
 
     /// Whether every limit is fixed depth or nodes (no time factor to measure).
     fn deterministic(&self) -> bool {
@@ -237,14 +243,19 @@ pub fn run<S: Study>(
     let _lock = crate::common::process::lock_dir(&layout.dir, options.shard)?;
     layout.create_folders(&["logs"])?;
     // 3. The positions.
-    let suite = options.suite.load()?;
     let header = manifest.as_mut();
-    let positions = options
-        .positions
-        .or(resumed.then_some(header.positions))
-        .unwrap_or(sample.positions);
-    let shares = [sample.oracle_positions, sample.trace_positions];
-    let sampled = write_position_files(&layout, &suite, (positions, options.seed), shares)?;
+    let (source, sampled) = if S::POSITIONS {
+        let suite = options.suite.load()?;
+        let positions = options
+            .positions
+            .or(resumed.then_some(header.positions))
+            .unwrap_or(sample.positions);
+        let shares = [sample.oracle_positions, sample.trace_positions];
+        let sampled = write_position_files(&layout, &suite, (positions, options.seed), shares)?;
+        (suite.source, sampled)
+    } else {
+        (String::new(), 0)
+    };
     // 4. The time factor: a resumed run keeps the one it started with.
     let kept = resumed.then_some((header.time_factor, header.speed_nps));
     let (factor, speed_nps) = speed::time_factor(options.time_factor, kept, study.deterministic())?;
@@ -252,7 +263,7 @@ pub fn run<S: Study>(
     *header = Header {
         kind: Some(S::KIND),
         scale: sample.name.to_string(),
-        suite: suite.source.clone(),
+        suite: source,
         positions: sampled,
         seed: options.seed,
         threads: options.threads,
