@@ -9,6 +9,7 @@ pub mod adjudication;
 pub mod bench;
 pub mod csv_merge;
 pub mod dataformat;
+pub mod durations;
 pub mod engine_process;
 pub mod match_report;
 pub mod options;

@@ -34,6 +34,7 @@ use cutlab_instrument::Method;
 use serde::{Deserialize, Serialize};
 
 use crate::common::{
+    durations,
     pipeline::{
         Layout, Step,
         steps::{Builder, oracle_spec},
@@ -92,12 +93,12 @@ pub struct AblateArgs {
     /// or /usr/games/stockfish), or `none` (our own full-width search).
     #[arg(long, default_value = "auto")]
     engine: String,
-    /// About 20 minutes on 2 cores, wide intervals. Without it, the decisive scale: 64 matches
-    /// at 5,000 and 20,000 nodes per move, each 200 to 3,200 games by its stopping rule, 3 to
-    /// 44 hours on 2 cores at the reference speed (1.65 M nps), then about 3.7 hours of searches
-    /// at fixed time (depth and regret, on an otherwise idle machine) beside the oracle's and
-    /// the fixed-depth ones; the run prints its estimate first and resumes where it stopped.
-    #[arg(long)]
+    /// A quick scale; without it, the decisive one.
+    #[arg(long, help = format!("A quick scale, {}, wide intervals. Without it, the decisive scale: 64 \
+        matches at 5,000 and 20,000 nodes per move, each 200 to 3,200 games by its stopping \
+        rule, {} (depth and regret, on an otherwise idle machine) beside the oracle's and the \
+        fixed-depth ones; the run prints its estimate first and resumes where it stopped.",
+        durations::ABLATE_QUICK, durations::ABLATE_DECISIVE))]
     quick: bool,
     /// Time per search of the depth and regret comparisons, milliseconds.
     #[arg(long, value_parser = crate::common::options::milliseconds)]

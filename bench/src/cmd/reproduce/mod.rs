@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use limit::MatchLimit;
 use scale::Scale;
 
+use crate::common::durations;
 use crate::common::pipeline::{
     Layout, Rerun, Step,
     steps::{Builder, oracle_spec},
@@ -25,19 +26,25 @@ use crate::common::pipeline::{
 /// Options of `cutlab reproduce`.
 #[derive(Args, Debug, Serialize)]
 pub struct ReproduceArgs {
-    /// About 4 minutes on 2 cores (the default scale).
-    #[arg(long, conflicts_with_all = ["full", "smoke", "standard"])]
+    /// The default scale.
+    #[arg(long, conflicts_with_all = ["full", "smoke", "standard"],
+          help = format!("The default scale: {}.", durations::REPRODUCE_QUICK))]
     quick: bool,
-    /// One night on 2 cores (at most 8 hours): sized by a power calculation the report
-    /// prints, the headline MPC-against-null-move match under a GSPRT.
-    #[arg(long, conflicts_with_all = ["full", "smoke"])]
+    /// Sized by a power calculation the report prints.
+    #[arg(long, conflicts_with_all = ["full", "smoke"],
+          help = format!("Sized by a power calculation the report prints, the headline \
+                          MPC-against-null-move match under a GSPRT: {}.",
+                         durations::REPRODUCE_STANDARD))]
     standard: bool,
-    /// The paper's scale: its position count, 30 s per position, 64-game matches at its time
-    /// controls (weeks on 2 cores; --games and --tc cut it down).
-    #[arg(long, conflicts_with = "smoke")]
+    /// The paper's scale.
+    #[arg(long, conflicts_with = "smoke",
+          help = format!("The paper's scale: its position count, 30 s per position, 64-game \
+                          matches at its time controls; {} (--games and --tc cut it down).",
+                         durations::REPRODUCE_FULL))]
     full: bool,
-    /// Under a minute: every step on a handful of positions (CI and the notebooks' test data).
-    #[arg(long)]
+    /// Every step on a handful of positions.
+    #[arg(long, help = format!("Every step on a handful of positions, {} (CI and the \
+                                notebooks' test data).", durations::REPRODUCE_SMOKE))]
     smoke: bool,
     /// Directory for the report, the CSVs, the figures and the logs.
     #[arg(long, default_value = "reproduce")]

@@ -153,7 +153,7 @@ impl Scale {
         }),
     };
 
-    /// About 4 minutes on 2 cores: the README's main command.
+    /// The README's main command ([`crate::common::durations::REPRODUCE_QUICK`]).
     pub const QUICK: Scale = Scale {
         sample: Sample {
             name: "quick",
@@ -178,7 +178,7 @@ impl Scale {
         headline: None,
     };
 
-    /// One night on 2 cores (at most 8 hours; the report prints the budget): the whole
+    /// [`crate::common::durations::REPRODUCE_STANDARD`] (the report prints the budget): the whole
     /// built-in suite at 1 s per position, a regression with enough balanced points per pair
     /// and stage, threshold sweeps of 200 games (±40 Elo at a pair deviation up to 0.29), and
     /// the headline MPC-against-null-move match under a GSPRT [0, 20] capped at 2000 games.
