@@ -35,6 +35,24 @@ pub fn assert_success(out: &std::process::Output) {
     );
 }
 
+/// `cutlab reproduce --smoke --engine none --idle-wait 0 --out OUT`: the smallest whole study,
+/// with our own oracle; a test adds its options.
+pub fn reproduce_smoke(out: impl AsRef<std::ffi::OsStr>) -> Command {
+    let mut command = Command::new(EXE);
+    command
+        .args([
+            "reproduce",
+            "--smoke",
+            "--engine",
+            "none",
+            "--idle-wait",
+            "0",
+            "--out",
+        ])
+        .arg(out);
+    command
+}
+
 /// Runs `command`, which must succeed (else its standard error is the failure), and returns
 /// its output.
 pub fn succeeds(command: &mut Command) -> std::process::Output {
@@ -60,6 +78,24 @@ pub fn small_suite(dir: &std::path::Path) -> std::path::PathBuf {
     let suite = dir.join("suite.epd");
     std::fs::write(&suite, SMALL_SUITE).expect("suite written");
     suite
+}
+
+/// `cutlab depth --variants null-move --suite SUITE --out DIR/d.csv` and `limit` (`--depth 3`,
+/// `--time-ms 3000`): the smallest search command; a test adds its options.
+pub fn null_move_depth(
+    suite: &std::path::Path,
+    limit: [&str; 2],
+    dir: &std::path::Path,
+) -> Command {
+    let mut command = Command::new(EXE);
+    command
+        .args(["depth", "--variants", "null-move"])
+        .args(limit)
+        .arg("--suite")
+        .arg(suite)
+        .arg("--out")
+        .arg(dir.join("d.csv"));
+    command
 }
 
 pub fn depth_run(dir: &std::path::Path, out: &str, extra: &[&str]) -> std::process::Output {

@@ -154,18 +154,7 @@ fn nonsense_limits_are_refused_naming_the_option() {
 fn progress_is_written_as_plain_lines_into_a_log() {
     let dir = temp_dir("progress");
     let suite = small_suite(&dir);
-    let out = Command::new(EXE)
-        .args([
-            "depth",
-            "--variants",
-            "null-move",
-            "--depth",
-            "4",
-            "--suite",
-        ])
-        .arg(&suite)
-        .arg("--out")
-        .arg(dir.join("d.csv"))
+    let out = null_move_depth(&suite, ["--depth", "4"], &dir)
         .env("CUTLAB_PROGRESS_SECONDS", "0")
         .output()
         .unwrap();
@@ -280,18 +269,7 @@ fn outputs_make_their_folders() {
 fn an_interrupted_command_says_how_to_continue() {
     let dir = temp_dir("sigint");
     let suite = small_suite(&dir);
-    let child = Command::new(EXE)
-        .args([
-            "depth",
-            "--variants",
-            "null-move",
-            "--time-ms",
-            "3000",
-            "--suite",
-        ])
-        .arg(&suite)
-        .arg("--out")
-        .arg(dir.join("d.csv"))
+    let child = null_move_depth(&suite, ["--time-ms", "3000"], &dir)
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();

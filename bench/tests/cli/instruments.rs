@@ -556,18 +556,7 @@ fn positions_without_a_legal_move_are_skipped_and_counted() {
          r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - id \"live\";\n",
     )
     .unwrap();
-    let out = Command::new(EXE)
-        .args([
-            "depth",
-            "--variants",
-            "null-move",
-            "--depth",
-            "3",
-            "--suite",
-        ])
-        .arg(&suite)
-        .arg("--out")
-        .arg(dir.join("d.csv"))
+    let out = null_move_depth(&suite, ["--depth", "3"], &dir)
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);

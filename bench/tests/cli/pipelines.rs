@@ -408,15 +408,8 @@ fn every_study_shards_here_and_on_slurm() {
     // `reproduce` in two shards, then once more to write the report: every step runs once.
     let dir = temp_dir("reproduce-shards");
     let run = |extra: &[&str]| {
-        Command::new(EXE)
-            .args([
-                "reproduce",
-                "--smoke",
-                "--engine",
-                "none",
-                "--deterministic",
-            ])
-            .args(["--threads", "1", "--out", dir.to_str().unwrap()])
+        reproduce_smoke(&dir)
+            .args(["--deterministic", "--threads", "1"])
             .args(extra)
             .output()
             .unwrap()

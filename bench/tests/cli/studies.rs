@@ -8,19 +8,8 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
     let dir = temp_dir("reproduce");
     let out = dir.join("run");
     let run = |extra: &[&str]| {
-        Command::new(EXE)
-            .args([
-                "reproduce",
-                "--smoke",
-                "--engine",
-                "none",
-                "--positions",
-                "6",
-                "--idle-wait",
-                "0",
-            ])
-            .arg("--out")
-            .arg(&out)
+        reproduce_smoke(&out)
+            .args(["--positions", "6"])
             .args(extra)
             .output()
             .expect("cutlab runs")
@@ -154,17 +143,9 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
     assert!(!restored.join("configs.tar.xz").exists());
     // The restored run resumes where it is, spelt from another working directory: its
     // records name the first run's folder, and every step is done earlier.
-    let resumed = Command::new(EXE)
+    let resumed = reproduce_smoke("./restored/")
         .current_dir(&dir)
-        .args([
-            "reproduce",
-            "--smoke",
-            "--engine",
-            "none",
-            "--positions",
-            "6",
-        ])
-        .args(["--idle-wait", "0", "--resume", "--out", "./restored/"])
+        .args(["--positions", "6", "--resume"])
         .output()
         .expect("cutlab runs");
     let log = String::from_utf8_lossy(&resumed.stderr);

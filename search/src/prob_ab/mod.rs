@@ -70,7 +70,6 @@ use shakmaty::Move;
 use crate::{
     config::{Apply, PresetPart},
     history::{PieceTo, TriedMoves},
-    movepick::{MovePicker, PickerKind},
     position::Position,
     score::{DRAW, INFINITE, MATE, is_mate},
     search::{
@@ -336,12 +335,7 @@ impl<O: Observer> Search<O> {
     /// search was stopped.
     fn prob_moves(&mut self, pos: &Position, node: &Node, ctx: &ProbContext) -> Option<ProbMoves> {
         let killers = self.frames[node.ply_index()].killers;
-        let mut picker = MovePicker::new(
-            node.tt_move,
-            killers,
-            self.previous_move(node),
-            PickerKind::All,
-        );
+        let mut picker = self.ordered_moves(node, killers);
         let mut moves = ProbMoves::new(node.alpha, node.ply == 0);
         while let Some((m, _)) = picker.next(pos, &self.history) {
             let index = moves.searched;

@@ -39,7 +39,6 @@ use serde::{Deserialize, Serialize};
 use crate::{
     config::{Apply, PresetPart, SearchConfig},
     history::PieceTo,
-    movepick::{MovePicker, PickerKind},
     position::Position,
     score::{INFINITE, is_mate},
     search::{Exit, Node, Search, Shallow},
@@ -187,13 +186,7 @@ impl<O: Observer> Search<O> {
             return None;
         }
         let shallow_depth = node.depth - 1 - params.r;
-        let killers = self.frames[node.ply_index()].killers;
-        let mut picker = MovePicker::new(
-            node.tt_move,
-            killers,
-            self.previous_move(node),
-            PickerKind::All,
-        );
+        let mut picker = self.ordered_moves(node, self.frames[node.ply_index()].killers);
         let (mut tried, mut fail_highs, mut best, mut nodes) = (0, 0, -INFINITE, 0);
         while tried < m
             && let Some((mv, _)) = picker.next(pos, &self.history)

@@ -295,12 +295,7 @@ impl<O: Observer> Search<O> {
     fn search_moves(&mut self, pos: &Position, node: &mut Node) -> Result<MoveLoop, Exit> {
         let killers = self.frames[node.ply_index()].killers;
         loop {
-            let mut picker = MovePicker::new(
-                node.tt_move,
-                killers,
-                self.previous_move(node),
-                PickerKind::All,
-            );
+            let mut picker = self.ordered_moves(node, killers);
             let mut alpha = node.alpha;
             let mut moves = MoveLoop {
                 best_value: -INFINITE,
@@ -520,6 +515,17 @@ impl<O: Observer> Search<O> {
         for &c in &tried.captures {
             self.history.capture.update(pos, c, -bonus);
         }
+    }
+
+    /// Every move of `node` in the main search's order: the TT move, captures, `killers`,
+    /// then quiets by history (with the continuation of the move that led here).
+    pub(crate) fn ordered_moves(&self, node: &Node, killers: [PackedMove; 2]) -> MovePicker {
+        MovePicker::new(
+            node.tt_move,
+            killers,
+            self.previous_move(node),
+            PickerKind::All,
+        )
     }
 
     /// The move that led to `node` (`None` at the root and after a null move), as
