@@ -4,7 +4,7 @@
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
 /// A point estimate with a two-sided confidence interval.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Estimate {
     /// The point estimate.
     pub value: f64,

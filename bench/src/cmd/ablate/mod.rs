@@ -28,6 +28,7 @@ use std::path::PathBuf;
 
 pub use comparison::{Comparison, Direction, Reference};
 use comparison::{comparisons, join};
+pub use report::CsvRow;
 
 use clap::Args;
 use cutlab_instrument::Method;

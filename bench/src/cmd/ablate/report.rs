@@ -12,7 +12,7 @@ use cutlab_analysis::{
     stats::{Estimate, paired, paired_difference, paired_ratio, wilson},
     tables::MatchSummary,
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Comparison, Direction, Layout, Manifest, Reference, games_file};
 use crate::common::packed_games::{self, ARCHIVE, Packed, repeated_pairs};
@@ -75,41 +75,44 @@ pub struct AblationRow {
     pub stockfish_note: Option<&'static str>,
 }
 
-/// The CSV's columns: estimates flattened into value, low and high.
-#[derive(Serialize)]
-struct CsvRow<'a> {
-    direction: &'a str,
-    method: &'a str,
-    effort_nodes: u64,
-    positions: usize,
-    delta_depth_plies: Option<f64>,
-    delta_depth_low: Option<f64>,
-    delta_depth_high: Option<f64>,
-    tree_size_ratio: Option<f64>,
-    tree_size_ratio_low: Option<f64>,
-    tree_size_ratio_high: Option<f64>,
-    nps_ratio: Option<f64>,
-    nps_ratio_low: Option<f64>,
-    nps_ratio_high: Option<f64>,
-    false_cut_rate: Option<f64>,
-    false_cut_rate_low: Option<f64>,
-    false_cut_rate_high: Option<f64>,
-    verified_cuts: u64,
-    share_of_cuts: Option<f64>,
-    delta_regret_cp: Option<f64>,
-    delta_regret_low: Option<f64>,
-    delta_regret_high: Option<f64>,
-    delta_elo: Option<f64>,
-    delta_elo_low: Option<f64>,
-    delta_elo_high: Option<f64>,
-    delta_elo_adjusted: Option<f64>,
-    delta_nelo: Option<f64>,
-    delta_nelo_low: Option<f64>,
-    delta_nelo_high: Option<f64>,
-    games: usize,
-    verdict: &'a str,
-    stockfish_elo_note: Option<&'a str>,
-    repeated_pair_share: Option<f64>,
+/// A row of `ablate.csv` (docs/csv.md), estimates flattened into value, low and high: what
+/// the report writes and what `replay` reads of an ablation (a column an older run lacks reads
+/// as empty).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CsvRow {
+    pub direction: Direction,
+    pub method: String,
+    pub effort_nodes: u64,
+    pub positions: usize,
+    pub delta_depth_plies: Option<f64>,
+    pub delta_depth_low: Option<f64>,
+    pub delta_depth_high: Option<f64>,
+    pub tree_size_ratio: Option<f64>,
+    pub tree_size_ratio_low: Option<f64>,
+    pub tree_size_ratio_high: Option<f64>,
+    pub nps_ratio: Option<f64>,
+    pub nps_ratio_low: Option<f64>,
+    pub nps_ratio_high: Option<f64>,
+    pub false_cut_rate: Option<f64>,
+    pub false_cut_rate_low: Option<f64>,
+    pub false_cut_rate_high: Option<f64>,
+    pub verified_cuts: u64,
+    pub share_of_cuts: Option<f64>,
+    pub delta_regret_cp: Option<f64>,
+    pub delta_regret_low: Option<f64>,
+    pub delta_regret_high: Option<f64>,
+    pub delta_elo: Option<f64>,
+    pub delta_elo_low: Option<f64>,
+    pub delta_elo_high: Option<f64>,
+    pub delta_elo_adjusted: Option<f64>,
+    pub delta_nelo: Option<f64>,
+    pub delta_nelo_low: Option<f64>,
+    pub delta_nelo_high: Option<f64>,
+    pub games: usize,
+    pub verdict: String,
+    pub stockfish_elo_note: Option<String>,
+    pub repeated_pair_share: Option<f64>,
 }
 
 /// The steps of searches (every step but the matches) finished and planned, while some are
@@ -520,8 +523,8 @@ fn write_csv_row(csv: &mut csv::Writer<std::fs::File>, r: &AblationRow) -> csv::
     let lo = |e: &Option<Estimate>| e.as_ref().map(|e| e.low);
     let hi = |e: &Option<Estimate>| e.as_ref().map(|e| e.high);
     csv.serialize(CsvRow {
-        direction: r.direction.name(),
-        method: &r.method,
+        direction: r.direction,
+        method: r.method.clone(),
         effort_nodes: r.effort_nodes,
         positions: r.positions,
         delta_depth_plies: v(&r.delta_depth),
@@ -555,8 +558,8 @@ fn write_csv_row(csv: &mut csv::Writer<std::fs::File>, r: &AblationRow) -> csv::
         delta_nelo_low: lo(&r.delta_nelo),
         delta_nelo_high: hi(&r.delta_nelo),
         games: r.games,
-        verdict: r.status.name(),
-        stockfish_elo_note: r.stockfish_note,
+        verdict: r.status.name().to_string(),
+        stockfish_elo_note: r.stockfish_note.map(str::to_string),
         repeated_pair_share: r.repeated_share(),
     })
 }

@@ -16,6 +16,7 @@ mod report;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
+use cutlab_analysis::stats::Estimate;
 use serde::{Deserialize, Serialize};
 
 use super::ablate;
@@ -72,30 +73,34 @@ impl Rows {
     }
 }
 
-/// One row of the ablation as its report stated it (`ablate.csv`'s columns).
+/// A row of the ablation as its report stated it: which comparison, the games its rule
+/// stopped it at, its Elo with the rule's interval (none for a rout) and its size adjusted for
+/// that look.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct SourceRow {
-    /// The comparison's direction.
     pub direction: ablate::Direction,
-    /// The method.
     pub method: String,
-    /// Nodes per move.
     pub effort_nodes: u64,
-    /// Games the rule stopped the match at.
     pub games: u64,
-    /// Its Elo and the rule's interval (none for a rout).
-    pub delta_elo: Option<f64>,
-    /// Low end of the rule's interval.
-    pub delta_elo_low: Option<f64>,
-    /// High end of the rule's interval.
-    pub delta_elo_high: Option<f64>,
-    /// The size adjusted for the look that stopped it.
-    pub delta_elo_adjusted: Option<f64>,
-    /// Its verdict.
-    pub verdict: String,
+    pub elo: Option<Estimate>,
+    pub adjusted_elo: Option<f64>,
 }
 
 impl SourceRow {
+    fn of(row: &ablate::CsvRow) -> SourceRow {
+        SourceRow {
+            direction: row.direction,
+            method: row.method.clone(),
+            effort_nodes: row.effort_nodes,
+            games: row.games as u64,
+            elo: row
+                .delta_elo
+                .zip(row.delta_elo_low.zip(row.delta_elo_high))
+                .map(|(value, (low, high))| Estimate { value, low, high }),
+            adjusted_elo: row.delta_elo_adjusted,
+        }
+    }
+
     /// The comparison's name in files and steps, e.g. `without-rfp`.
     fn name(&self) -> String {
         format!("{}-{}", self.direction, self.method)
@@ -142,7 +147,7 @@ impl AsMut<Header> for Manifest {
 struct Source {
     manifest: ablate::Manifest,
     plan: Vec<Step>,
-    rows: Vec<SourceRow>,
+    rows: Vec<ablate::CsvRow>,
 }
 
 impl Source {
@@ -161,7 +166,7 @@ impl Source {
             csv::Reader::from_path(&path).map_err(|e| format!("--of: {}: {e}", path.display()))?;
         let rows = reader
             .deserialize()
-            .collect::<Result<Vec<SourceRow>, _>>()
+            .collect::<Result<Vec<ablate::CsvRow>, _>>()
             .map_err(|e| format!("--of: {}: {e}", path.display()))?;
         Ok(Source {
             manifest,
@@ -284,14 +289,14 @@ impl Study for ReplayArgs {
         let taken: Vec<SourceRow> = source
             .rows
             .iter()
-            .filter(|r| self.rows.takes(&r.verdict, r.games, looks))
+            .filter(|r| self.rows.takes(&r.verdict, r.games as u64, looks))
+            .map(SourceRow::of)
             .filter(|r| {
                 !manifest.replayed.iter().any(|m| {
                     (m.direction, &m.method, m.effort_nodes)
                         == (r.direction, &r.method, r.effort_nodes)
                 })
             })
-            .cloned()
             .collect();
         manifest.replayed.extend(taken);
         manifest.of = self.of.display().to_string();

@@ -115,9 +115,8 @@ fn read<'a>(
             let step = format!("replay-{}-{}", source.effort_nodes, source.name());
             let finished = is_finished(&manifest.header.steps, &step);
             let published = source
-                .delta_elo
-                .zip(source.delta_elo_low.zip(source.delta_elo_high))
-                .map(|(elo, (low, high))| (elo, (high - low) / 2.0 / z_quantile(confidence)));
+                .elo
+                .map(|e| (e.value, (e.high - e.low) / 2.0 / z_quantile(confidence)));
             Ok(Replayed {
                 source,
                 published,
@@ -151,19 +150,15 @@ fn table(rows: &[Replayed], confidence: &str, bound: f64) -> Table {
         let nelo = stats
             .filter(|s| s.nelo.is_finite() && s.nelo_error.is_finite())
             .map(|s| Estimate::around(s.nelo, s.nelo_error));
-        let published = s
-            .delta_elo
-            .zip(s.delta_elo_low.zip(s.delta_elo_high))
-            .map(|(value, (low, high))| Estimate { value, low, high });
         t.row(vec![
             format!("{} `{}`", s.direction, s.method),
             s.effort_nodes.to_string(),
             format!(
                 "{}, {}",
                 s.games,
-                published.map_or_else(|| "rout".into(), |e| ci(Some(e), 1))
+                s.elo.map_or_else(|| "rout".into(), |e| ci(Some(e), 1))
             ),
-            s.delta_elo_adjusted
+            s.adjusted_elo
                 .map_or_else(|| "-".into(), |a| format!("{a:+.1}")),
             r.games.to_string(),
             ci(r.elo(), 1),
@@ -199,7 +194,7 @@ fn inflation(rows: &[Replayed]) -> Option<String> {
         .collect();
     let adjusted: Vec<f64> = rows
         .iter()
-        .filter_map(|r| toward(r, r.source.delta_elo_adjusted?))
+        .filter_map(|r| toward(r, r.source.adjusted_elo?))
         .collect();
     let stop_mean = mean_ci(&stop, 0.95)?;
     let mut text = format!(
@@ -261,10 +256,10 @@ fn write_csv(path: &std::path::Path, rows: &[Replayed], bound: f64) -> Result<()
             method: &s.method,
             effort_nodes: s.effort_nodes,
             source_games: s.games,
-            source_elo: s.delta_elo,
-            source_elo_low: s.delta_elo_low,
-            source_elo_high: s.delta_elo_high,
-            source_elo_adjusted: s.delta_elo_adjusted,
+            source_elo: s.elo.map(|e| e.value),
+            source_elo_low: s.elo.map(|e| e.low),
+            source_elo_high: s.elo.map(|e| e.high),
+            source_elo_adjusted: s.adjusted_elo,
             replay_games: r.games,
             replay_elo: elo.map(|e| e.value),
             replay_elo_low: elo.map(|e| e.low),
@@ -348,15 +343,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
                 )
             })
             .collect();
-        let ablation: Vec<Option<Estimate>> = rows
-            .iter()
-            .map(|r| {
-                let s = r.source;
-                s.delta_elo
-                    .zip(s.delta_elo_low.zip(s.delta_elo_high))
-                    .map(|(value, (low, high))| Estimate { value, low, high })
-            })
-            .collect();
+        let ablation: Vec<Option<Estimate>> = rows.iter().map(|r| r.source.elo).collect();
         let replay: Vec<Option<Estimate>> = rows.iter().map(Replayed::elo).collect();
         plot::forest_series(
             &layout.file("replays.svg"),
