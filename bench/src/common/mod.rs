@@ -23,3 +23,13 @@ pub mod self_play;
 pub mod shard;
 pub mod slurm;
 pub mod speed;
+
+/// A fresh directory for a unit test, `cutlab-NAME-PID` under the system's temporary one
+/// (emptied if an earlier run left it).
+#[cfg(test)]
+pub fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cutlab-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    dir
+}

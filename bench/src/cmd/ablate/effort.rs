@@ -287,8 +287,7 @@ mod tests {
             row("iir", 5000, -10.0, 13.0, stopped),
             row("iir", 20000, -27.0, 25.0, Status::Running),
         ];
-        let dir = std::env::temp_dir().join(format!("cutlab-effort-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::common::scratch_dir("effort");
         let layout = Layout { dir: dir.clone() };
         let md = section(&layout, &[5000, 20000], &rows, (0.99, 0.01)).unwrap();
         assert!(dir.join("worth-by-effort.svg").is_file());

@@ -748,9 +748,7 @@ mod tests {
     /// same file gives the ratio 2.
     #[test]
     fn a_search_step_counts_only_when_it_has_finished() {
-        let dir = std::env::temp_dir().join(format!("cutlab-partial-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::common::scratch_dir("partial");
         let layout = Layout { dir: dir.clone() };
         let c = Comparison {
             direction: Direction::Without,

@@ -182,8 +182,7 @@ mod tests {
     /// search has its σ ratio to the first.
     #[test]
     fn a_fit_row_is_the_least_squares_line_of_its_points() {
-        let dir = std::env::temp_dir().join(format!("cutlab-fits-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::common::scratch_dir("fits");
         let mut csv = String::from("position,stage,depth,value_cp,nodes,time_ms,best_move,fen\n");
         for (i, (x, y)) in [(0, 10), (10, 30), (20, 20), (30, 50), (40, 40)]
             .into_iter()

@@ -254,8 +254,7 @@ mod tests {
     /// game give half of it.
     #[test]
     fn information_is_t_squared_over_the_plies_of_a_pair() {
-        let dir = std::env::temp_dir().join(format!("cutlab-information-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::common::scratch_dir("information");
         let scores = [1.0, 0.5, 1.0, 0.5, 1.0, 0.5, 1.0, 0.5];
         games(&dir.join("short.csv"), &scores, 50);
         games(&dir.join("long.csv"), &scores, 100);

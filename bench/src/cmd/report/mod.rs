@@ -358,8 +358,7 @@ mod tests {
     /// match gets none.
     #[test]
     fn a_section_of_matches_is_drawn() {
-        let dir = std::env::temp_dir().join(format!("cutlab-matches-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::common::scratch_dir("matches");
         let mut games =
             "game,pair,opening,white,black,result,termination,plies,first_engine_score,restarts\n"
                 .to_string();

@@ -763,9 +763,7 @@ mod tests {
     /// step was interrupted and its file holds part of its rows.
     #[test]
     fn a_trace_counts_only_when_its_step_has_finished() {
-        let dir = std::env::temp_dir().join(format!("cutlab-traces-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::common::scratch_dir("traces");
         for method in ["probcut", "mpc"] {
             let mut csv =
                 csv::Writer::from_path(dir.join(format!("{method}.false-cuts.csv"))).unwrap();
@@ -871,8 +869,7 @@ mod tests {
     /// worth ln 4 / ln 2 = 2 plies at equal nodes; a timed comparison has no such line.
     #[test]
     fn a_tree_size_is_told_in_plies_at_null_moves_branching_factor() {
-        let dir = std::env::temp_dir().join(format!("cutlab-plies-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::common::scratch_dir("plies");
         let layout = Layout { dir: dir.clone() };
         let mut csv = csv::Writer::from_path(dir.join("samples.csv")).unwrap();
         for (position, depth, nodes) in
@@ -957,8 +954,7 @@ mod tests {
     /// A run with steps of its plan unfinished says how many have finished and which is next.
     #[test]
     fn an_unfinished_run_says_so() {
-        let dir = std::env::temp_dir().join(format!("cutlab-progress-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::common::scratch_dir("progress");
         let layout = Layout { dir: dir.clone() };
         let plan =
             ["regress", "fit", "depth"].map(|name| crate::common::pipeline::Step::new(name, &[]));

@@ -189,8 +189,7 @@ mod tests {
                 .unwrap()
                 .contains("64 occupied squares")
         );
-        let dir = std::env::temp_dir().join(format!("cutlab-bad-data-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::common::scratch_dir("bad-data");
         let path = dir.join("random.bin");
         let mut state = 7_u64;
         let bytes: Vec<u8> = (0..32 * 64)

@@ -320,8 +320,7 @@ mod tests {
     #[test]
     fn missing_scores_and_adjudicated_games_are_refused() {
         let rules = Adjudication::parse(None, Some("movecount=2,score=500"), None).unwrap();
-        let dir = std::env::temp_dir().join(format!("cutlab-adjudicate-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::common::scratch_dir("adjudicate");
         let path = dir.join("m.csv");
         crate::common::results::write_csv(&scores_path(&path), &moves(&[1, 2, 3])).unwrap();
         let e = replay_file(&path, &[game("1-0", 4)], rules).unwrap_err();

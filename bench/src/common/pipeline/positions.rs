@@ -98,8 +98,7 @@ mod tests {
     /// same name is refused, not written over the positions its steps searched.
     #[test]
     fn a_sample_of_other_content_is_not_written_over_a_runs_positions() {
-        let dir = std::env::temp_dir().join(format!("cutlab-positions-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::common::scratch_dir("positions");
         let layout = Layout { dir: dir.clone() };
         let suite = |fens: &[&str]| {
             let text: String = fens

@@ -389,8 +389,7 @@ mod tests {
     /// is an error naming it, never an empty table.
     #[test]
     fn a_file_is_read_only_after_its_step_and_never_silently() {
-        let dir = std::env::temp_dir().join(format!("cutlab-records-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::common::scratch_dir("records");
         let path = dir.join("games.csv");
         std::fs::write(&path, "not,a,games,file\n1,2,3,4\n").unwrap();
         let mut steps = Vec::new();
