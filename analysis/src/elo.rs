@@ -24,6 +24,19 @@ pub struct Pentanomial {
 
 const SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 
+/// The counts in the order of their score: `[ll, ld, wl_dd, wd, ww]`.
+impl From<[u64; 5]> for Pentanomial {
+    fn from([ll, ld, wl_dd, wd, ww]: [u64; 5]) -> Pentanomial {
+        Pentanomial {
+            ll,
+            ld,
+            wl_dd,
+            wd,
+            ww,
+        }
+    }
+}
+
 impl Pentanomial {
     /// Adds a pair given the first engine's two game scores (0, 0.5 or 1 each).
     pub fn add(&mut self, first: f64, second: f64) {
@@ -526,13 +539,7 @@ mod tests {
     #[test]
     fn fastchess_formulas_on_fixed_counts() {
         // 100 pairs: LL 5, LD 20, WL+DD 45, WD 22, WW 8.
-        let p = Pentanomial {
-            ll: 5,
-            ld: 20,
-            wl_dd: 45,
-            wd: 22,
-            ww: 8,
-        };
+        let p = Pentanomial::from([5, 20, 45, 22, 8]);
         // score = 0.25*0.20 + 0.5*0.45 + 0.75*0.22 + 1*0.08 = 0.52
         assert!(close(p.score(), 0.52, 1e-12));
         // variance = sum p (x - 0.52)^2 = 0.05*0.2704 + 0.2*0.0729 + 0.45*0.0004 + 0.22*0.0529 + 0.08*0.2304
@@ -554,20 +561,11 @@ mod tests {
     #[test]
     fn small_samples_give_no_interval() {
         // 4 pairs, each a win and a loss: no variance, no interval (not a zero-width one).
-        let p = Pentanomial {
-            wl_dd: 4,
-            ..Pentanomial::default()
-        };
+        let p = Pentanomial::from([0, 0, 4, 0, 0]);
         let s = MatchStats::from_pentanomial(&p);
         assert!(s.elo_error.is_nan() && s.sign().is_none(), "{s:?}");
         // Nine varied pairs are still too few; ten are enough.
-        let mut p = Pentanomial {
-            ll: 2,
-            ld: 2,
-            wl_dd: 1,
-            wd: 2,
-            ww: 2,
-        };
+        let mut p = Pentanomial::from([2, 2, 1, 2, 2]);
         assert!(MatchStats::from_pentanomial(&p).elo_error.is_nan());
         p.wl_dd += 1;
         assert!(MatchStats::from_pentanomial(&p).elo_error > 0.0);
@@ -578,20 +576,14 @@ mod tests {
         // 100 pairs, each lost twice: at 95% another outcome has probability at most
         // 1 - 0.05^(1/100) = 0.0295 (about 3/100, the rule of three), and moves the pair's
         // score at most to 1: the score lies in [0, 0.0295], decided.
-        let rout = Pentanomial {
-            ll: 100,
-            ..Pentanomial::default()
-        };
+        let rout = Pentanomial::from([100, 0, 0, 0, 0]);
         let s = MatchStats::from_pentanomial(&rout);
         let unseen = 1.0 - 0.05_f64.powf(0.01);
         assert!(close(s.score_error, unseen, 1e-12), "{s:?}");
         assert_eq!(s.sign(), Some(false));
         // 200 pairs, each split: identical engines. The interval is 0.5 ± 0.5 · unseen, in
         // Elo within ±15 (bounded), and undecided.
-        let even = Pentanomial {
-            wl_dd: 200,
-            ..Pentanomial::default()
-        };
+        let even = Pentanomial::from([0, 0, 200, 0, 0]);
         let s = MatchStats::from_pentanomial(&even);
         let unseen = 1.0 - 0.05_f64.powf(1.0 / 200.0);
         assert!(close(s.score_error, 0.5 * unseen, 1e-12), "{s:?}");
@@ -604,10 +596,7 @@ mod tests {
     fn a_rout_gives_its_one_elo_bound() {
         // 200 pairs lost: the score lies in [0, 1 - 0.05^(1/200)] = [0, 0.01487], so the
         // Elo difference is at most -400 log10(1 / 0.01487 - 1) = -729.
-        let s = MatchStats::from_pentanomial(&Pentanomial {
-            ll: 200,
-            ..Pentanomial::default()
-        });
+        let s = MatchStats::from_pentanomial(&Pentanomial::from([200, 0, 0, 0, 0]));
         let high = 1.0 - 0.05_f64.powf(1.0 / 200.0);
         let bound = -400.0 * (1.0 / high - 1.0).log10();
         assert!(matches!(s.rout_bound(), Some(RoutBound::AtMost(b)) if close(b, bound, 1e-9)));
@@ -616,10 +605,7 @@ mod tests {
             format!("at most {bound:+.0}")
         );
         // Mirrored: at least +729.
-        let s = MatchStats::from_pentanomial(&Pentanomial {
-            ww: 200,
-            ..Pentanomial::default()
-        });
+        let s = MatchStats::from_pentanomial(&Pentanomial::from([0, 0, 0, 0, 200]));
         assert_eq!(
             s.rout_bound().unwrap().to_string(),
             format!("at least {:+.0}", -bound)
@@ -632,13 +618,7 @@ mod tests {
         assert!(close(looks.confidence(), 0.99, 1e-12));
         // 100 pairs scoring 0.55: the 95% interval excludes 0, the 99% one must be wider by
         // z(0.995) / z(0.975) = 2.5758 / 1.9600.
-        let p = Pentanomial {
-            ll: 5,
-            ld: 15,
-            wl_dd: 45,
-            wd: 25,
-            ww: 10,
-        };
+        let p = Pentanomial::from([5, 15, 45, 25, 10]);
         let (s95, s99) = (MatchStats::from_pentanomial(&p), looks.stats(&p));
         assert!(close(s99.elo, s95.elo, 1e-12));
         // The Elo half-width is nearly linear in z at this size.
@@ -652,30 +632,12 @@ mod tests {
         assert_eq!(looks.stop(&off), None);
         // A decided look: the 99% interval excludes 0.
         assert_eq!(s95.sign(), Some(true));
-        let strong = Pentanomial {
-            ll: 2,
-            ld: 10,
-            wl_dd: 45,
-            wd: 30,
-            ww: 13,
-        };
+        let strong = Pentanomial::from([2, 10, 45, 30, 13]);
         assert_eq!(looks.stop(&strong), Some(Stop::Decided));
         // An even look at 200 games goes on; the same shares at 2,400 games bound it.
-        let even = Pentanomial {
-            ll: 10,
-            ld: 20,
-            wl_dd: 40,
-            wd: 20,
-            ww: 10,
-        };
+        let even = Pentanomial::from([10, 20, 40, 20, 10]);
         assert_eq!(looks.stop(&even), None);
-        let even_last = Pentanomial {
-            ll: 120,
-            ld: 240,
-            wl_dd: 480,
-            wd: 240,
-            ww: 120,
-        };
+        let even_last = Pentanomial::from([120, 240, 480, 240, 120]);
         let s = looks.stats(&even_last);
         assert!(s.elo_error <= 15.0, "{s:?}");
         assert_eq!(looks.stop(&even_last), Some(Stop::Bounded));
@@ -685,13 +647,7 @@ mod tests {
         // A rout: 99 pairs of two losses and one pair of a loss and a draw. The score's
         // interval (0.0025 ± 0.0064 at 99%) reaches below 0, so the Elo interval is
         // unbounded, yet it excludes a half: decided at the first look, not played on.
-        let rout = Pentanomial {
-            ll: 99,
-            ld: 1,
-            wl_dd: 0,
-            wd: 0,
-            ww: 0,
-        };
+        let rout = Pentanomial::from([99, 1, 0, 0, 0]);
         let s = looks.stats(&rout);
         assert!(!s.elo_error.is_finite(), "{s:?}");
         assert!(s.score + s.score_error < 0.5, "{s:?}");
@@ -706,20 +662,8 @@ mod tests {
     fn sprt_bounds_and_llr_sign() {
         let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05).unwrap();
         assert!(close(sprt.lower, -2.944, 1e-3) && close(sprt.upper, 2.944, 1e-3));
-        let good = Pentanomial {
-            ll: 10,
-            ld: 100,
-            wl_dd: 400,
-            wd: 300,
-            ww: 190,
-        };
-        let bad = Pentanomial {
-            ll: 190,
-            ld: 300,
-            wl_dd: 400,
-            wd: 100,
-            ww: 10,
-        };
+        let good = Pentanomial::from([10, 100, 400, 300, 190]);
+        let bad = Pentanomial::from([190, 300, 400, 100, 10]);
         assert!(sprt.llr(&good) > sprt.upper);
         assert!(sprt.llr(&bad) < sprt.lower);
         assert_eq!(sprt.decision(sprt.llr(&good)), Some(true));
@@ -733,19 +677,10 @@ mod tests {
         let normalized = Sprt::normalized(0.0, nelo5, 0.05, 0.05).unwrap();
         assert!(close(normalized.llr(&good), sprt.llr(&good), 1e-9));
         // One won pair is far from enough to decide.
-        let one = Pentanomial {
-            ww: 1,
-            ..Pentanomial::default()
-        };
+        let one = Pentanomial::from([0, 0, 0, 0, 1]);
         assert_eq!(sprt.decision(sprt.llr(&one)), None, "{}", sprt.llr(&one));
         // An even result gives a negative LLR for elo1 > 0 = elo0.
-        let even = Pentanomial {
-            ll: 10,
-            ld: 20,
-            wl_dd: 40,
-            wd: 20,
-            ww: 10,
-        };
+        let even = Pentanomial::from([10, 20, 40, 20, 10]);
         assert!(sprt.llr(&even) < 0.0);
         let mut p = Pentanomial::default();
         p.add(1.0, 0.5);

@@ -803,10 +803,7 @@ mod tests {
     #[test]
     fn a_rout_row_gives_its_one_bound() {
         let looks = Looks::new(vec![200, 400, 800, 1600, 3200], 15.0).unwrap();
-        let stats = looks.stats(&Pentanomial {
-            ll: 200,
-            ..Pentanomial::default()
-        });
+        let stats = looks.stats(&Pentanomial::from([200, 0, 0, 0, 0]));
         let high = 1.0 - 0.01_f64.powf(1.0 / 200.0);
         let bound = -400.0 * (1.0 / high - 1.0).log10();
         let row = AblationRow {
