@@ -53,6 +53,17 @@ pub fn reproduce_smoke(out: impl AsRef<std::ffi::OsStr>) -> Command {
     command
 }
 
+/// `cutlab ablate --quick --methods rfp --engine none --idle-wait 0 --out OUT`: one method's
+/// ablation with our own oracle; a test adds its efforts, extras and limits.
+pub fn ablate_rfp(out: &std::path::Path) -> Command {
+    let mut command = Command::new(EXE);
+    command
+        .args(["ablate", "--quick", "--methods", "rfp", "--engine", "none"])
+        .args(["--idle-wait", "0", "--out"])
+        .arg(out);
+    command
+}
+
 /// Runs `command`, which must succeed (else its standard error is the failure), and returns
 /// its output.
 pub fn succeeds(command: &mut Command) -> std::process::Output {

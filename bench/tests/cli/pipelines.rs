@@ -248,21 +248,11 @@ fn slurm_jobs_run_shards_that_merge_into_the_whole() {
 fn a_killed_pipeline_takes_its_step_along_and_a_busy_directory_is_refused() {
     let dir = temp_dir("kill-pipeline");
     let run = |extra: &[&str]| {
-        let mut command = Command::new(EXE);
+        let mut command = ablate_rfp(&dir);
         command
-            .args(["ablate", "--quick", "--methods", "rfp", "--extras", "none"])
-            .args(["--positions", "2", "--engine", "none", "--nodes", "300"])
+            .args(["--extras", "none", "--positions", "2", "--nodes", "300"])
             .args(["--looks", "400", "--depth", "3", "--time-ms", "20"])
-            .args([
-                "--threads",
-                "1",
-                "--time-factor",
-                "1",
-                "--idle-wait",
-                "0",
-                "--out",
-            ])
-            .arg(&dir)
+            .args(["--threads", "1", "--time-factor", "1"])
             .args(extra)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped());
@@ -378,19 +368,17 @@ fn every_study_shards_here_and_on_slurm() {
     }
     // `ablate` on Slurm: a match stopped by looks is one job, a search a job array.
     let dir = temp_dir("ablate-slurm");
-    let out = Command::new(EXE)
-        .args(["ablate", "--quick", "--methods", "rfp", "--extras", "none"])
+    let out = ablate_rfp(&dir)
         .args([
+            "--extras",
+            "none",
             "--directions",
             "without",
             "--positions",
             "2",
-            "--nodes",
-            "300",
         ])
-        .args(["--looks", "20", "--engine", "none", "--time-factor", "1"])
+        .args(["--nodes", "300", "--looks", "20", "--time-factor", "1"])
         .args(["--slurm", "--slurm-dry-run", "--slurm-array", "2"])
-        .args(["--out", dir.to_str().unwrap()])
         .output()
         .unwrap();
     stdout_of_success(&out);

@@ -170,20 +170,10 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
 fn ablate_measures_each_method_both_ways_and_resumes() {
     let dir = temp_dir("ablate");
     let run = |extra: &[&str]| {
-        Command::new(EXE)
-            .args(["ablate", "--quick", "--methods", "rfp", "--positions", "2"])
-            .args(["--extras", "mpc", "--engine", "none", "--idle-wait", "0"])
-            .args([
-                "--nodes",
-                "300",
-                "--looks",
-                "20",
-                "--depth",
-                "4",
-                "--time-ms",
-                "30",
-            ])
-            .args(["--threads", "2", "--out", dir.to_str().unwrap()])
+        ablate_rfp(&dir)
+            .args(["--positions", "2", "--extras", "mpc", "--nodes", "300"])
+            .args(["--looks", "20", "--depth", "4", "--time-ms", "30"])
+            .args(["--threads", "2"])
             .args(extra)
             .output()
             .expect("ablate runs")
@@ -288,18 +278,8 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
     // written: other positions (once accepted, the report said 3 where the data held 2) or
     // another effort (once played beside the old matches, which went unreported).
     for (option, value, recorded) in [("--positions", "3", "2"), ("--nodes", "400", "300")] {
-        let other = Command::new(EXE)
-            .args(["ablate", "--quick", "--methods", "rfp", "--extras", "mpc"])
-            .args([
-                "--engine",
-                "none",
-                "--idle-wait",
-                "0",
-                "--resume",
-                option,
-                value,
-            ])
-            .args(["--out", dir.to_str().unwrap()])
+        let other = ablate_rfp(&dir)
+            .args(["--extras", "mpc", "--resume", option, value])
             .output()
             .expect("ablate runs");
         let err = String::from_utf8_lossy(&other.stderr);

@@ -350,6 +350,15 @@ struct Report<'a> {
 }
 
 impl Report<'_> {
+    /// The rows of the run's `file` once `step` has finished (none before).
+    fn rows<T: serde::de::DeserializeOwned>(
+        &self,
+        step: &str,
+        file: &str,
+    ) -> Result<Vec<T>, String> {
+        rows_of_finished(&self.manifest.header.steps, step, &self.layout.file(file))
+    }
+
     /// The title, the scale, the run's notes and its power statement.
     fn heading(&mut self) {
         let _ = writeln!(
@@ -426,11 +435,7 @@ impl Report<'_> {
 
     /// Sections 3-4 and the Multi-Cut family: the depth comparison.
     fn depth(&mut self) -> Result<(), String> {
-        let depth_rows: Vec<DepthRow> = rows_of_finished(
-            &self.manifest.header.steps,
-            "depth",
-            &self.layout.file("depth.csv"),
-        )?;
+        let depth_rows: Vec<DepthRow> = self.rows("depth", "depth.csv")?;
         if !depth_rows.is_empty() {
             let (title, limit) = depth_heading(&depth_rows[0]);
             let paper = &scale::DEPTH_VARIANTS[..scale::PAPER_DEPTH_VARIANTS];
@@ -624,11 +629,7 @@ The paper's claim (MPC-Crafty \
 
     /// Ours: the oracle's regret of the chosen move.
     fn regret(&mut self) -> Result<(), String> {
-        let regret_rows: Vec<RegretRow> = rows_of_finished(
-            &self.manifest.header.steps,
-            "oracle",
-            &self.layout.file("regret.csv"),
-        )?;
+        let regret_rows: Vec<RegretRow> = self.rows("oracle", "regret.csv")?;
         if !regret_rows.is_empty() {
             let variants = tables::distinct(&regret_rows, |r| r.variant.as_str());
             let table = tables::regret(&regret_rows, &variants).render();
