@@ -116,7 +116,8 @@ pub fn section(rows: &[AblationRow], looks: &Looks, seed: u64) -> Option<String>
          reads decided {:.1}% of the time: of the {} matches stopped, {decided} are decided, \
          where about {by_chance:.1} would be by chance alone if no method had any effect. A \
          match stopped at its first look reads larger than its true worth (the fourth column), \
-         so a size decided at 200 games is to be replayed before it is built on. The tables' \
+         so a size decided at {first} games is to be replayed before it is built on (`cutlab \
+         replay`). The tables' \
          *adjusted* column gives each match decided before its last look the size that look \
          does not inflate: the true Elo whose mean estimate among the simulated matches that \
          stop at the same look is the one read (the conditional mean-adjusted estimate of Fan, \
@@ -130,6 +131,7 @@ pub fn section(rows: &[AblationRow], looks: &Looks, seed: u64) -> Option<String>
         100.0 * sim.coverage,
         100.0 * sim.stops[0],
         done.len(),
-        t.render()
+        t.render(),
+        first = looks.games().first().copied().unwrap_or_default(),
     ))
 }
