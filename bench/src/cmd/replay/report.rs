@@ -164,7 +164,11 @@ fn table(rows: &[Replayed], confidence: &str, bound: f64) -> Table {
             ci(r.elo(), 1),
             ci(nelo, 1),
             verdict(r, bound).to_string(),
-            r.z().map_or_else(|| "-".into(), |z| format!("{z:+.1}")),
+            r.z().map_or_else(
+                || "-".into(),
+                // Rounded first, so that -0.04 reads +0.0, not -0.0.
+                |z| format!("{:+.1}", (z * 10.0).round() / 10.0 + 0.0),
+            ),
             r.outcome().map_or("-", Outcome::name).to_string(),
         ]);
     }
