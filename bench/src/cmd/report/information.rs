@@ -163,7 +163,7 @@ pub fn table(dir: &Path, info: &Information) -> Result<String, String> {
         ">matches",
         ">pairs",
         ">t² per 1,000 plies",
-        &format!(">against {} [95%]", info.reference),
+        &format!(">against {} [95%, {RESAMPLES} resamples]", info.reference),
         "reading",
     ]);
     let mut best = (0, f64::NEG_INFINITY);

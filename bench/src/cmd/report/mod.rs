@@ -10,6 +10,7 @@
 mod ablations;
 mod fits;
 mod information;
+mod numbers;
 
 use std::path::{Path, PathBuf};
 
@@ -346,13 +347,59 @@ pub fn run(args: &ReportArgs) -> Result<(), String> {
             ));
         }
     }
+    check_numbers(&args.dir, &fresh)?;
     println!("{}: the report is what its data says", args.dir.display());
     Ok(())
+}
+
+/// For a study whose manifest says `numbers = "checked"`: every number its passages quote is
+/// one the rest of `report` states ([`numbers`]).
+fn check_numbers(dir: &Path, report: &str) -> Result<(), String> {
+    let manifest = ManifestText::read(dir)?;
+    let value: toml::Value = manifest.parse()?;
+    if value.get("numbers").and_then(toml::Value::as_str) != Some("checked") {
+        return Ok(());
+    }
+    let passages = numbers::passages(&value);
+    let stated = passages
+        .iter()
+        .fold(report.to_string(), |text, p| text.replace(p.trim(), ""));
+    let unstated = numbers::unstated(&passages, &stated);
+    if unstated.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "{}: its passages quote numbers that its data does not state: {}; write them from \
+         the data (a table of the report) or leave them out",
+        manifest.path.display(),
+        unstated.join(", ")
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A study that checks its numbers fails on a passage quoting one its report does not
+    /// state, naming it, and passes once the passage quotes the report's; a study that does
+    /// not check them is not read.
+    #[test]
+    fn a_checked_study_quotes_only_the_numbers_its_report_states() {
+        let dir = crate::common::scratch_dir("numbers");
+        let manifest = |checked: &str, after: &str| {
+            let text = format!("{checked}title = \"t\"\n[[sections]]\nafter = \"{after}\"\n");
+            std::fs::write(dir.join("manifest.toml"), text).unwrap();
+        };
+        let report = "| a vs b | +12.3 ± 4.5 |\nWon by 12.3 Elo.";
+        manifest("numbers = \"checked\"\n", "Won by 12.3 Elo.");
+        assert_eq!(check_numbers(&dir, report), Ok(()));
+        manifest("numbers = \"checked\"\n", "Won by 12.5 Elo.");
+        let err = check_numbers(&dir, report).unwrap_err();
+        assert!(err.contains("does not state: 12.5;"), "{err}");
+        manifest("", "Won by 12.5 Elo.");
+        assert_eq!(check_numbers(&dir, report), Ok(()));
+        std::fs::remove_dir_all(&dir).ok();
+    }
 
     /// A section of two matches gets a figure, written only when drawing; one of a single
     /// match gets none.
