@@ -5,7 +5,7 @@
 
 use cutlab_analysis::{
     elo::{Looks, MatchStats, Verdict},
-    markdown::{Table, ci},
+    markdown::Table,
     plot::{self, Axis},
     rows::{GameRow, read_games_if_stored},
     stats::{Estimate, mean_ci, z_quantile},
@@ -156,13 +156,13 @@ fn table(rows: &[Replayed], confidence: &str, bound: f64) -> Table {
             format!(
                 "{}, {}",
                 s.games,
-                s.elo.map_or_else(|| "rout".into(), |e| ci(Some(e), 1))
+                s.elo.map_or_else(|| "rout".into(), |e| signed(Some(e)))
             ),
             s.adjusted_elo
                 .map_or_else(|| "-".into(), |a| format!("{a:+.1}")),
             r.games.to_string(),
-            ci(r.elo(), 1),
-            ci(nelo, 1),
+            signed(r.elo()),
+            signed(nelo),
             verdict(r, bound).to_string(),
             r.z().map_or_else(
                 || "-".into(),
@@ -173,6 +173,22 @@ fn table(rows: &[Replayed], confidence: &str, bound: f64) -> Table {
         ]);
     }
     t
+}
+
+/// An estimate with its interval, signed to one decimal (`-` without one).
+fn signed(e: Option<Estimate>) -> String {
+    // Adding 0.0 turns a negative zero into zero.
+    e.map_or_else(
+        || "-".to_string(),
+        |e| {
+            format!(
+                "{:+.1} [{:+.1}, {:+.1}]",
+                e.value + 0.0,
+                e.low + 0.0,
+                e.high + 0.0
+            )
+        },
+    )
 }
 
 /// The replay's verdict: decided, equivalent within the ablation's bound, or undecided.
@@ -204,14 +220,14 @@ fn inflation(rows: &[Replayed]) -> Option<String> {
     let mut text = format!(
         "The ablation's size exceeds its replay's by {} Elo on average over these {} rows \
          (in each row's direction: positive, the stop read it larger; 95% t interval)",
-        ci(Some(stop_mean), 1),
+        signed(Some(stop_mean)),
         stop.len()
     );
     if let Some(adjusted_mean) = mean_ci(&adjusted, 0.95) {
         text.push_str(&format!(
             "; its size adjusted for the look that stopped it exceeds the replay's by {} over \
              the {} rows that have one",
-            ci(Some(adjusted_mean), 1),
+            signed(Some(adjusted_mean)),
             adjusted.len()
         ));
     }
