@@ -518,6 +518,9 @@ fn replay_plays_the_first_look_rows_again_at_a_fixed_size() {
     let refused = replay("2003", &[]);
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("--seed 2003"));
+    let positions = replay("7", &["--positions", "3"]);
+    assert!(!positions.status.success() && !out.exists());
+    assert!(String::from_utf8_lossy(&positions.stderr).contains("--positions: a replay"));
     assert_success(&replay("7", &[]));
     let rows = std::fs::read_to_string(out.join("replays.csv")).unwrap();
     assert_eq!(

@@ -212,6 +212,7 @@ fn engines_and_rule(args: &[String]) -> ([Vec<String>; 2], Vec<String>) {
 }
 
 impl ReplayArgs {
+    /// A replay's scale: it plays games alone, from no positions of a suite.
     fn sample() -> Sample {
         Sample {
             name: "replay",
@@ -252,6 +253,19 @@ impl Study for ReplayArgs {
     }
 
     fn check_options(&self) -> Result<(), String> {
+        if let Some(option) = [
+            self.study.suite.suite.is_some().then_some("--suite"),
+            self.study.positions.is_some().then_some("--positions"),
+        ]
+        .into_iter()
+        .flatten()
+        .next()
+        {
+            return Err(format!(
+                "{option}: a replay plays games alone, from no positions (its openings are the \
+                 ablation's, or --openings)"
+            ));
+        }
         if self.games % 2 == 1 {
             return Err(format!(
                 "--games {}: an even number (game pairs)",
