@@ -146,6 +146,13 @@ impl MatchStats {
             .then(|| Estimate::around(self.elo, self.elo_error))
     }
 
+    /// The normalized Elo with its interval, where it has a finite one (pairs with variance).
+    #[must_use]
+    pub fn nelo_estimate(&self) -> Option<Estimate> {
+        (self.nelo.is_finite() && self.nelo_error.is_finite())
+            .then(|| Estimate::around(self.nelo, self.nelo_error))
+    }
+
     /// The fastchess pentanomial formulas, intervals at 95%.
     #[must_use]
     pub fn from_pentanomial(p: &Pentanomial) -> MatchStats {

@@ -99,6 +99,24 @@ pub fn ci(e: Option<Estimate>, digits: usize) -> String {
     )
 }
 
+/// `+value unit [+low, +high]`, signed, with `digits` decimals, or `-` (a negative zero
+/// reads as zero).
+#[must_use]
+pub fn signed_ci(e: Option<&Estimate>, digits: usize, unit: &str) -> String {
+    e.map_or_else(
+        || "-".to_string(),
+        |e| {
+            // Adding 0.0 turns a negative zero into zero.
+            format!(
+                "{:+.digits$}{unit} [{:+.digits$}, {:+.digits$}]",
+                e.value + 0.0,
+                e.low + 0.0,
+                e.high + 0.0
+            )
+        },
+    )
+}
+
 /// A proportion as `pct% [low, high]` with one decimal, or `-`.
 #[must_use]
 pub fn percent(e: Option<Estimate>) -> String {

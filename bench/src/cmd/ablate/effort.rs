@@ -4,14 +4,14 @@
 //! search deepens, one panel a comparison, and what others published beside it.
 
 use cutlab_analysis::{
-    markdown::Table,
+    markdown::{Table, signed_ci},
     plot,
     stats::{Estimate, Trend, trend},
 };
 
 use super::{
     Direction, Layout, notes,
-    report::{AblationRow, Status, interval},
+    report::{AblationRow, Status},
 };
 
 /// What a method is worth to the search its row measures, in Elo: leaving it out costs what
@@ -163,7 +163,7 @@ pub fn section(
         let mut cells = vec![first.direction.to_string(), first.method.clone()];
         cells.extend(at.iter().map(|r| match (worth_of(r), r.elo_rout) {
             _ if r.inactive() => "inactive".to_string(),
-            (Some(w), _) => interval(Some(&w), 0, ""),
+            (Some(w), _) => signed_ci(Some(&w), 0, ""),
             (None, Some(_)) if matches!(r.status, Status::Stopped(_)) => "a rout".to_string(),
             (None, _) => r.status.name().to_string(),
         }));
@@ -176,7 +176,7 @@ pub fn section(
                 .to_string()
         };
         cells.extend([
-            interval(slope.as_ref(), 1, ""),
+            signed_ci(slope.as_ref(), 1, ""),
             reading.name().to_string(),
             published(notes::stockfish),
             published(notes::stockfish_scaling),
@@ -190,7 +190,7 @@ pub fn section(
                 _ => sentences.push(format!(
                     "- {name}: {}, {} Elo per doubling of the nodes.",
                     reading.name(),
-                    interval(Some(&s), 1, "")
+                    signed_ci(Some(&s), 1, "")
                 )),
             }
         }

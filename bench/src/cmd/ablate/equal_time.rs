@@ -6,12 +6,12 @@
 //! changes slowly with effort). The three are independent measurements, so the interval's
 //! half-width is by the delta method h² = h_Elo² + (log2 r · h_D)² + (D · h_log2 r)².
 
-use cutlab_analysis::{markdown::Table, stats::Estimate};
-
-use super::{
-    Direction,
-    report::{AblationRow, interval},
+use cutlab_analysis::{
+    markdown::{Table, signed_ci},
+    stats::Estimate,
 };
+
+use super::{Direction, report::AblationRow};
 
 /// ΔElo at equal time from ΔElo at fixed nodes, the speed ratio r (variant over reference) and
 /// the Elo of a doubling of the nodes.
@@ -59,9 +59,9 @@ pub fn section(rows: &[AblationRow], confidence: f64) -> Option<String> {
             t.row(vec![
                 r.direction.to_string(),
                 r.method.clone(),
-                interval(Some(&elo), 0, ""),
+                signed_ci(Some(&elo), 0, ""),
                 format!("{:.2}x [{:.2}, {:.2}]", speed.value, speed.low, speed.high),
-                interval(Some(&at_equal_time(&elo, &speed, &doubling)), 0, ""),
+                signed_ci(Some(&at_equal_time(&elo, &speed, &doubling)), 0, ""),
             ]);
         }
         if any {
@@ -72,7 +72,7 @@ pub fn section(rows: &[AblationRow], confidence: f64) -> Option<String> {
                  worth {} Elo here (the stack at twice the nodes): ΔElo + log2(r) · that, the \
                  interval by the delta method over the three independent measurements. The \
                  speed is the nodes per second of the depth comparison at fixed time.\n\n{}",
-                interval(Some(&doubling), 0, ""),
+                signed_ci(Some(&doubling), 0, ""),
                 t.render()
             ));
         }
@@ -130,7 +130,7 @@ mod tests {
             md.contains("| lmr ") && md.contains("1.50x [1.40, 1.60]"),
             "{md}"
         );
-        assert!(md.contains(&interval(Some(&e), 0, "")), "{md}");
+        assert!(md.contains(&signed_ci(Some(&e), 0, "")), "{md}");
         assert!(section(&rows[..1], 0.98).is_none());
     }
 }

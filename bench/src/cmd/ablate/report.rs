@@ -6,7 +6,7 @@
 
 use cutlab_analysis::{
     elo::{Looks, Pentanomial, RoutBound, Verdict},
-    markdown::Table,
+    markdown::{Table, signed_ci},
     plot,
     rows::{DepthRow, FalseCutRow, GameRow, RegretRow, TallyRow, read_games_if_stored},
     stats::{Estimate, paired, paired_difference, paired_ratio, wilson},
@@ -263,8 +263,7 @@ impl Played {
             Some(s) => {
                 let stats = looks.stats(&s.pentanomial);
                 let (elo, rout) = (stats.elo_estimate(), stats.rout_bound());
-                let nelo = (stats.nelo.is_finite() && stats.nelo_error.is_finite())
-                    .then(|| Estimate::around(stats.nelo, stats.nelo_error));
+                let nelo = stats.nelo_estimate();
                 // A stopped match's verdict is its interval's (a rout's one bound excludes 0).
                 let status = looks.stop(&s.pentanomial).map_or(Status::Running, |_| {
                     Status::Stopped(match (&elo, rout) {
@@ -416,21 +415,6 @@ fn unstopped(rows: &[AblationRow]) -> Option<String> {
     (count > 0).then(|| format!("Not stopped yet ({count}): {}.", parts.join("; ")))
 }
 
-pub(super) fn interval(e: Option<&Estimate>, digits: usize, unit: &str) -> String {
-    e.map_or_else(
-        || "-".to_string(),
-        |e| {
-            // Adding 0.0 turns a negative zero into zero.
-            format!(
-                "{:+.digits$}{unit} [{:+.digits$}, {:+.digits$}]",
-                e.value + 0.0,
-                e.low + 0.0,
-                e.high + 0.0
-            )
-        },
-    )
-}
-
 fn table(rows: &[AblationRow], confidence: &str, bound: f64) -> Table {
     let elo_header = format!(">ΔElo [{confidence} CI]");
     let mut t = Table::new(&[
@@ -468,7 +452,7 @@ fn table(rows: &[AblationRow], confidence: &str, bound: f64) -> Table {
         let elo = match (&r.delta_elo, r.elo_rout) {
             (None, Some(bound)) => format!("{bound} (a rout)"),
             (None, None) if r.games > 0 => "too few games".to_string(),
-            _ => interval(r.delta_elo.as_ref(), 0, ""),
+            _ => signed_ci(r.delta_elo.as_ref(), 0, ""),
         };
         let note = r.stockfish_note.unwrap_or("-");
         t.row(vec![
@@ -476,7 +460,7 @@ fn table(rows: &[AblationRow], confidence: &str, bound: f64) -> Table {
             elo,
             r.adjusted_elo
                 .map_or_else(|| "-".to_string(), |a| format!("{:+.0}", a + 0.0)),
-            interval(r.delta_nelo.as_ref(), 0, ""),
+            signed_ci(r.delta_nelo.as_ref(), 0, ""),
             r.games.to_string(),
             match (r.status, r.repeated_share()) {
                 (Status::Stopped(Verdict::Inactive), Some(share)) => {
@@ -486,12 +470,12 @@ fn table(rows: &[AblationRow], confidence: &str, bound: f64) -> Table {
                 (other, _) => other.name().to_string(),
             },
             note.to_string(),
-            interval(r.delta_depth.as_ref(), 2, ""),
+            signed_ci(r.delta_depth.as_ref(), 2, ""),
             size,
             false_cuts,
             r.share_of_cuts
                 .map_or_else(|| "-".into(), |s| format!("{:.1}%", 100.0 * s)),
-            interval(r.delta_regret_cp.as_ref(), 1, ""),
+            signed_ci(r.delta_regret_cp.as_ref(), 1, ""),
         ]);
     }
     t

@@ -5,7 +5,7 @@
 
 use cutlab_analysis::{
     elo::{Looks, MatchStats, Verdict},
-    markdown::Table,
+    markdown::{Table, signed_ci},
     plot::{self, Axis},
     rows::{GameRow, read_games_if_stored},
     stats::{Estimate, mean_ci, z_quantile},
@@ -146,10 +146,7 @@ fn table(rows: &[Replayed], confidence: &str, bound: f64) -> Table {
     ]);
     for r in rows.iter().filter(|r| r.summary.is_some()) {
         let s = r.source;
-        let stats = r.stats();
-        let nelo = stats
-            .filter(|s| s.nelo.is_finite() && s.nelo_error.is_finite())
-            .map(|s| Estimate::around(s.nelo, s.nelo_error));
+        let nelo = r.stats().and_then(MatchStats::nelo_estimate);
         t.row(vec![
             format!("{} `{}`", s.direction, s.method),
             s.effort_nodes.to_string(),
@@ -177,18 +174,7 @@ fn table(rows: &[Replayed], confidence: &str, bound: f64) -> Table {
 
 /// An estimate with its interval, signed to one decimal (`-` without one).
 fn signed(e: Option<Estimate>) -> String {
-    // Adding 0.0 turns a negative zero into zero.
-    e.map_or_else(
-        || "-".to_string(),
-        |e| {
-            format!(
-                "{:+.1} [{:+.1}, {:+.1}]",
-                e.value + 0.0,
-                e.low + 0.0,
-                e.high + 0.0
-            )
-        },
-    )
+    signed_ci(e.as_ref(), 1, "")
 }
 
 /// The replay's verdict: decided, equivalent within the ablation's bound, or undecided.
@@ -269,8 +255,7 @@ fn write_csv(path: &std::path::Path, rows: &[Replayed], bound: f64) -> Result<()
     let mut csv = csv::Writer::from_path(path).map_err(|e| err(&e))?;
     for r in rows.iter().filter(|r| r.summary.is_some()) {
         let s = r.source;
-        let (elo, stats) = (r.elo(), r.stats());
-        let nelo_ok = stats.filter(|s| s.nelo.is_finite() && s.nelo_error.is_finite());
+        let (elo, nelo) = (r.elo(), r.stats().and_then(MatchStats::nelo_estimate));
         csv.serialize(CsvRow {
             direction: s.direction.name(),
             method: &s.method,
@@ -284,9 +269,9 @@ fn write_csv(path: &std::path::Path, rows: &[Replayed], bound: f64) -> Result<()
             replay_elo: elo.map(|e| e.value),
             replay_elo_low: elo.map(|e| e.low),
             replay_elo_high: elo.map(|e| e.high),
-            replay_nelo: nelo_ok.map(|s| s.nelo),
-            replay_nelo_low: nelo_ok.map(|s| s.nelo - s.nelo_error),
-            replay_nelo_high: nelo_ok.map(|s| s.nelo + s.nelo_error),
+            replay_nelo: nelo.map(|e| e.value),
+            replay_nelo_low: nelo.map(|e| e.low),
+            replay_nelo_high: nelo.map(|e| e.high),
             replay_verdict: verdict(r, bound),
             outcome: r.outcome().map(Outcome::name),
             z_difference: r.z(),
@@ -378,16 +363,11 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
                 ("replay (95%)", &replay),
             ],
         )?;
+        let reading = format!("{}{}", counts(&rows), inflation(&rows).unwrap_or_default());
         md.push_str(&format!(
-            "\n![The ablation's rows and their replays](replays.svg)\n\n{}{}",
-            counts(&rows),
-            inflation(&rows).unwrap_or_default()
+            "\n![The ablation's rows and their replays](replays.svg)\n\n{reading}"
         ));
-        summary.push_str(&format!(
-            "\n{}{}",
-            counts(&rows),
-            inflation(&rows).unwrap_or_default()
-        ));
+        summary.push_str(&format!("\n{reading}"));
     }
     write_csv(&layout.file("replays.csv"), &rows, bound)?;
     md.push_str(&format!(
