@@ -106,6 +106,11 @@ impl SourceRow {
         format!("{}-{}", self.direction, self.method)
     }
 
+    /// The name of the replay's step.
+    fn step(&self) -> String {
+        format!("replay-{}-{}", self.effort_nodes, self.name())
+    }
+
     /// The match's games, relative to the run (the ablation's and the replay's alike).
     fn games_file(&self) -> String {
         format!("matches/{}/{}.csv", self.effort_nodes, self.name())
@@ -234,7 +239,7 @@ impl ReplayArgs {
         rule.extend(["--games".into(), self.games.to_string()]);
         let file = row.games_file();
         build.game_match(
-            format!("replay-{}-{}", row.effort_nodes, row.name()),
+            row.step(),
             [&first, &second],
             &rule,
             file.trim_end_matches(".csv"),

@@ -112,8 +112,7 @@ fn read<'a>(
         .iter()
         .map(|source| {
             let games: Vec<GameRow> = read_games_if_stored(&layout.file(&source.games_file()))?;
-            let step = format!("replay-{}-{}", source.effort_nodes, source.name());
-            let finished = is_finished(&manifest.header.steps, &step);
+            let finished = is_finished(&manifest.header.steps, &source.step());
             let published = source
                 .elo
                 .map(|e| (e.value, (e.high - e.low) / 2.0 / z_quantile(confidence)));
