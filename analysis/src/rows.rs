@@ -33,19 +33,9 @@ pub fn read<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, String> {
 /// The rows of `path` (or its `.gz` or `.xz`); `in_progress`: a last line without its end,
 /// which a process still writing the file (or killed while it wrote) leaves, is not a row yet.
 fn read_rows<T: DeserializeOwned>(path: &Path, in_progress: bool) -> Result<Vec<T>, String> {
-    use std::io::Read as _;
     let found = stored(path).unwrap_or_else(|| path.to_path_buf());
     let path = found.as_path();
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut input: Box<dyn std::io::Read> = match path.extension().and_then(|e| e.to_str()) {
-        Some("gz") => Box::new(flate2::read::GzDecoder::new(file)),
-        Some("xz") => Box::new(liblzma::read::XzDecoder::new(file)),
-        _ => Box::new(file),
-    };
-    let mut text = Vec::new();
-    input
-        .read_to_end(&mut text)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut text = read_bytes(path)?;
     if in_progress && !text.ends_with(b"\n") {
         let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         text.truncate(whole);
@@ -55,6 +45,25 @@ fn read_rows<T: DeserializeOwned>(path: &Path, in_progress: bool) -> Result<Vec<
         .enumerate()
         .map(|(i, r)| r.map_err(|e| format!("{}:{}: {e}", path.display(), i + 2)))
         .collect()
+}
+
+/// The bytes of `path`, decompressed when it ends in `.gz` or `.xz`.
+///
+/// # Errors
+/// An unreadable file, named.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read as _;
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut input: Box<dyn std::io::Read> = match path.extension().and_then(|e| e.to_str()) {
+        Some("gz") => Box::new(flate2::read::GzDecoder::new(file)),
+        Some("xz") => Box::new(liblzma::read::XzDecoder::new(file)),
+        _ => Box::new(file),
+    };
+    let mut bytes = Vec::new();
+    input
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(bytes)
 }
 
 /// Every row of a CSV that may not be there yet, or not whole (a step not run, or running, or

@@ -39,6 +39,14 @@ impl Estimate {
     }
 }
 
+/// How far apart two independent estimates are, each a value with its standard error, in
+/// standard errors of their difference (`None` without a finite one).
+#[must_use]
+pub fn z_apart(a: (f64, f64), b: (f64, f64)) -> Option<f64> {
+    let z = (a.0 - b.0) / a.1.hypot(b.1);
+    z.is_finite().then_some(z)
+}
+
 /// The two-sided normal quantile for `confidence` (1.96 for 0.95).
 #[must_use]
 pub fn z_quantile(confidence: f64) -> f64 {

@@ -8,7 +8,7 @@ use cutlab_analysis::{
     markdown::{Table, signed_ci},
     plot::{self, Axis},
     rows::{GameRow, read_games_if_stored},
-    stats::{Estimate, mean_ci, z_quantile},
+    stats::{Estimate, mean_ci, z_apart, z_quantile},
     tables::MatchSummary,
 };
 use serde::Serialize;
@@ -71,11 +71,11 @@ impl Replayed<'_> {
 
     /// The replay's distance from the ablation's size in standard errors of their difference.
     fn z(&self) -> Option<f64> {
-        let (published, se) = self.published?;
         let replay = self.stats()?;
-        let replay_se = replay.elo_error / z_quantile(0.95);
-        let z = (replay.elo - published) / se.hypot(replay_se);
-        z.is_finite().then_some(z)
+        z_apart(
+            (replay.elo, replay.elo_error / z_quantile(0.95)),
+            self.published?,
+        )
     }
 }
 

@@ -8,6 +8,7 @@
 //! the one the data gives.
 
 mod ablations;
+mod cited;
 mod fits;
 mod information;
 mod numbers;
@@ -16,9 +17,10 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use cutlab_analysis::{
+    elo::MatchStats,
     plot,
     rows::{GameRow, read_games},
-    stats::Estimate,
+    stats::{Estimate, z_apart, z_quantile},
     tables::{MatchSummary, verdict},
 };
 use serde::Deserialize;
@@ -90,6 +92,30 @@ struct MatchEntry {
     #[serde(default)]
     detail: String,
     games: String,
+    /// The games CSV of the match this one plays again (relative to the study's folder): its
+    /// Elo and games, and how far apart the two are, stand beside this one's.
+    #[serde(default)]
+    against: Option<String>,
+}
+
+/// A match's summary, from its games CSV.
+fn summary(path: &Path) -> Result<MatchSummary, String> {
+    let games: Vec<GameRow> = read_games(path)?;
+    MatchSummary::of(&games).ok_or_else(|| format!("{}: no games", path.display()))
+}
+
+/// The columns of a match played again: the first match's Elo [95%] and games, and the two
+/// Elo's distance in standard errors of their difference.
+fn against_cells(dir: &Path, first: &str, again: &MatchStats) -> Result<String, String> {
+    let first = summary(&dir.join(first))?;
+    let se = |s: &MatchStats| (s.elo, s.elo_error / z_quantile(0.95));
+    let elo = first.stats.elo_estimate().map_or_else(
+        || "-".to_string(),
+        |e| format!("{:+.1} ± {:.1}", e.value + 0.0, e.high - e.value),
+    );
+    let apart = z_apart(se(again), se(&first.stats))
+        .map_or_else(|| "-".to_string(), |z| format!("{z:+.1}"));
+    Ok(format!(" {elo}, {} games | {apart} |", first.games))
 }
 
 /// The kind of a study, from its manifest's `kind` (runs of `ablate` from before kinds were
@@ -134,9 +160,7 @@ fn match_row(
     entry: &MatchEntry,
     with_detail: bool,
 ) -> Result<(String, Option<Estimate>), String> {
-    let path = dir.join(&entry.games);
-    let games: Vec<GameRow> = read_games(&path)?;
-    let m = MatchSummary::of(&games).ok_or_else(|| format!("{}: no games", path.display()))?;
+    let m = summary(&dir.join(&entry.games))?;
     let s = &m.stats;
     let elo = if s.elo_error.is_finite() {
         format!(
@@ -165,8 +189,12 @@ fn match_row(
     } else {
         String::new()
     };
+    let against = match &entry.against {
+        Some(first) => against_cells(dir, first, s)?,
+        None => String::new(),
+    };
     let row = format!(
-        "| {} |{detail} {} | {}-{}-{} | {:.1}% | {elo} | {nelo} | [{}, {}, {}, {}, {}] | {:.1}% | {} |\n",
+        "| {} |{detail}{against} {} | {}-{}-{} | {:.1}% | {elo} | {nelo} | [{}, {}, {}, {}, {}] | {:.1}% | {} |\n",
         entry.label,
         m.games,
         m.wins,
@@ -195,9 +223,23 @@ fn matches_report(dir: &Path, study: &MatchStudy, draw: bool) -> Result<String, 
         }
         if !section.matches.is_empty() {
             let detail = section.detail.as_deref();
-            let (head, rule) = detail.map_or((String::new(), String::new()), |d| {
+            let (mut head, mut rule) = detail.map_or((String::new(), String::new()), |d| {
                 (format!(" {d} |"), " ---: |".to_string())
             });
+            let again = section
+                .matches
+                .iter()
+                .filter(|e| e.against.is_some())
+                .count();
+            if again == section.matches.len() {
+                head.push_str(" played first: Elo [95%], games | apart (standard errors) |");
+                rule.push_str(" ---: | ---: |");
+            } else if again > 0 {
+                return Err(format!(
+                    "section {:?}: give every match of the table `against`, or none",
+                    section.title
+                ));
+            }
             md.push_str(&format!(
                 "\n| match |{head} games | W-D-L | score | Elo [95%] | nElo [95%] | pentanomial | LOS | verdict (95%) |\n| --- |{rule} ---: | --- | ---: | --- | --- | --- | ---: | --- |\n"
             ));
@@ -255,12 +297,14 @@ fn matches_report(dir: &Path, study: &MatchStudy, draw: bool) -> Result<String, 
 /// `draw`, its figures too.
 fn text_report(dir: &Path, draw: bool) -> Result<Option<String>, String> {
     let manifest = ManifestText::read(dir)?;
-    Ok(Some(match manifest.kind {
+    let md = match manifest.kind {
         StudyKind::Ablate | StudyKind::Reproduce | StudyKind::Replay => return Ok(None),
         StudyKind::Matches => matches_report(dir, &manifest.parse()?, draw)?,
         StudyKind::Fits => fits::report(dir, &manifest.parse()?, draw)?,
         StudyKind::Ablations => ablations::report(dir, &manifest.parse()?, draw)?,
-    }))
+    };
+    let cited: cited::CitedFigures = manifest.parse()?;
+    Ok(Some(md + &cited.table(dir)?))
 }
 
 /// Writes the study's report into `dir` (every file the report is made of).
@@ -433,6 +477,53 @@ mod tests {
         assert_eq!(matches_report(&dir, &study, true).unwrap(), md);
         assert!(dir.join("matches-1.svg").is_file());
         assert!(!dir.join("matches-2.svg").exists());
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A match played again stands beside the first: the first's Elo and games, and the two
+    /// 0 standard errors apart when they are the same games; a table where only some matches
+    /// name a first one is refused.
+    #[test]
+    fn a_match_played_again_stands_beside_the_first() {
+        let dir = crate::common::scratch_dir("against");
+        let mut games =
+            "game,pair,opening,white,black,result,termination,plies,first_engine_score,restarts\n"
+                .to_string();
+        for pair in 1..=12 {
+            let (a, b) = (2 * pair - 1, 2 * pair);
+            let (second, score) = if pair % 3 == 0 {
+                ("1-0", "0.0")
+            } else {
+                ("1/2-1/2", "0.5")
+            };
+            games.push_str(&format!(
+                "{a},{pair},o{pair},x,y,1-0,checkmate,40,1.0,0\n{b},{pair},o{pair},y,x,{second},stalemate,40,{score},0\n"
+            ));
+        }
+        std::fs::write(dir.join("g.csv"), games).unwrap();
+        let entry = "[[sections.matches]]\nlabel = \"again\"\ngames = \"g.csv\"\n";
+        let study = |second: &str| -> MatchStudy {
+            toml::from_str(&format!(
+                "title = \"t\"\ntext = \"x\"\n[[sections]]\ntitle = \"s\"\n\
+                 {entry}against = \"g.csv\"\n{second}"
+            ))
+            .unwrap()
+        };
+        let md = matches_report(&dir, &study(""), false).unwrap();
+        let first = summary(&dir.join("g.csv")).unwrap();
+        let elo = first.stats.elo_estimate().unwrap();
+        assert!(md.contains("| played first: Elo [95%], games | apart (standard errors) |"));
+        let cells = format!(
+            "| again | {:+.1} ± {:.1}, 24 games | +0.0 | 24 |",
+            elo.value,
+            elo.high - elo.value
+        );
+        assert!(md.contains(&cells), "{md}\n{cells}");
+        let err = matches_report(&dir, &study(entry), false).unwrap_err();
+        assert!(
+            err.contains("every match of the table `against`, or none"),
+            "{err}"
+        );
         std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -2,7 +2,8 @@
 //! says `numbers = "checked"` may quote in its passages (`text`, `after`, `detail`) only
 //! numbers that the rest of its report (the tables and sentences written from its data, its
 //! header) states, to the digits the prose writes: `report --check` fails naming any other.
-//! Code between backticks and link targets are not prose (commands, files).
+//! Code between backticks, link targets and an issue's number are not prose (commands,
+//! files, references). A figure from outside the data is cited ([`super::cited`]).
 
 /// The passages of a manifest: every `text`, `after` and `detail` string, at any depth.
 #[must_use]
@@ -67,9 +68,13 @@ fn numbers(text: &str) -> Vec<(String, f64, i32)> {
 }
 
 /// Whether a digit at `i` starts a number: not inside a word, a version, a path or a time
-/// control (`10+0.1`).
+/// control (`10+0.1`), nor an issue's number (a reference, as a link is).
 fn starts_a_number(chars: &[char], i: usize) -> bool {
     let before = |k: usize| i.checked_sub(k).map(|j| chars[j]);
+    let reference: String = chars[i.saturating_sub(6)..i].iter().collect();
+    if reference.eq_ignore_ascii_case("issue ") {
+        return false;
+    }
     match before(1) {
         None => true,
         Some(c) if c.is_alphanumeric() || matches!(c, '.' | '_' | '/' | '@' | ',') => false,
@@ -97,10 +102,12 @@ fn without_code(text: &str) -> String {
     out
 }
 
-/// The numbers that `passages` quote and `stated` (the report without them) does not state.
+/// The numbers that `passages` quote and `stated` (the report without them) does not state;
+/// 0, the reference an interval is read against ("excludes 0"), is stated by every report.
 #[must_use]
 pub fn unstated(passages: &[String], stated: &str) -> Vec<String> {
-    let known: Vec<f64> = numbers(stated).into_iter().map(|(_, v, _)| v).collect();
+    let mut known: Vec<f64> = numbers(stated).into_iter().map(|(_, v, _)| v).collect();
+    known.push(0.0);
     let mut missing = Vec::new();
     for passage in passages {
         for (token, value, decimals) in numbers(passage) {
@@ -116,6 +123,16 @@ pub fn unstated(passages: &[String], stated: &str) -> Vec<String> {
     missing
 }
 
+/// Whether `text` states the one number `figure` writes, to the figure's digits (`None`:
+/// `figure` is not one number).
+#[must_use]
+pub fn states(text: &str, figure: &str) -> Option<bool> {
+    let [_] = numbers(figure)[..] else {
+        return None;
+    };
+    Some(unstated(&[figure.to_string()], text).is_empty())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,7 +145,7 @@ mod tests {
         let stated = "| `a` vs `b` | -66.8 ± 42.3 | 3200 | 99.99% |";
         let prose = [
             "Leaving it out costs 67 Elo (-66.8 at 3,200 games), LOS 99.99%; at `--nodes 5000` \
-             and 10+0.1 it is 2.4 standard errors away, +66.81 by hand."
+             and 10+0.1 (issue 55) it is 2.4 standard errors away, +66.81 by hand."
                 .to_string(),
         ];
         assert_eq!(unstated(&prose, stated), ["2.4", "66.81"]);
