@@ -296,7 +296,11 @@ fn matches_report(dir: &Path, study: &MatchStudy, draw: bool) -> Result<String, 
 /// and `reproduce`, which write their CSVs and figures beside it): `None` for those; with
 /// `draw`, its figures too.
 fn text_report(dir: &Path, draw: bool) -> Result<Option<String>, String> {
-    let manifest = ManifestText::read(dir)?;
+    report_of(dir, &ManifestText::read(dir)?, draw)
+}
+
+/// [`text_report`] from `manifest`, the manifest of the study in `dir` or a copy of it.
+fn report_of(dir: &Path, manifest: &ManifestText, draw: bool) -> Result<Option<String>, String> {
     let md = match manifest.kind {
         StudyKind::Ablate | StudyKind::Reproduce | StudyKind::Replay => return Ok(None),
         StudyKind::Matches => matches_report(dir, &manifest.parse()?, draw)?,
@@ -391,23 +395,27 @@ pub fn run(args: &ReportArgs) -> Result<(), String> {
             ));
         }
     }
-    check_numbers(&args.dir, &fresh)?;
+    check_numbers(&args.dir)?;
     println!("{}: the report is what its data says", args.dir.display());
     Ok(())
 }
 
 /// For a study whose manifest says `numbers = "checked"`: every number its passages quote is
-/// one the rest of `report` states ([`numbers`]).
-fn check_numbers(dir: &Path, report: &str) -> Result<(), String> {
+/// one that its report written without them states ([`numbers`]).
+fn check_numbers(dir: &Path) -> Result<(), String> {
     let manifest = ManifestText::read(dir)?;
-    let value: toml::Value = manifest.parse()?;
+    let mut value: toml::Value = manifest.parse()?;
     if value.get("numbers").and_then(toml::Value::as_str) != Some("checked") {
         return Ok(());
     }
     let passages = numbers::passages(&value);
-    let stated = passages
-        .iter()
-        .fold(report.to_string(), |text, p| text.replace(p.trim(), ""));
+    numbers::blank_passages(&mut value);
+    let blank = ManifestText {
+        text: toml::to_string(&value).map_err(|e| format!("{}: {e}", manifest.path.display()))?,
+        path: manifest.path.clone(),
+        kind: manifest.kind,
+    };
+    let stated = report_of(dir, &blank, false)?.unwrap_or_default();
     let unstated = numbers::unstated(&passages, &stated);
     if unstated.is_empty() {
         return Ok(());
@@ -424,24 +432,53 @@ fn check_numbers(dir: &Path, report: &str) -> Result<(), String> {
 mod tests {
     use super::*;
 
+    /// A match of `pairs` game pairs between `x` and `y` at `path`: `x` wins with white, and
+    /// of its games with black loses every third and draws the others.
+    fn write_games(path: &Path, pairs: u32) {
+        let mut games =
+            "game,pair,opening,white,black,result,termination,plies,first_engine_score,restarts\n"
+                .to_string();
+        for pair in 1..=pairs {
+            let (a, b) = (2 * pair - 1, 2 * pair);
+            let (second, score) = if pair % 3 == 0 {
+                ("1-0", "0.0")
+            } else {
+                ("1/2-1/2", "0.5")
+            };
+            games.push_str(&format!(
+                "{a},{pair},o{pair},x,y,1-0,checkmate,40,1.0,0\n{b},{pair},o{pair},y,x,{second},stalemate,40,{score},0\n"
+            ));
+        }
+        std::fs::write(path, games).unwrap();
+    }
+
     /// A study that checks its numbers fails on a passage quoting one its report does not
-    /// state, naming it, and passes once the passage quotes the report's; a study that does
-    /// not check them is not read.
+    /// state, naming it, and passes once the passage quotes the report's (a detail cell that
+    /// repeats a stated number hides nothing); a study that does not check them is not read.
     #[test]
     fn a_checked_study_quotes_only_the_numbers_its_report_states() {
         let dir = crate::common::scratch_dir("numbers");
+        write_games(&dir.join("g.csv"), 12);
+        let elo = summary(&dir.join("g.csv")).unwrap().stats.elo;
         let manifest = |checked: &str, after: &str| {
-            let text = format!("{checked}title = \"t\"\n[[sections]]\nafter = \"{after}\"\n");
+            let text = format!(
+                "{checked}kind = \"matches\"\ntitle = \"t\"\ntext = \"\"\n[[sections]]\n\
+                 title = \"s\"\ndetail = \"d\"\nafter = \"{after}\"\n[[sections.matches]]\n\
+                 label = \"x vs y\"\ndetail = \"24\"\ngames = \"g.csv\"\n"
+            );
             std::fs::write(dir.join("manifest.toml"), text).unwrap();
         };
-        let report = "| a vs b | +12.3 ± 4.5 |\nWon by 12.3 Elo.";
-        manifest("numbers = \"checked\"\n", "Won by 12.3 Elo.");
-        assert_eq!(check_numbers(&dir, report), Ok(()));
-        manifest("numbers = \"checked\"\n", "Won by 12.5 Elo.");
-        let err = check_numbers(&dir, report).unwrap_err();
-        assert!(err.contains("does not state: 12.5;"), "{err}");
-        manifest("", "Won by 12.5 Elo.");
-        assert_eq!(check_numbers(&dir, report), Ok(()));
+        manifest(
+            "numbers = \"checked\"\n",
+            &format!("Won by {elo:.1} Elo in 24 games."),
+        );
+        assert_eq!(check_numbers(&dir), Ok(()));
+        let wrong = format!("{:.1}", elo + 0.2);
+        manifest("numbers = \"checked\"\n", &format!("Won by {wrong} Elo."));
+        let err = check_numbers(&dir).unwrap_err();
+        assert!(err.contains(&format!("does not state: {wrong};")), "{err}");
+        manifest("", &format!("Won by {wrong} Elo."));
+        assert_eq!(check_numbers(&dir), Ok(()));
         std::fs::remove_dir_all(&dir).ok();
     }
 
@@ -450,16 +487,7 @@ mod tests {
     #[test]
     fn a_section_of_matches_is_drawn() {
         let dir = crate::common::scratch_dir("matches");
-        let mut games =
-            "game,pair,opening,white,black,result,termination,plies,first_engine_score,restarts\n"
-                .to_string();
-        for pair in 1..=4 {
-            let (a, b) = (2 * pair - 1, 2 * pair);
-            games.push_str(&format!(
-                "{a},{pair},o{pair},x,y,0-1,checkmate,40,0.0,0\n{b},{pair},o{pair},y,x,1/2-1/2,stalemate,40,0.5,0\n"
-            ));
-        }
-        std::fs::write(dir.join("g.csv"), games).unwrap();
+        write_games(&dir.join("g.csv"), 4);
         let study: MatchStudy = toml::from_str(
             "title = \"t\"\ntext = \"x\"\n[[sections]]\ntitle = \"two\"\n\
              [[sections.matches]]\nlabel = \"`a` vs `b`\"\ngames = \"g.csv\"\n\
@@ -486,21 +514,7 @@ mod tests {
     #[test]
     fn a_match_played_again_stands_beside_the_first() {
         let dir = crate::common::scratch_dir("against");
-        let mut games =
-            "game,pair,opening,white,black,result,termination,plies,first_engine_score,restarts\n"
-                .to_string();
-        for pair in 1..=12 {
-            let (a, b) = (2 * pair - 1, 2 * pair);
-            let (second, score) = if pair % 3 == 0 {
-                ("1-0", "0.0")
-            } else {
-                ("1/2-1/2", "0.5")
-            };
-            games.push_str(&format!(
-                "{a},{pair},o{pair},x,y,1-0,checkmate,40,1.0,0\n{b},{pair},o{pair},y,x,{second},stalemate,40,{score},0\n"
-            ));
-        }
-        std::fs::write(dir.join("g.csv"), games).unwrap();
+        write_games(&dir.join("g.csv"), 12);
         let entry = "[[sections.matches]]\nlabel = \"again\"\ngames = \"g.csv\"\n";
         let study = |second: &str| -> MatchStudy {
             toml::from_str(&format!(

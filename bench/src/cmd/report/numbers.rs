@@ -13,6 +13,23 @@ pub fn passages(manifest: &toml::Value) -> Vec<String> {
     found
 }
 
+/// `manifest` with every passage emptied: what its report states without its prose.
+pub fn blank_passages(manifest: &mut toml::Value) {
+    match manifest {
+        toml::Value::Table(table) => {
+            for (key, v) in table.iter_mut() {
+                if ["text", "after", "detail"].contains(&key.as_str()) && v.is_str() {
+                    *v = toml::Value::String(String::new());
+                } else {
+                    blank_passages(v);
+                }
+            }
+        }
+        toml::Value::Array(items) => items.iter_mut().for_each(blank_passages),
+        _ => {}
+    }
+}
+
 fn collect(value: &toml::Value, found: &mut Vec<String>) {
     match value {
         toml::Value::Table(table) => {
@@ -77,7 +94,7 @@ fn starts_a_number(chars: &[char], i: usize) -> bool {
     }
     match before(1) {
         None => true,
-        Some(c) if c.is_alphanumeric() || matches!(c, '.' | '_' | '/' | '@' | ',') => false,
+        Some(c) if c.is_alphanumeric() || matches!(c, '.' | '_' | '/' | ',') => false,
         Some('+' | '-') => !before(2).is_some_and(char::is_alphanumeric),
         Some(_) => true,
     }
