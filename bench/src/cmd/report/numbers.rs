@@ -88,7 +88,10 @@ fn numbers(text: &str) -> Vec<(String, f64, i32)> {
 /// control (`10+0.1`), nor an issue's number (a reference, as a link is).
 fn starts_a_number(chars: &[char], i: usize) -> bool {
     let before = |k: usize| i.checked_sub(k).map(|j| chars[j]);
-    let reference: String = chars[i.saturating_sub(6)..i].iter().collect();
+    let reference: String = chars[i.saturating_sub(6)..i]
+        .iter()
+        .map(|&c| if c.is_whitespace() { ' ' } else { c })
+        .collect();
     if reference.eq_ignore_ascii_case("issue ") {
         return false;
     }
@@ -162,7 +165,7 @@ mod tests {
         let stated = "| `a` vs `b` | -66.8 ± 42.3 | 3200 | 99.99% |";
         let prose = [
             "Leaving it out costs 67 Elo (-66.8 at 3,200 games), LOS 99.99%; at `--nodes 5000` \
-             and 10+0.1 (issue 55) it is 2.4 standard errors away, +66.81 by hand."
+             and 10+0.1 (issue\n55) it is 2.4 standard errors away, +66.81 by hand."
                 .to_string(),
         ];
         assert_eq!(unstated(&prose, stated), ["2.4", "66.81"]);
