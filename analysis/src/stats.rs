@@ -39,6 +39,13 @@ impl Estimate {
     }
 }
 
+/// The median of `values` (`None` when there are none).
+#[must_use]
+pub fn median(values: Vec<f64>) -> Option<f64> {
+    use statrs::statistics::{Data, Median as _};
+    (!values.is_empty()).then(|| Data::new(values).median())
+}
+
 /// How far apart two independent estimates are, each a value with its standard error, in
 /// standard errors of their difference (`None` without a finite one).
 #[must_use]

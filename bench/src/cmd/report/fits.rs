@@ -8,9 +8,10 @@ use std::{fmt::Write as _, path::Path};
 use cutlab_analysis::{
     plot,
     regression::{LineFit, fit_line, sigma_ratio},
-    stats::Estimate,
+    stats::{Estimate, median},
 };
 use cutlab_instrument::Stage;
+use cutlab_search::score::MATE_BOUND;
 use serde::Deserialize;
 
 use crate::cmd::fit::{
@@ -37,11 +38,15 @@ pub struct FitStudy {
     after: String,
 }
 
-/// One configuration's samples: its label and its `regress` files (beside the manifest).
+/// One configuration's samples: its label, its `regress` files (beside the manifest) and
+/// what its fits say against the first's.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Samples {
     label: String,
     samples: Vec<String>,
+    #[serde(default)]
+    after: String,
 }
 
 fn default_pairs() -> String {
@@ -166,10 +171,64 @@ pub fn report(dir: &Path, study: &FitStudy, draw: bool) -> Result<String, String
             )?;
         }
     }
+    spread(&mut md, &values, pairs.iter().map(|&(_, deep)| deep).max());
+    let findings: Vec<&str> = study
+        .searches
+        .iter()
+        .map(|s| s.after.trim_end())
+        .filter(|a| !a.is_empty())
+        .collect();
+    if !findings.is_empty() {
+        let _ = write!(md, "\n## What the fits say\n\n{}\n", findings.join("\n\n"));
+    }
     if !study.after.is_empty() {
         let _ = write!(md, "\n{}\n", study.after.trim_end());
     }
     Ok(md)
+}
+
+/// The median |v| of the positions of `stage` whose value at `depth` is not a mate, and how
+/// many there are.
+fn median_value(values: &SampleValues, stage: Stage, depth: i32) -> (usize, Option<f64>) {
+    let found: Vec<f64> = values
+        .values()
+        .filter(|(s, _)| *s == stage)
+        .filter_map(|(_, by_depth)| by_depth.get(&depth))
+        .filter(|v| v.abs() < MATE_BOUND)
+        .map(|&v| f64::from(v.abs()))
+        .collect();
+    (found.len(), median(found))
+}
+
+/// The section on the values' spread: each search's median |v| at the deepest depth, by stage,
+/// and its ratio to the first search's (a network's centipawns need not be the classical ones).
+fn spread(md: &mut String, values: &[(&str, SampleValues)], depth: Option<i32>) {
+    let (Some(depth), [(base, base_values), ..]) = (depth, values) else {
+        return;
+    };
+    let _ = write!(
+        md,
+        "\n## The values' spread\n\nThe median |v| at depth {depth}, cp, over the positions \
+         whose value there is not a mate ({} positions searched by {base}), and its ratio to \
+         {base}'s.\n\n| stage | search | positions | median \\|v\\| cp | over {base}'s |\n\
+         | --- | --- | ---: | ---: | ---: |\n",
+        base_values.len()
+    );
+    for stage in [Stage::Middlegame, Stage::Endgame] {
+        let (_, first) = median_value(base_values, stage, depth);
+        for (label, v) in values {
+            let (n, m) = median_value(v, stage, depth);
+            let show = |x: Option<f64>, f: &dyn Fn(f64) -> String| x.map_or("-".into(), f);
+            let ratio = m.zip(first).map(|(m, f)| m / f);
+            let _ = writeln!(
+                md,
+                "| {} | {label} | {n} | {} | {} |",
+                stage.name(),
+                show(m, &|x| format!("{x:.0}")),
+                show(ratio, &|x| format!("{x:.2}"))
+            );
+        }
+    }
 }
 
 #[cfg(test)]
@@ -179,7 +238,8 @@ mod tests {
     /// A study of two searches of the same samples: the first's row of its pair and stage is
     /// the five-point fit worked by hand (x = 0..40 cp by 10, y = 10, 30, 20, 50, 40 cp:
     /// a = 0.8, b = 14, σ = √120, r = 0.8); the endgame, with no points, says so; a second
-    /// search has its σ ratio to the first.
+    /// search has its σ ratio to the first, each its median |v| at the deepest depth, and a
+    /// search's findings are printed.
     #[test]
     fn a_fit_row_is_the_least_squares_line_of_its_points() {
         let dir = crate::common::scratch_dir("fits");
@@ -196,7 +256,7 @@ mod tests {
         }
         std::fs::write(dir.join("s.csv"), csv).unwrap();
         let study: FitStudy = toml::from_str(
-            "title = \"t\"\ntext = \"x\"\npairs = \"3:5\"\n[[searches]]\nlabel = \"one\"\nsamples = [\"s.csv\"]\n[[searches]]\nlabel = \"two\"\nsamples = [\"s.csv\"]\n",
+            "title = \"t\"\ntext = \"x\"\npairs = \"3:5\"\n[[searches]]\nlabel = \"one\"\nsamples = [\"s.csv\"]\n[[searches]]\nlabel = \"two\"\nsamples = [\"s.csv\"]\nafter = \"Two says so.\"\n",
         )
         .unwrap();
         let md = report(&dir, &study, true).unwrap();
@@ -217,5 +277,8 @@ mod tests {
             md.contains("| endgame | one | 0 | too few points |"),
             "{md}"
         );
+        // The spread at the deepest depth: the median of 10, 30, 20, 50, 40 cp.
+        assert!(md.contains("| middlegame | two | 5 | 30 | 1.00 |"), "{md}");
+        assert!(md.contains("## What the fits say\n\nTwo says so."), "{md}");
     }
 }
