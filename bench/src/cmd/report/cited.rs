@@ -103,19 +103,21 @@ impl Cited {
 mod tests {
     use super::*;
 
-    /// A figure its file states passes and is drawn with the file; one the file does not state,
-    /// a figure that is not one number, or an entry without a source fails, naming it; one
-    /// stated elsewhere is drawn as not checked.
+    /// A figure its file states (a CSV's commas separate) passes and is drawn with the file;
+    /// one the file does not state, a figure that is not one number, or an entry without a
+    /// source fails, naming it; one stated elsewhere is drawn as not checked.
     #[test]
     fn a_cited_figure_is_found_in_its_file() {
         let dir = crate::common::scratch_dir("cited");
         std::fs::write(dir.join("config.toml"), "seed = 7\nnodes = 949502\n").unwrap();
+        std::fs::write(dir.join("loss.csv"), "epoch,loss\n16,0.009256826\n").unwrap();
         let cited = |entries: &str| -> Result<String, String> {
             toml::from_str::<CitedFigures>(entries).unwrap().table(&dir)
         };
         let md = cited(
             "[[cited]]\nfigure = \"949,502\"\nwhat = \"nodes\"\nfile = \"config.toml\"\n\
-             [[cited]]\nfigure = \"54\"\nwhat = \"a margin\"\nelsewhere = \"Stockfish\"\n",
+             [[cited]]\nfigure = \"54\"\nwhat = \"a margin\"\nelsewhere = \"Stockfish\"\n\
+             [[cited]]\nfigure = \"0.00926\"\nwhat = \"a loss\"\nfile = \"loss.csv\"\n",
         )
         .unwrap();
         assert!(md.contains("| 949,502 | nodes | `config.toml` |"), "{md}");

@@ -52,8 +52,12 @@ fn collect(value: &toml::Value, found: &mut Vec<String>) {
 /// The numbers of `text` outside code and link targets: each as written and as its value
 /// with the decimals written (signs dropped: "costs 18" quotes a row of -18).
 fn numbers(text: &str) -> Vec<(String, f64, i32)> {
-    let prose = without_code(text);
-    let chars: Vec<char> = prose.chars().collect();
+    every_number(&without_code(text))
+}
+
+/// The numbers of `text`, code and all.
+fn every_number(text: &str) -> Vec<(String, f64, i32)> {
+    let chars: Vec<char> = text.chars().collect();
     let mut found = Vec::new();
     let mut i = 0;
     while i < chars.len() {
@@ -131,10 +135,7 @@ pub fn unstated(passages: &[String], stated: &str) -> Vec<String> {
     let mut missing = Vec::new();
     for passage in passages {
         for (token, value, decimals) in numbers(passage) {
-            let scale = 10_f64.powi(decimals);
-            let stated = known
-                .iter()
-                .any(|k| ((k * scale).round() / scale - value).abs() < 1e-9);
+            let stated = known.iter().any(|&k| rounds_to(k, value, decimals));
             if !stated && !missing.contains(&token) {
                 missing.push(token);
             }
@@ -143,14 +144,26 @@ pub fn unstated(passages: &[String], stated: &str) -> Vec<String> {
     missing
 }
 
-/// Whether `text` states the one number `figure` writes, to the figure's digits (`None`:
-/// `figure` is not one number).
+/// Whether `known`, rounded to `decimals`, is `value`.
+fn rounds_to(known: f64, value: f64, decimals: i32) -> bool {
+    let scale = 10_f64.powi(decimals);
+    ((known * scale).round() / scale - value).abs() < 1e-9
+}
+
+/// Whether the file text `text` states the one number `figure` writes, to the figure's
+/// digits, in its code too, its commas read as thousands or, as a CSV's, as separators
+/// (`None`: `figure` is not one number).
 #[must_use]
 pub fn states(text: &str, figure: &str) -> Option<bool> {
-    let [_] = numbers(figure)[..] else {
+    let [(_, value, decimals)] = numbers(figure)[..] else {
         return None;
     };
-    Some(unstated(&[figure.to_string()], text).is_empty())
+    let found = |t: &str| {
+        every_number(t)
+            .iter()
+            .any(|&(_, k, _)| rounds_to(k, value, decimals))
+    };
+    Some(found(text) || found(&text.replace(',', " ")))
 }
 
 #[cfg(test)]
