@@ -184,6 +184,54 @@ mod tests {
         assert_eq!(unstated(&prose, stated), ["2.4", "66.81"]);
     }
 
+    /// The reports that `text` links (`](results/NAME/report.md)`).
+    fn linked_reports(text: &str) -> Vec<String> {
+        text.split("](")
+            .skip(1)
+            .filter_map(|rest| rest.split_once(')').map(|(target, _)| target))
+            .filter(|t| t.starts_with("results/") && t.ends_with("/report.md"))
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// README's findings quote only numbers that the reports they link state, their commands
+    /// included (a paragraph linking none: those the section links); its table of worths is
+    /// not prose.
+    #[test]
+    fn the_readme_findings_quote_only_what_the_reports_state() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap();
+        let readme = read("README.md");
+        let start = readme.find("## Findings").unwrap();
+        let section = &readme[start..];
+        let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
+        let every = linked_reports(section);
+        let mut paragraphs: Vec<String> = Vec::new();
+        for line in section.lines().skip(1) {
+            if line.starts_with('|') {
+                continue;
+            }
+            match paragraphs.last_mut() {
+                Some(p) if !line.is_empty() && !line.starts_with("- ") && !p.is_empty() => {
+                    p.push('\n');
+                    p.push_str(line);
+                }
+                _ => paragraphs.push(line.to_string()),
+            }
+        }
+        for paragraph in paragraphs.iter().filter(|p| !p.is_empty()) {
+            let links = linked_reports(paragraph);
+            let reports = if links.is_empty() { &every } else { &links };
+            // A report's commands state its time limits and sizes too.
+            let stated: String = reports.iter().map(|r| read(r).replace('`', "")).collect();
+            let missing = unstated(std::slice::from_ref(paragraph), &stated);
+            assert!(
+                missing.is_empty(),
+                "README's findings quote {missing:?}, which {reports:?} do not state:\n{paragraph}"
+            );
+        }
+    }
+
     /// Every passage of a manifest is read, at any depth, and nothing else.
     #[test]
     fn the_passages_are_text_after_and_detail() {
