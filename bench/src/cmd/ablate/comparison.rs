@@ -107,10 +107,27 @@ impl Comparison {
         self.direction != Direction::Doubled
     }
 
-    /// The comparison's name in files and steps, e.g. `without-rfp`.
+    /// The comparison's name in files and steps, e.g. `without-rfp` ([`name`]).
     #[must_use]
     pub fn name(&self) -> String {
-        format!("{}-{}", self.direction, self.method)
+        name(self.direction.name(), &self.method)
+    }
+}
+
+/// A comparison's name in files and steps, e.g. `without-rfp`; a part read from a file is
+/// named by the file's stem (`without-nnue-embedded` for `nnue@search/nets/embedded.nnue`), as
+/// a path cannot be part of a file's name.
+#[must_use]
+pub fn name(direction: &str, method: &str) -> String {
+    match method.split_once('@') {
+        Some((part, file)) => {
+            let stem = std::path::Path::new(file).file_stem().map_or_else(
+                || file.replace('/', "-"),
+                |s| s.to_string_lossy().into_owned(),
+            );
+            format!("{direction}-{part}-{stem}")
+        }
+        None => format!("{direction}-{method}"),
     }
 }
 
@@ -226,4 +243,18 @@ pub fn comparisons(args: &AblateArgs) -> Result<Plan, String> {
         );
     }
     Ok((stack, baseline, out))
+}
+
+#[cfg(test)]
+mod tests {
+    /// A part read from a file is named by the file's stem, so that the comparison's name can
+    /// name its files (the network left out of `modern+nnue@FILE`: the classical evaluation).
+    #[test]
+    fn a_part_read_from_a_file_is_named_by_its_stem() {
+        assert_eq!(super::name("without", "rfp"), "without-rfp");
+        assert_eq!(
+            super::name("without", "nnue@search/nets/embedded.nnue"),
+            "without-nnue-embedded"
+        );
+    }
 }

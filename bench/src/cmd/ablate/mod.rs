@@ -17,7 +17,7 @@
 //! [`Looks`]: cutlab_analysis::elo::Looks
 
 mod budget;
-mod comparison;
+pub mod comparison;
 mod effort;
 mod equal_time;
 mod notes;

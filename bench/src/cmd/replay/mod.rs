@@ -101,9 +101,9 @@ impl SourceRow {
         }
     }
 
-    /// The comparison's name in files and steps, e.g. `without-rfp`.
+    /// The comparison's name in files and steps, e.g. `without-rfp` (the ablation's).
     fn name(&self) -> String {
-        format!("{}-{}", self.direction, self.method)
+        ablate::comparison::name(self.direction.name(), &self.method)
     }
 
     /// The name of the replay's step.
