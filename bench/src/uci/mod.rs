@@ -2,4 +2,5 @@
 //! engines for matches and the oracle.
 
 pub mod client;
+mod parse;
 pub mod server;
