@@ -5,10 +5,7 @@
 
 use cutlab_analysis::markdown::Table;
 
-use super::{
-    Manifest,
-    report::{AblationRow, Status},
-};
+use super::{Manifest, played::Status, report::AblationRow};
 
 /// The games a match step played at once: its command's `--concurrency`, else the run's
 /// threads.

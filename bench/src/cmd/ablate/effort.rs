@@ -9,10 +9,7 @@ use cutlab_analysis::{
     stats::{Estimate, Trend, trend},
 };
 
-use super::{
-    Direction, Layout, notes,
-    report::{AblationRow, Status},
-};
+use super::{Direction, Layout, notes, played::Status, report::AblationRow};
 
 /// What a method is worth to the search its row measures, in Elo: leaving it out costs what
 /// it is worth, adding it gains it (and a doubling of the nodes gains what it is worth).

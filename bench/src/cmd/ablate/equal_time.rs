@@ -83,7 +83,7 @@ pub fn section(rows: &[AblationRow], confidence: f64) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cmd::ablate::report::Status;
+    use crate::cmd::ablate::played::Status;
     use cutlab_analysis::elo::Verdict;
 
     /// Leaving a method out reads -20 ± 10 at fixed nodes and searches 1.5 times as fast

@@ -22,6 +22,7 @@ mod effort;
 mod equal_time;
 mod notes;
 mod plan;
+mod played;
 mod report;
 mod rule;
 

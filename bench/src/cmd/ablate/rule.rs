@@ -8,7 +8,7 @@ use cutlab_analysis::{
     sequential,
 };
 
-use super::report::{AblationRow, Status};
+use super::{played::Status, report::AblationRow};
 
 /// The pairs of the stopped matches of `rows` pooled as a distribution of no effect, and how
 /// many pairs ([`sequential::no_effect_of`]).
