@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Board, Color, Move, Position as _};
 
 use crate::common::{
-    dataformat,
+    configs, dataformat,
     packed_games::GameMoves,
     parallel, progress, results,
     self_play::{Adjudication, GameRng},
@@ -346,7 +346,7 @@ fn record_run(
         let path = args.out.join("environment.toml");
         std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    results::write_args_config(
+    configs::write_args_config(
         &args.out.join("datagen.csv"),
         "datagen",
         args,

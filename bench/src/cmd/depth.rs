@@ -13,7 +13,10 @@ use cutlab_search::{Limits, Search};
 use cutlab_suites::SuitePosition;
 use serde::Serialize;
 
-use crate::common::results::{missing_searches, searched, write_variant_configs};
+use crate::common::{
+    configs::write_variant_configs,
+    results::{missing_searches, searched},
+};
 
 /// Options of `cutlab depth`.
 #[derive(Args, Debug, Serialize)]

@@ -33,7 +33,7 @@ pub struct MatchReportArgs {
 /// An unreadable file, files of matches with other settings (another time control, node
 /// count, opponent, seed), games of different pairings, or the same game pair twice.
 pub fn run(args: &MatchReportArgs) -> Result<(), String> {
-    crate::common::results::same_settings(&args.files)?;
+    crate::common::configs::same_settings(&args.files)?;
     let mut rows: Vec<GameRow> = Vec::new();
     for path in &args.files {
         rows.extend(cutlab_analysis::rows::read_games(path)?);

@@ -13,7 +13,10 @@ use cutlab_suites::SuitePosition;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Position as _, san::San};
 
-use crate::common::results::{missing_searches, searched, write_variant_configs};
+use crate::common::{
+    configs::write_variant_configs,
+    results::{missing_searches, searched},
+};
 use crate::uci::client::UciEngine;
 
 /// Options of `cutlab oracle`.

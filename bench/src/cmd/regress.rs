@@ -106,7 +106,7 @@ pub fn run(args: &RegressArgs) -> Result<(), String> {
         .copied()
         .filter(|p| !done.contains(&p.id))
         .collect();
-    crate::common::results::write_config(
+    crate::common::configs::write_config(
         &args.run.out,
         "regress",
         args,

@@ -114,7 +114,7 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
             Tee(csv, CutSampler::new(args.verify_cuts.clone(), args.seed)),
         ),
     );
-    crate::common::results::write_config(&args.out, "trace", args, &config, &suite, false)?;
+    crate::common::configs::write_config(&args.out, "trace", args, &config, &suite, false)?;
     let mut search = Search::with_observer(config, args.hash_mb, observer)?;
 
     let positions = crate::common::shard::shard(&suite.positions, args.shard);

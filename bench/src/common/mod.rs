@@ -7,6 +7,7 @@
 
 pub mod adjudication;
 pub mod bench;
+pub mod configs;
 pub mod csv_merge;
 pub mod dataformat;
 pub mod durations;

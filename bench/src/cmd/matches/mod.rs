@@ -234,7 +234,7 @@ fn openings(args: &MatchArgs) -> Result<(Vec<(String, String)>, String), String>
         None => cutlab_suites::openings(),
     };
     crate::common::options::without_terminal(&mut suite, "openings")?;
-    let content = crate::common::results::suite_content(&suite);
+    let content = crate::common::configs::suite_content(&suite);
     let mut openings: Vec<(String, String)> = suite
         .positions
         .iter()

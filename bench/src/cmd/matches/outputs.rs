@@ -47,7 +47,7 @@ impl<'a> Outputs<'a> {
                 args: &'a MatchArgs,
                 openings_content: &'a str,
             }
-            crate::common::results::write_args_config(
+            crate::common::configs::write_args_config(
                 path,
                 "match",
                 &Recorded {

@@ -99,7 +99,7 @@ pub struct Data {
 /// A file that cannot be read, or is not a whole number of valid records.
 pub fn load(inputs: &[PathBuf], share: f64, seed: u64) -> Result<Data, String> {
     let (mut train, mut validation) = (Positions::default(), Positions::default());
-    let mut content = crate::common::results::Fnv1a::default();
+    let mut content = crate::common::configs::Fnv1a::default();
     for (k, input) in inputs.iter().enumerate() {
         let path = data_file(input);
         let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;

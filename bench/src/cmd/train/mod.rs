@@ -353,7 +353,7 @@ fn positions(
         args: &'a TrainArgs,
         data_content: String,
     }
-    crate::common::results::write_args_config(
+    crate::common::configs::write_args_config(
         &args.out.join("train.csv"),
         "train",
         &Recorded {
