@@ -232,6 +232,26 @@ mod tests {
         }
     }
 
+    /// Every published study with prose has its numbers checked (`report --check`, run on
+    /// every study by CI, then holds its passages to its data).
+    #[test]
+    fn every_published_study_with_prose_checks_its_numbers() {
+        let results = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../results");
+        let mut unchecked = Vec::new();
+        for entry in std::fs::read_dir(&results).unwrap() {
+            let manifest = entry.unwrap().path().join("manifest.toml");
+            let Ok(text) = std::fs::read_to_string(&manifest) else {
+                continue;
+            };
+            let value: toml::Value = toml::from_str(&text).unwrap();
+            let checked = value.get("numbers").and_then(toml::Value::as_str) == Some("checked");
+            if !passages(&value).is_empty() && !checked {
+                unchecked.push(manifest.display().to_string());
+            }
+        }
+        assert!(unchecked.is_empty(), "prose not checked: {unchecked:?}");
+    }
+
     /// Every passage of a manifest is read, at any depth, and nothing else.
     #[test]
     fn the_passages_are_text_after_and_detail() {
