@@ -68,7 +68,8 @@ pub struct AblationRow {
     /// The match's game pairs.
     pub pentanomial: Pentanomial,
     /// The match's pairs whose two games are the same moves, and its pairs
-    /// ([`repeated_pairs`]); none without its games' moves.
+    /// ([`repeated_pairs`](crate::common::packed_games::repeated_pairs)); none without its
+    /// games' moves.
     pub repeated_pairs: Option<(usize, usize)>,
     /// Where the match stands: to play, running, or stopped with its verdict (inactive when
     /// its pairs repeat, else its interval's).
