@@ -5,7 +5,7 @@
 
 use cutlab_analysis::markdown::Table;
 
-use super::{Manifest, played::Status, report::AblationRow};
+use super::{Manifest, played::Status, row::AblationRow};
 
 /// The games a match step played at once: its command's `--concurrency`, else the run's
 /// threads.

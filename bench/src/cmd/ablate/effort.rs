@@ -9,7 +9,7 @@ use cutlab_analysis::{
     stats::{Estimate, Trend, trend},
 };
 
-use super::{Direction, Layout, notes, played::Status, report::AblationRow};
+use super::{Direction, Layout, notes, played::Status, row::AblationRow};
 
 /// What a method is worth to the search its row measures, in Elo: leaving it out costs what
 /// it is worth, adding it gains it (and a doubling of the nodes gains what it is worth).

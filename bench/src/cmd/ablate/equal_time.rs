@@ -11,7 +11,7 @@ use cutlab_analysis::{
     stats::Estimate,
 };
 
-use super::{Direction, report::AblationRow};
+use super::{Direction, row::AblationRow};
 
 /// ΔElo at equal time from ΔElo at fixed nodes, the speed ratio r (variant over reference) and
 /// the Elo of a doubling of the nodes.

@@ -24,6 +24,7 @@ mod notes;
 mod plan;
 mod played;
 mod report;
+mod row;
 mod rule;
 
 use std::path::PathBuf;

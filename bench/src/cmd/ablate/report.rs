@@ -5,7 +5,7 @@
 //! read from the run's files, so `cutlab report DIR` writes the same report again.
 
 use cutlab_analysis::{
-    elo::{Looks, Pentanomial, RoutBound, Verdict},
+    elo::{Looks, RoutBound, Verdict},
     markdown::{Table, signed_ci},
     plot,
     rows::{DepthRow, FalseCutRow, RegretRow, TallyRow},
@@ -15,68 +15,14 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     Comparison, Direction, Layout, Manifest, Reference,
-    played::{Played, Status, archive, repeated_share},
+    played::{Played, Status, archive},
+    row::AblationRow,
 };
 use crate::common::packed_games::Packed;
 use crate::common::pipeline::{
     busy_machine_note, environment_table, rows_of_finished, speed_note, steps_table,
     unfinished_steps,
 };
-
-/// One comparison at one effort: what leaving the method out of the stack (`without`),
-/// adding it to the baseline (`with`) or adding it to the stack (`added`) changes, against
-/// that reference.
-#[derive(Clone, Debug, Default)]
-pub struct AblationRow {
-    /// What is compared.
-    pub direction: Direction,
-    /// The method (preset part).
-    pub method: String,
-    /// Nodes per move of the match.
-    pub effort_nodes: u64,
-    /// Positions compared.
-    pub positions: usize,
-    /// Depth at fixed time, variant minus reference, plies, with its 95% t interval.
-    pub delta_depth: Option<Estimate>,
-    /// Nodes to a fixed depth, variant over reference (geometric mean), with its interval.
-    pub tree_size_ratio: Option<Estimate>,
-    /// Nodes per second at fixed time, variant over reference (geometric mean over positions),
-    /// with its 95% interval: the method's cost per node.
-    pub speed_ratio: Option<Estimate>,
-    /// Share of the method's sampled cuts that a full-width re-search contradicts (Wilson).
-    pub false_cut_rate: Option<Estimate>,
-    /// Sampled cuts verified.
-    pub verified_cuts: u64,
-    /// The method's share of all cuts in the traced search (the stack for `without`, the
-    /// variant otherwise).
-    pub share_of_cuts: Option<f64>,
-    /// Oracle regret, variant minus reference, centipawns, with its 95% t interval.
-    pub delta_regret_cp: Option<Estimate>,
-    /// Elo of the variant against the reference (pentanomial), with the stopping rule's
-    /// interval (1 - 0.05/k for k looks).
-    pub delta_elo: Option<Estimate>,
-    /// Normalized Elo of the variant against the reference (fishtest's), at the same confidence.
-    pub delta_nelo: Option<Estimate>,
-    /// A rout's one Elo bound, where the interval is unbounded on the other side.
-    pub elo_rout: Option<RoutBound>,
-    /// The Elo adjusted for the look the match stopped at decided, before the last: the true
-    /// Elo whose mean estimate among matches stopping at that look is `delta_elo`
-    /// ([`cutlab_analysis::sequential::stage_adjusted`]); none for other rows.
-    pub adjusted_elo: Option<f64>,
-    /// Games played.
-    pub games: usize,
-    /// The match's game pairs.
-    pub pentanomial: Pentanomial,
-    /// The match's pairs whose two games are the same moves, and its pairs
-    /// ([`repeated_pairs`](crate::common::packed_games::repeated_pairs)); none without its
-    /// games' moves.
-    pub repeated_pairs: Option<(usize, usize)>,
-    /// Where the match stands: to play, running, or stopped with its verdict (inactive when
-    /// its pairs repeat, else its interval's).
-    pub status: Status,
-    /// Stockfish 15.1's "(~N Elo)" note for the step the method follows (leave-one-out rows).
-    pub stockfish_note: Option<&'static str>,
-}
 
 /// A row of `ablate.csv` (docs/csv.md), estimates flattened into value, low and high: what
 /// the report writes and what `replay` reads of an ablation (a column an older run lacks reads
@@ -232,30 +178,6 @@ fn row(
             .then(|| super::notes::stockfish(&c.method))
             .flatten(),
     })
-}
-
-impl AblationRow {
-    /// The share of the match's pairs that repeat their games.
-    fn repeated_share(&self) -> Option<f64> {
-        self.repeated_pairs.and_then(repeated_share)
-    }
-
-    /// Whether the method did not act in the row's match ([`Verdict::Inactive`]).
-    pub(super) fn inactive(&self) -> bool {
-        self.status == Status::Stopped(Verdict::Inactive)
-    }
-
-    /// The row's Elo once its match has stopped with an interval and the method acted there:
-    /// the Elo a worth, a trend or an exchange is read from.
-    pub(super) fn measured_elo(&self) -> Option<Estimate> {
-        self.delta_elo
-            .filter(|_| self.stopped() && !self.inactive())
-    }
-
-    /// Whether the row's match has stopped by its rule: its numbers are final.
-    pub(super) fn stopped(&self) -> bool {
-        matches!(self.status, Status::Stopped(_))
-    }
 }
 
 /// What a row of probabilistic alpha-beta compares, when the study has one: it replaces the

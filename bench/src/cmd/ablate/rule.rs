@@ -8,7 +8,7 @@ use cutlab_analysis::{
     sequential,
 };
 
-use super::{played::Status, report::AblationRow};
+use super::{played::Status, row::AblationRow};
 
 /// The pairs of the stopped matches of `rows` pooled as a distribution of no effect, and how
 /// many pairs ([`sequential::no_effect_of`]).
