@@ -8,7 +8,8 @@ use shakmaty::{Color, Position as _, san::SanPlus};
 
 use super::{
     PairSetting,
-    players::{Answer, Control, Player},
+    players::Player,
+    turn::{Answer, Control},
 };
 use crate::common::adjudication::{Adjudicator, Ending};
 

@@ -6,6 +6,7 @@
 mod game;
 mod outputs;
 mod players;
+mod turn;
 mod xboard;
 
 use std::{ops::ControlFlow, path::PathBuf};
@@ -20,7 +21,8 @@ use cutlab_analysis::{
 use crate::common::adjudication::Adjudication;
 use game::play_game;
 use outputs::Outputs;
-use players::{Control, EngineSpec, Player, check_control, parse_engine};
+use players::{EngineSpec, Player, check_control, parse_engine};
+use turn::Control;
 
 use crate::common::options::count_up_to;
 

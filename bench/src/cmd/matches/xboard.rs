@@ -23,7 +23,7 @@ use shakmaty::{
     san::{San, SanPlus},
 };
 
-use super::players::{Answer, Control};
+use super::turn::{Answer, Control};
 use crate::common::engine_process::EngineProcess;
 
 /// The start position, which an engine without `setboard` can play from.
