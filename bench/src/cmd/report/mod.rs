@@ -408,8 +408,7 @@ fn check_numbers(dir: &Path) -> Result<(), String> {
     if value.get("numbers").and_then(toml::Value::as_str) != Some("checked") {
         return Ok(());
     }
-    let passages = numbers::passages(&value);
-    numbers::blank_passages(&mut value);
+    let passages = numbers::take_passages(&mut value);
     let blank = ManifestText {
         text: toml::to_string(&value).map_err(|e| format!("{}: {e}", manifest.path.display()))?,
         path: manifest.path.clone(),

@@ -5,46 +5,30 @@
 //! Code between backticks, link targets and an issue's number are not prose (commands,
 //! files, references). A figure from outside the data is cited ([`super::cited`]).
 
-/// The passages of a manifest: every `text`, `after` and `detail` string, at any depth.
-#[must_use]
-pub fn passages(manifest: &toml::Value) -> Vec<String> {
+/// Takes the passages out of a manifest: every `text`, `after` and `detail` string, at any
+/// depth, returned in order and left empty, so that what remains is what the report states
+/// without its prose.
+pub fn take_passages(manifest: &mut toml::Value) -> Vec<String> {
     let mut found = Vec::new();
-    collect(manifest, &mut found);
+    take(manifest, &mut found);
     found
 }
 
-/// `manifest` with every passage emptied: what its report states without its prose.
-pub fn blank_passages(manifest: &mut toml::Value) {
-    match manifest {
-        toml::Value::Table(table) => {
-            for (key, v) in table.iter_mut() {
-                if ["text", "after", "detail"].contains(&key.as_str()) && v.is_str() {
-                    *v = toml::Value::String(String::new());
-                } else {
-                    blank_passages(v);
-                }
-            }
-        }
-        toml::Value::Array(items) => items.iter_mut().for_each(blank_passages),
-        _ => {}
-    }
-}
-
-fn collect(value: &toml::Value, found: &mut Vec<String>) {
+fn take(value: &mut toml::Value, found: &mut Vec<String>) {
     match value {
         toml::Value::Table(table) => {
-            for (key, v) in table {
+            for (key, v) in table.iter_mut() {
                 match v {
                     toml::Value::String(s)
                         if ["text", "after", "detail"].contains(&key.as_str()) =>
                     {
-                        found.push(s.clone());
+                        found.push(std::mem::take(s));
                     }
-                    _ => collect(v, found),
+                    _ => take(v, found),
                 }
             }
         }
-        toml::Value::Array(items) => items.iter().for_each(|v| collect(v, found)),
+        toml::Value::Array(items) => items.iter_mut().for_each(|v| take(v, found)),
         _ => {}
     }
 }
@@ -243,25 +227,28 @@ mod tests {
             let Ok(text) = std::fs::read_to_string(&manifest) else {
                 continue;
             };
-            let value: toml::Value = toml::from_str(&text).unwrap();
+            let mut value: toml::Value = toml::from_str(&text).unwrap();
             let checked = value.get("numbers").and_then(toml::Value::as_str) == Some("checked");
-            if !passages(&value).is_empty() && !checked {
+            if !take_passages(&mut value).is_empty() && !checked {
                 unchecked.push(manifest.display().to_string());
             }
         }
         assert!(unchecked.is_empty(), "prose not checked: {unchecked:?}");
     }
 
-    /// Every passage of a manifest is read, at any depth, and nothing else.
+    /// Every passage of a manifest is taken, at any depth, and nothing else: the passages are
+    /// left empty, the rest as it was.
     #[test]
     fn the_passages_are_text_after_and_detail() {
-        let manifest: toml::Value = toml::from_str(
+        let mut manifest: toml::Value = toml::from_str(
             "title = \"1\"\ntext = \"2\"\n[[sections]]\nafter = \"3\"\n\
              [[sections.matches]]\ndetail = \"4\"\ngames = \"5\"\n",
         )
         .unwrap();
-        let mut found = passages(&manifest);
+        let mut found = take_passages(&mut manifest);
         found.sort();
         assert_eq!(found, ["2", "3", "4"]);
+        assert_eq!(manifest["text"].as_str(), Some(""));
+        assert_eq!(manifest["title"].as_str(), Some("1"));
     }
 }
