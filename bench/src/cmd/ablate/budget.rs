@@ -21,7 +21,8 @@ fn concurrency(command: &str, threads: usize) -> f64 {
 }
 
 /// Core-seconds a game of one effort's finished matches took (their steps' wall seconds
-/// times the games each played at once, over their games), and how many games that rests on.
+/// times the games each played at once, over the games played in that time: a resumed step's
+/// games less those its output held as it started), and how many games that rests on.
 fn measured(manifest: &Manifest, rows: &[&AblationRow]) -> Option<(f64, usize)> {
     let (mut core_seconds, mut games) = (0.0, 0);
     for r in rows
@@ -30,8 +31,11 @@ fn measured(manifest: &Manifest, rows: &[&AblationRow]) -> Option<(f64, usize)> 
     {
         let step = format!("match-{}-{}-{}", r.effort_nodes, r.direction, r.method);
         if let Some(s) = manifest.header.steps.iter().find(|s| s.name == step) {
-            core_seconds += s.seconds * concurrency(&s.command, manifest.header.threads);
-            games += r.games;
+            let played = r.games.saturating_sub(s.rows_before.unwrap_or(0));
+            if played > 0 {
+                core_seconds += s.seconds * concurrency(&s.command, manifest.header.threads);
+                games += played;
+            }
         }
     }
     #[expect(clippy::cast_precision_loss, reason = "counts")]
@@ -136,8 +140,9 @@ pub fn section(manifest: &Manifest, rows: &[AblationRow]) -> Option<String> {
     }
     Some(format!(
         "\n## The matches' budget\n\nMeasured from this run's own steps: a finished match's \
-         wall time on its threads over its games (a step resumed after an interruption counts \
-         only its last run, so a cost can read low); an effort without a finished match \
+         wall time on its threads over the games it played in that time (a resumed step's \
+         last run and its games only; a step recorded before its resumed games were counted \
+         takes all its games, so its cost can read low); an effort without a finished match \
          takes the nearest measured one's cost in proportion to the nodes a move. The hours \
          left run from every unstopped match stopping at its next look to every one running \
          to its last: {low_total:.1} to {high_total:.1} hours on {threads} threads in all.\n\n\
@@ -154,7 +159,8 @@ mod tests {
     use cutlab_analysis::elo::Verdict;
 
     /// One match at 1,000 nodes stopped after 800 games in 400 s on 2 threads: 1 core-second a
-    /// game. Another at 1,000 nodes has 500 games (looks 800, 1,600): 300 to 1,100 games left,
+    /// game; one resumed from 600 games played its last 200 in 100 s, the same; one played
+    /// wholly elsewhere counts nothing: 1 core-second over 1,000 games. Another at 1,000 nodes has 500 games (looks 800, 1,600): 300 to 1,100 games left,
     /// 150 to 550 s on 2 threads; a match to play at 4,000 nodes costs 4 core-seconds a game
     /// scaled by nodes, 800 to 1,600 games, 1,600 to 3,200 s.
     #[test]
@@ -173,19 +179,27 @@ mod tests {
             ..Manifest::default()
         };
         manifest.header.threads = 2;
-        manifest.header.steps = vec![StepRecord {
-            seconds: 400.0,
+        let step = |name: &str, seconds: f64, rows_before: Option<usize>| StepRecord {
+            seconds,
             command: "cutlab match --concurrency 2 --nodes 1000".into(),
-            ..StepRecord::finished("match-1000-without-rfp")
-        }];
+            rows_before,
+            ..StepRecord::finished(name)
+        };
+        manifest.header.steps = vec![
+            step("match-1000-without-rfp", 400.0, None),
+            step("match-1000-without-see", 100.0, Some(600)),
+            step("match-1000-without-iir", 5.0, Some(800)),
+        ];
         let rows = [
             row("rfp", 1000, 800, Status::Stopped(Verdict::Decided)),
+            row("see", 1000, 800, Status::Stopped(Verdict::Decided)),
+            row("iir", 1000, 800, Status::Stopped(Verdict::Decided)),
             row("lmr", 1000, 500, Status::Running),
             row("rfp", 4000, 0, Status::ToPlay),
         ];
         let md = section(&manifest, &rows).unwrap();
         let hours = |s: f64| s / 3600.0;
-        assert!(md.contains("1.00 (over 800 games)"), "{md}");
+        assert!(md.contains("1.00 (over 1000 games)"), "{md}");
         assert!(
             md.contains(&format!("{:.1} to {:.1}", hours(150.0), hours(550.0))),
             "{md}"

@@ -248,6 +248,20 @@ pub struct Ran {
     pub other_cores_busy: Option<f64>,
     /// This machine's bench speed as it started, for a step that measures time.
     pub speed_nps: Option<u64>,
+    /// The rows its `--out` CSV held as it started, for a resumed step ([`rows_before`]).
+    pub rows_before: Option<usize>,
+}
+
+/// The rows a resumed step's `--out` CSV holds before it runs: the work of its earlier runs,
+/// here or elsewhere, that its wall time leaves out. `None` for a step run afresh, one whose
+/// output is not a CSV, or an empty one.
+fn rows_before(step: &Step) -> Option<usize> {
+    let out = Path::new(step.option("--out")?);
+    if step.rerun != Rerun::Resume || out.extension()? != "csv" {
+        return None;
+    }
+    let rows = csv::Reader::from_path(out).ok()?.records().count();
+    (rows > 0).then_some(rows)
 }
 
 /// Runs one step as a child process, its standard output to `logs/<name>.log`.
@@ -265,6 +279,7 @@ pub fn run_step(layout: &Layout, step: &Step) -> Result<Ran, String> {
         Rerun::Resume => args.push("--resume".into()),
         Rerun::Force => args.push("--force".into()),
     }
+    let rows_before = rows_before(step);
     let meter = load::Meter::start();
     let start = Instant::now();
     let mut command = Command::new(exe);
@@ -287,6 +302,7 @@ pub fn run_step(layout: &Layout, step: &Step) -> Result<Ran, String> {
         seconds: start.elapsed().as_secs_f64(),
         other_cores_busy: meter.and_then(|m| m.other_cores()),
         speed_nps: None,
+        rows_before,
     })
 }
 
@@ -321,6 +337,7 @@ fn finish(layout: &Layout, step: &Step, ran: &Ran) -> Result<StepRecord, String>
         finished_utc: environment::now_utc(),
         other_cores_busy: ran.other_cores_busy,
         speed_nps: ran.speed_nps,
+        rows_before: ran.rows_before,
     };
     record_step(layout, &record)?;
     Ok(record)
@@ -328,7 +345,27 @@ fn finish(layout: &Layout, step: &Step, ran: &Ran) -> Result<StepRecord, String>
 
 #[cfg(test)]
 mod tests {
-    use super::{Sharding, Step, shard_path};
+    use super::{Rerun, Sharding, Step, rows_before, shard_path};
+
+    /// A resumed step's output rows are counted (a quoted field across lines is one row);
+    /// a step run afresh, a missing output and an empty one count none.
+    #[test]
+    fn a_resumed_step_counts_the_rows_its_output_held() {
+        let dir = std::env::temp_dir().join(format!("cutlab-rows-before-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("m.csv");
+        let step = |rerun: Rerun| Step {
+            rerun,
+            ..Step::new("m", &["match", "--out", out.to_str().unwrap()])
+        };
+        assert_eq!(rows_before(&step(Rerun::Resume)), None);
+        std::fs::write(&out, "game,result\n").unwrap();
+        assert_eq!(rows_before(&step(Rerun::Resume)), None);
+        std::fs::write(&out, "game,result\n1,1-0\n2,\"a\nb\"\n3,0-1\n").unwrap();
+        assert_eq!(rows_before(&step(Rerun::Resume)), Some(3));
+        assert_eq!(rows_before(&step(Rerun::Force)), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn shards_write_files_of_their_own_that_no_step_writes() {

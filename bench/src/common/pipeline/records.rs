@@ -27,6 +27,11 @@ pub struct StepRecord {
     /// per second (`speed::SPEED_DEPTH`; absent for other steps, and in records from before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub speed_nps: Option<u64>,
+    /// For a resumed step, the rows its `--out` CSV held as it started (the games of a match
+    /// played before an interruption, or on another machine): its time covers only the rest
+    /// (absent for a step started afresh, and in records from before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows_before: Option<usize>,
 }
 
 #[cfg(test)]
@@ -40,6 +45,7 @@ impl StepRecord {
             finished_utc: String::new(),
             other_cores_busy: None,
             speed_nps: None,
+            rows_before: None,
         }
     }
 }

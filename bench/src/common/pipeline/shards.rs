@@ -8,7 +8,7 @@ use super::{Layout, Ran, Rerun, Sharding, Step, StepRecord, finish, run_step, st
 /// Joins the `n` shards of a finished sharded step: their CSVs (and PGNs) into the step's
 /// own outputs.
 /// Writes the step's record, its seconds the sum of its shards', its others' load the most
-/// any shard saw, its speed the slowest shard's machine's.
+/// any shard saw, its speed the slowest shard's machine's, its rows before the shards' sum.
 ///
 /// # Errors
 /// A shard without its record or outputs, or files that cannot be merged or written.
@@ -16,6 +16,7 @@ pub fn merge_shards(layout: &Layout, step: &Step, n: usize) -> Result<StepRecord
     let mut seconds = 0.0;
     let mut other_cores_busy = None::<f64>;
     let mut speed_nps = None::<u64>;
+    let mut rows_before = None::<usize>;
     for k in 1..=n {
         let shard = step.shard(k, n);
         let record = step_record(layout, &shard.name)
@@ -26,6 +27,9 @@ pub fn merge_shards(layout: &Layout, step: &Step, n: usize) -> Result<StepRecord
         }
         if let Some(s) = record.speed_nps {
             speed_nps = Some(speed_nps.map_or(s, |o| o.min(s)));
+        }
+        if let Some(r) = record.rows_before {
+            rows_before = Some(rows_before.unwrap_or(0) + r);
         }
     }
     // The merge's own runs find the work done: they measure nothing and never wait.
@@ -65,6 +69,7 @@ pub fn merge_shards(layout: &Layout, step: &Step, n: usize) -> Result<StepRecord
             seconds,
             other_cores_busy,
             speed_nps,
+            rows_before,
         },
     )
 }
