@@ -146,6 +146,13 @@ impl MatchStats {
             .then(|| Estimate::around(self.elo, self.elo_error))
     }
 
+    /// The Elo with its standard error (its 95% half-width over 1.96), as
+    /// [`z_apart`](crate::stats::z_apart) takes an estimate.
+    #[must_use]
+    pub fn elo_with_se(&self) -> (f64, f64) {
+        (self.elo, self.elo_error / z_quantile(0.95))
+    }
+
     /// The normalized Elo with its interval, where it has a finite one (pairs with variance).
     #[must_use]
     pub fn nelo_estimate(&self) -> Option<Estimate> {
@@ -563,6 +570,19 @@ mod tests {
         let los = 0.5 * (1.0 + erf(0.02 / (2.0 * v / 100.0).sqrt()));
         assert!(close(s.los, los, 1e-9));
         assert!(s.elo_error > 0.0 && s.nelo_error > 0.0);
+    }
+
+    /// The standard error is the half-width of the one-sigma interval (68.27%), near even.
+    #[test]
+    fn the_standard_error_is_the_one_sigma_half_width() {
+        let p = Pentanomial::from([50, 200, 450, 220, 80]);
+        let (elo, se) = MatchStats::from_pentanomial(&p).elo_with_se();
+        let one_sigma = MatchStats::with_confidence(&p, erf(std::f64::consts::FRAC_1_SQRT_2));
+        assert!(close(elo, one_sigma.elo, 1e-12));
+        assert!(
+            close(se, one_sigma.elo_error, 0.01 * se),
+            "{se} {one_sigma:?}"
+        );
     }
 
     #[test]

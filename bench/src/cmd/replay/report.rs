@@ -72,10 +72,7 @@ impl Replayed<'_> {
     /// The replay's distance from the ablation's size in standard errors of their difference.
     fn z(&self) -> Option<f64> {
         let replay = self.stats()?;
-        z_apart(
-            (replay.elo, replay.elo_error / z_quantile(0.95)),
-            self.published?,
-        )
+        z_apart(replay.elo_with_se(), self.published?)
     }
 }
 

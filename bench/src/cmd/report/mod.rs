@@ -20,7 +20,7 @@ use cutlab_analysis::{
     elo::MatchStats,
     plot,
     rows::{GameRow, read_games},
-    stats::{Estimate, z_apart, z_quantile},
+    stats::{Estimate, z_apart},
     tables::{MatchSummary, verdict},
 };
 use serde::Deserialize;
@@ -108,12 +108,11 @@ fn summary(path: &Path) -> Result<MatchSummary, String> {
 /// Elo's distance in standard errors of their difference.
 fn against_cells(dir: &Path, first: &str, again: &MatchStats) -> Result<String, String> {
     let first = summary(&dir.join(first))?;
-    let se = |s: &MatchStats| (s.elo, s.elo_error / z_quantile(0.95));
     let elo = first.stats.elo_estimate().map_or_else(
         || "-".to_string(),
         |e| format!("{:+.1} ± {:.1}", e.value + 0.0, e.high - e.value),
     );
-    let apart = z_apart(se(again), se(&first.stats))
+    let apart = z_apart(again.elo_with_se(), first.stats.elo_with_se())
         .map_or_else(|| "-".to_string(), |z| format!("{z:+.1}"));
     Ok(format!(" {elo}, {} games | {apart} |", first.games))
 }
