@@ -16,6 +16,7 @@
 //!
 //! [`Looks`]: cutlab_analysis::elo::Looks
 
+mod ablate_csv;
 mod budget;
 pub mod comparison;
 mod effort;
@@ -26,12 +27,13 @@ mod played;
 mod report;
 mod row;
 mod rule;
+mod searched;
 
 use std::path::PathBuf;
 
+pub use ablate_csv::CsvRow;
 pub use comparison::{Comparison, Direction, Reference};
 use comparison::{comparisons, join};
-pub use report::CsvRow;
 
 use clap::Args;
 use serde::{Deserialize, Serialize};

@@ -4,65 +4,22 @@
 //! tidy CSV (`ablate.csv`, docs/csv.md) and forest plots of the Elo differences. Everything is
 //! read from the run's files, so `cutlab report DIR` writes the same report again.
 
-use cutlab_analysis::{
-    elo::{Looks, RoutBound, Verdict},
-    markdown::{Table, signed_ci},
-    plot,
-    rows::{DepthRow, FalseCutRow, RegretRow, TallyRow},
-    stats::{Estimate, paired, paired_difference, paired_ratio, wilson},
-};
-use serde::{Deserialize, Serialize};
-
 use super::{
-    Comparison, Direction, Layout, Manifest, Reference,
+    Comparison, CsvRow, Direction, Layout, Manifest,
     played::{Played, Status, archive},
     row::AblationRow,
+    searched::Searched,
 };
 use crate::common::packed_games::Packed;
 use crate::common::pipeline::{
-    busy_machine_note, environment_table, rows_of_finished, speed_note, steps_table,
-    unfinished_steps,
+    busy_machine_note, environment_table, speed_note, steps_table, unfinished_steps,
 };
-
-/// A row of `ablate.csv` (docs/csv.md), estimates flattened into value, low and high: what
-/// the report writes and what `replay` reads of an ablation (a column an older run lacks reads
-/// as empty).
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-#[serde(default)]
-pub struct CsvRow {
-    pub direction: Direction,
-    pub method: String,
-    pub effort_nodes: u64,
-    pub positions: usize,
-    pub delta_depth_plies: Option<f64>,
-    pub delta_depth_low: Option<f64>,
-    pub delta_depth_high: Option<f64>,
-    pub tree_size_ratio: Option<f64>,
-    pub tree_size_ratio_low: Option<f64>,
-    pub tree_size_ratio_high: Option<f64>,
-    pub nps_ratio: Option<f64>,
-    pub nps_ratio_low: Option<f64>,
-    pub nps_ratio_high: Option<f64>,
-    pub false_cut_rate: Option<f64>,
-    pub false_cut_rate_low: Option<f64>,
-    pub false_cut_rate_high: Option<f64>,
-    pub verified_cuts: u64,
-    pub share_of_cuts: Option<f64>,
-    pub delta_regret_cp: Option<f64>,
-    pub delta_regret_low: Option<f64>,
-    pub delta_regret_high: Option<f64>,
-    pub delta_elo: Option<f64>,
-    pub delta_elo_low: Option<f64>,
-    pub delta_elo_high: Option<f64>,
-    pub delta_elo_adjusted: Option<f64>,
-    pub delta_nelo: Option<f64>,
-    pub delta_nelo_low: Option<f64>,
-    pub delta_nelo_high: Option<f64>,
-    pub games: usize,
-    pub verdict: String,
-    pub stockfish_elo_note: Option<String>,
-    pub repeated_pair_share: Option<f64>,
-}
+use cutlab_analysis::{
+    elo::{Looks, Verdict},
+    markdown::{Table, signed_ci},
+    plot,
+    stats::Estimate,
+};
 
 /// The steps of searches (every step but the matches) finished and planned, while some are
 /// not finished; none when all are, or when the run has no plan to count them in.
@@ -73,98 +30,27 @@ fn searches_done(layout: &Layout, manifest: &Manifest) -> Option<(usize, usize)>
     (!left.is_empty()).then_some((planned - left.len(), planned))
 }
 
+/// Comparison `c`'s row at effort `nodes`: its match and its searches, read from the run.
 fn row(
     (layout, archive): (&Layout, &[Packed]),
     (manifest, looks): (&Manifest, &Looks),
     c: &Comparison,
     nodes: u64,
 ) -> Result<AblationRow, String> {
-    let reference = match c.reference() {
-        Reference::Stack => &manifest.stack,
-        Reference::Baseline => &manifest.baseline,
-    };
-    // The stack at twice the nodes has no searches of its own to pair with the stack's.
-    let variant = if c.searches_a_tree() {
-        c.variant.as_str()
-    } else {
-        ""
-    };
-    let names = (reference.as_str(), variant);
-    let step = |kind: &str| format!("{kind}-{}", c.reference().name());
-    let file = |kind: &str| layout.file(&format!("{}.csv", step(kind)));
-    let depth: Vec<DepthRow> =
-        rows_of_finished(&manifest.header.steps, &step("depth"), &file("depth"))?;
-    let (d_ref, d_var) = paired(
-        &depth,
-        names,
-        |r| (&r.position, &r.variant),
-        |r| f64::from(r.depth),
-    );
-    #[expect(clippy::cast_precision_loss, reason = "node rates")]
-    let (s_ref, s_var) = paired(
-        &depth,
-        names,
-        |r| (&r.position, &r.variant),
-        |r| r.nps as f64,
-    );
-    let size: Vec<DepthRow> =
-        rows_of_finished(&manifest.header.steps, &step("size"), &file("size"))?;
-    #[expect(clippy::cast_precision_loss, reason = "node counts")]
-    let (n_ref, n_var) = paired(
-        &size,
-        names,
-        |r| (&r.position, &r.variant),
-        |r| r.nodes as f64,
-    );
-    let regret: Vec<RegretRow> =
-        rows_of_finished(&manifest.header.steps, &step("regret"), &file("regret"))?;
-    let (r_ref, r_var) = paired(
-        &regret,
-        names,
-        |r| (&r.position, &r.variant),
-        |r| f64::from(r.regret_cp),
-    );
-    let traced = if c.direction == Direction::Without {
-        "stack".to_string()
-    } else {
-        c.name()
-    };
-    let (trace_step, trace) = (format!("trace-{traced}"), format!("traces/{traced}"));
-    let method = c.traced_method();
-    let verified: Vec<FalseCutRow> = rows_of_finished(
-        &manifest.header.steps,
-        &trace_step,
-        &layout.file(&format!("{trace}.false-cuts.csv")),
-    )?;
-    let (sampled, wrong) = verified
-        .iter()
-        .filter(|v| v.method == method)
-        .fold((0, 0), |(n, w), v| (n + v.sampled_cuts, w + v.false_cuts));
-    let counted: Vec<TallyRow> = rows_of_finished(
-        &manifest.header.steps,
-        &trace_step,
-        &layout.file(&format!("{trace}.tallies.csv")),
-    )?;
-    let (all, of_method) = counted.iter().fold((0_u64, 0_u64), |(all, m), c| {
-        (
-            all + c.cuts,
-            m + if c.method == method { c.cuts } else { 0 },
-        )
-    });
+    let searched = Searched::read(layout, manifest, c)?;
     let played = Played::read((layout, archive), (manifest, looks), c, nodes)?;
-    #[expect(clippy::cast_precision_loss, reason = "counts")]
     Ok(AblationRow {
         direction: c.direction,
         method: c.method.clone(),
         effort_nodes: nodes,
-        positions: d_ref.len(),
-        delta_depth: paired_difference(&d_ref, &d_var, 0.95),
-        tree_size_ratio: paired_ratio(&n_ref, &n_var, 0.95),
-        speed_ratio: paired_ratio(&s_ref, &s_var, 0.95),
-        false_cut_rate: wilson(wrong, sampled, 0.95),
-        verified_cuts: sampled,
-        share_of_cuts: (all > 0).then(|| of_method as f64 / all as f64),
-        delta_regret_cp: paired_difference(&r_ref, &r_var, 0.95),
+        positions: searched.positions,
+        delta_depth: searched.delta_depth,
+        tree_size_ratio: searched.tree_size_ratio,
+        speed_ratio: searched.speed_ratio,
+        false_cut_rate: searched.false_cut_rate,
+        verified_cuts: searched.verified_cuts,
+        share_of_cuts: searched.share_of_cuts,
+        delta_regret_cp: searched.delta_regret_cp,
         delta_elo: played.delta_elo,
         delta_nelo: played.delta_nelo,
         elo_rout: played.elo_rout,
@@ -302,53 +188,6 @@ const SECTIONS: [(Direction, &str); 4] = [
     ),
 ];
 
-/// Writes row `r` into `ablate.csv`, its estimates flattened.
-fn write_csv_row(csv: &mut csv::Writer<std::fs::File>, r: &AblationRow) -> csv::Result<()> {
-    let v = |e: &Option<Estimate>| e.as_ref().map(|e| e.value);
-    let lo = |e: &Option<Estimate>| e.as_ref().map(|e| e.low);
-    let hi = |e: &Option<Estimate>| e.as_ref().map(|e| e.high);
-    csv.serialize(CsvRow {
-        direction: r.direction,
-        method: r.method.clone(),
-        effort_nodes: r.effort_nodes,
-        positions: r.positions,
-        delta_depth_plies: v(&r.delta_depth),
-        delta_depth_low: lo(&r.delta_depth),
-        delta_depth_high: hi(&r.delta_depth),
-        tree_size_ratio: v(&r.tree_size_ratio),
-        tree_size_ratio_low: lo(&r.tree_size_ratio),
-        tree_size_ratio_high: hi(&r.tree_size_ratio),
-        nps_ratio: v(&r.speed_ratio),
-        nps_ratio_low: lo(&r.speed_ratio),
-        nps_ratio_high: hi(&r.speed_ratio),
-        false_cut_rate: v(&r.false_cut_rate),
-        false_cut_rate_low: lo(&r.false_cut_rate),
-        false_cut_rate_high: hi(&r.false_cut_rate),
-        verified_cuts: r.verified_cuts,
-        share_of_cuts: r.share_of_cuts,
-        delta_regret_cp: v(&r.delta_regret_cp),
-        delta_regret_low: lo(&r.delta_regret_cp),
-        delta_regret_high: hi(&r.delta_regret_cp),
-        delta_elo: v(&r.delta_elo),
-        delta_elo_low: lo(&r.delta_elo).or(match r.elo_rout {
-            Some(RoutBound::AtLeast(elo)) => Some(elo),
-            _ => None,
-        }),
-        delta_elo_high: hi(&r.delta_elo).or(match r.elo_rout {
-            Some(RoutBound::AtMost(elo)) => Some(elo),
-            _ => None,
-        }),
-        delta_elo_adjusted: r.adjusted_elo,
-        delta_nelo: v(&r.delta_nelo),
-        delta_nelo_low: lo(&r.delta_nelo),
-        delta_nelo_high: hi(&r.delta_nelo),
-        games: r.games,
-        verdict: r.status.name().to_string(),
-        stockfish_elo_note: r.stockfish_note.map(str::to_string),
-        repeated_pair_share: r.repeated_share(),
-    })
-}
-
 /// The matches' openings and adjudication, as the introduction says them.
 fn protocol(manifest: &Manifest) -> String {
     let openings = manifest.openings.as_ref().map_or_else(
@@ -404,6 +243,111 @@ fn introduction(manifest: &Manifest, confidence: &str) -> String {
     )
 }
 
+/// One section of the report: an effort and a direction, with its rows.
+struct Section {
+    nodes: u64,
+    direction: Direction,
+    title: &'static str,
+    rows: Vec<AblationRow>,
+}
+
+/// The run's sections, effort by effort, each comparison's row read from the run's files,
+/// every stopped size adjusted for the look it stopped at.
+fn sections(
+    (layout, archive): (&Layout, &[Packed]),
+    (manifest, looks): (&Manifest, &Looks),
+) -> Result<Vec<Section>, String> {
+    let mut sections = Vec::new();
+    for (k, &nodes) in manifest.nodes.iter().enumerate() {
+        for (direction, title) in SECTIONS {
+            let rows: Vec<AblationRow> = manifest
+                .comparisons
+                .iter()
+                .filter(|c| c.direction == direction && Manifest::played_at(c, k))
+                .map(|c| row((layout, archive), (manifest, looks), c, nodes))
+                .collect::<Result<_, _>>()?;
+            if !rows.is_empty() {
+                sections.push(Section {
+                    nodes,
+                    direction,
+                    title,
+                    rows,
+                });
+            }
+        }
+    }
+    super::rule::adjust(
+        sections.iter_mut().flat_map(|s| s.rows.iter_mut()),
+        looks,
+        manifest.header.seed,
+    );
+    Ok(sections)
+}
+
+/// Section `s` in Markdown and for the terminal: only a stopped match's numbers are final,
+/// so its table and forest plot (`forest-NODES-DIRECTION.svg`) hold those, which go into
+/// `csv` too; the others are listed.
+fn render(
+    layout: &Layout,
+    s: &Section,
+    (confidence, bound): (&str, f64),
+    csv: &mut csv::Writer<std::fs::File>,
+) -> Result<(String, String), String> {
+    let done: Vec<AblationRow> = s.rows.iter().filter(|r| r.stopped()).cloned().collect();
+    for r in &done {
+        csv.serialize(CsvRow::from(r))
+            .map_err(|e| format!("ablate.csv: {e}"))?;
+    }
+    let heading = format!("{}, {} nodes per move", s.title, s.nodes);
+    let mut md = format!("\n## {heading}\n\n");
+    let mut summary = format!("{heading}:\n");
+    if !done.is_empty() {
+        let rendered = table(&done, confidence, bound).render();
+        let forest = format!("forest-{}-{}.svg", s.nodes, s.direction);
+        let points: Vec<(String, Estimate)> = done
+            .iter()
+            .filter_map(|r| r.delta_elo.map(|e| (r.method.clone(), e)))
+            .collect();
+        plot::forest(
+            &layout.file(&forest),
+            &heading,
+            &format!("Elo against the reference ({confidence} intervals)"),
+            &points,
+        )?;
+        md.push_str(&format!(
+            "{rendered}\n![Elo with {confidence} intervals]({forest})\n"
+        ));
+        summary.push_str(&rendered);
+    }
+    if let Some(line) = unstopped(&s.rows) {
+        md.push_str(&format!("\n{line}\n"));
+        summary.push_str(&format!("{line}\n"));
+    }
+    summary.push('\n');
+    Ok((md, summary))
+}
+
+/// Where a run that is not done stands: its matches stopped of planned, or once all have,
+/// its searches run of planned.
+fn progress(layout: &Layout, manifest: &Manifest, rows: &[AblationRow]) -> Option<String> {
+    let stopped = rows.iter().filter(|r| r.stopped()).count();
+    if stopped < rows.len() {
+        return Some(format!(
+            "\n**In progress: {stopped} of {} matches have stopped by their rule.** \
+             Only those are in the tables, the plots and `ablate.csv`; the comparisons at \
+             fixed depth and time (Δdepth, tree size, false cuts, Δregret) run after the \
+             matches.\n",
+            rows.len()
+        ));
+    }
+    let (done, planned) = searches_done(layout, manifest)?;
+    Some(format!(
+        "\n**In progress: every match has stopped by its rule; {done} of the {planned} steps \
+         of searches at fixed depth and time have run.** The columns a step fills (Δdepth, \
+         tree size, false cuts, share of cuts, Δregret) stay empty until it has finished.\n"
+    ))
+}
+
 /// Writes `report.md`, `ablate.csv` and the forest plots; returns the summary for the
 /// terminal.
 ///
@@ -412,103 +356,38 @@ fn introduction(manifest: &Manifest, confidence: &str) -> String {
 pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     let looks = Looks::new(manifest.looks.clone(), manifest.stop_within)?;
     let confidence = format!("{:.0}%", 100.0 * looks.confidence());
-    let mut summary = String::new();
-    let mut md = introduction(manifest, &confidence);
     let path = layout.file("ablate.csv");
     let mut csv = csv::Writer::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let (mut stopped, mut matches) = (0, 0);
-    let mut sections = String::new();
     let archive = archive(layout)?;
-    let mut groups = Vec::new();
-    for (k, &nodes) in manifest.nodes.iter().enumerate() {
-        for (direction, title) in SECTIONS {
-            let rows: Vec<AblationRow> = manifest
-                .comparisons
-                .iter()
-                .filter(|c| c.direction == direction && Manifest::played_at(c, k))
-                .map(|c| row((layout, &archive), (manifest, &looks), c, nodes))
-                .collect::<Result<_, _>>()?;
-            if !rows.is_empty() {
-                groups.push((nodes, direction, title, rows));
-            }
-        }
-    }
-    super::rule::adjust(
-        groups.iter_mut().flat_map(|g| g.3.iter_mut()),
-        &looks,
-        manifest.header.seed,
-    );
+    let (mut body, mut summary) = (String::new(), String::new());
     let mut every_row = Vec::new();
-    for (nodes, direction, title, rows) in groups {
-        // Only a stopped match's numbers are final: the table, the CSV and the plot hold
-        // those; the others are listed.
-        let done: Vec<AblationRow> = rows.iter().filter(|r| r.stopped()).cloned().collect();
-        (stopped, matches) = (stopped + done.len(), matches + rows.len());
-        for r in &done {
-            write_csv_row(&mut csv, r).map_err(|e| format!("{}: {e}", path.display()))?;
-        }
-        let heading = format!("{title}, {nodes} nodes per move");
-        sections.push_str(&format!("\n## {heading}\n\n"));
-        summary.push_str(&format!("{heading}:\n"));
-        if !done.is_empty() {
-            let rendered = table(&done, &confidence, manifest.stop_within).render();
-            let forest = format!("forest-{nodes}-{direction}.svg");
-            let points: Vec<(String, Estimate)> = done
-                .iter()
-                .filter_map(|r| r.delta_elo.map(|e| (r.method.clone(), e)))
-                .collect();
-            plot::forest(
-                &layout.file(&forest),
-                &heading,
-                &format!("Elo against the reference ({confidence} intervals)"),
-                &points,
-            )?;
-            sections.push_str(&format!(
-                "{rendered}\n![Elo with {confidence} intervals]({forest})\n"
-            ));
-            summary.push_str(&rendered);
-        }
-        if let Some(line) = unstopped(&rows) {
-            sections.push_str(&format!("\n{line}\n"));
-            summary.push_str(&format!("{line}\n"));
-        }
-        summary.push('\n');
-        every_row.extend(rows);
+    for s in sections((layout, &archive), (manifest, &looks))? {
+        let (md, text) = render(layout, &s, (&confidence, manifest.stop_within), &mut csv)?;
+        body.push_str(&md);
+        summary.push_str(&text);
+        every_row.extend(s.rows);
     }
+    csv.flush()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     let chance =
         super::rule::false_trend_rate(&every_row, &looks, &manifest.nodes, manifest.header.seed);
-    sections.push_str(&super::effort::section(
+    body.push_str(&super::effort::section(
         layout,
         &manifest.nodes,
         &every_row,
         (looks.confidence(), chance),
     )?);
-    if stopped < matches {
-        md.push_str(&format!(
-            "\n**In progress: {stopped} of {matches} matches have stopped by their rule.** \
-             Only those are in the tables, the plots and `ablate.csv`; the comparisons at \
-             fixed depth and time (Δdepth, tree size, false cuts, Δregret) run after the \
-             matches.\n"
-        ));
-    } else if let Some((done, planned)) = searches_done(layout, manifest) {
-        md.push_str(&format!(
-            "\n**In progress: every match has stopped by its rule; {done} of the {planned} steps \
-             of searches at fixed depth and time have run.** The columns a step fills (Δdepth, \
-             tree size, false cuts, share of cuts, Δregret) stay empty until it has finished.\n"
-        ));
-    }
+    body.push_str(&super::equal_time::section(&every_row, looks.confidence()).unwrap_or_default());
+    let mut md = introduction(manifest, &confidence);
+    md.push_str(&progress(layout, manifest, &every_row).unwrap_or_default());
     md.push_str(&super::budget::section(manifest, &every_row).unwrap_or_default());
-    sections
-        .push_str(&super::equal_time::section(&every_row, looks.confidence()).unwrap_or_default());
     md.push_str(
         &super::rule::section(&every_row, &looks, manifest.header.seed).unwrap_or_default(),
     );
     md.push_str(&busy_machine_note(&manifest.header.steps).unwrap_or_default());
     md.push_str(&speed_note(&manifest.header.steps, manifest.header.speed_nps).unwrap_or_default());
     md.push_str(prob_ab_note(&manifest.comparisons).unwrap_or_default());
-    md.push_str(&sections);
-    csv.flush()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    md.push_str(&body);
     md.push_str(&format!(
         "\n## Steps\n\nA step's minutes are its last run's: a step resumed after an \
          interruption does not count its earlier runs.\n\n{}\n## Environment\n\n{}",
@@ -522,7 +401,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
 
 #[cfg(test)]
 mod tests {
-    use cutlab_analysis::elo::Pentanomial;
+    use cutlab_analysis::{elo::Pentanomial, rows::DepthRow};
 
     use super::*;
     use crate::common::pipeline::{Step, StepRecord};
@@ -607,7 +486,7 @@ mod tests {
         );
         let path = std::env::temp_dir().join(format!("cutlab-rout-{}.csv", std::process::id()));
         let mut csv = csv::Writer::from_path(&path).unwrap();
-        write_csv_row(&mut csv, &row).unwrap();
+        csv.serialize(CsvRow::from(&row)).unwrap();
         drop(csv);
         let text = std::fs::read_to_string(&path).unwrap();
         std::fs::remove_file(&path).ok();
