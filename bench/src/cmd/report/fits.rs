@@ -65,6 +65,128 @@ fn with_interval(value: f64, (low, high): (f64, f64), decimals: usize) -> String
 /// The figure of a fits study of several searches: each one's σ over the first's.
 const FIGURE: &str = "sigma-ratios.svg";
 
+/// Each search's σ over the first's, per search after the first, a figure row per pair and
+/// stage.
+struct Ratios {
+    /// The rows' labels, `(shallow, deep) stage`.
+    labels: Vec<String>,
+    /// Per search after the first, a ratio per row (`None` where a fit is missing).
+    ratios: Vec<Vec<Option<Estimate>>>,
+}
+
+/// One search's fit of `stage` at a pair as a table row's cells after the search's label.
+fn fit_cells(fit: Option<LineFit>, points: usize) -> String {
+    match fit.and_then(|f| Some((f, f.intervals(0.95)?))) {
+        Some((f, iv)) => format!(
+            "{} | {} | {} | {} | {} |",
+            f.n,
+            with_interval(f.a, iv.a, 3),
+            with_interval(f.b, iv.b, 1),
+            with_interval(f.sigma, iv.sigma, 1),
+            with_interval(f.r, iv.r, 3)
+        ),
+        None => format!("{points} | too few points | | | |"),
+    }
+}
+
+/// A table per depth pair, a row per stage and search, with each later search's σ over the
+/// first's beside it; the ratios for the figure.
+fn pair_tables(
+    md: &mut String,
+    values: &[(&str, SampleValues)],
+    pairs: &[(i32, i32)],
+    range: i32,
+) -> Ratios {
+    let mut labels = Vec::new();
+    let mut ratios: Vec<Vec<Option<Estimate>>> = vec![Vec::new(); values.len().saturating_sub(1)];
+    for &(shallow, deep) in pairs {
+        let _ = write!(
+            md,
+            "\n## Pair ({shallow}, {deep})\n\n| stage | search | n | a [95%] | b cp [95%] | σ cp \
+             [95%] | r [95%] |\n| --- | --- | ---: | --- | --- | --- | --- |\n"
+        );
+        for stage in [Stage::Middlegame, Stage::Endgame] {
+            labels.push(format!("({shallow}, {deep}) {}", stage.name()));
+            for r in &mut ratios {
+                r.push(None);
+            }
+            let mut first: Option<(&str, LineFit)> = None;
+            for (k, (label, values)) in values.iter().enumerate() {
+                let points = pair_points(values, (shallow, deep), stage, range);
+                let (xs, ys): (Vec<f64>, Vec<f64>) = points.into_iter().unzip();
+                let fit = fit_line(&xs, &ys);
+                if k == 0 {
+                    first = fit.map(|f| (*label, f));
+                }
+                let _ = writeln!(
+                    md,
+                    "| {} | {label} | {}",
+                    stage.name(),
+                    fit_cells(fit, xs.len())
+                );
+                // The spread against the first search's: σ here / σ there.
+                if let (Some((base, base_fit)), Some(f)) = (first, fit.filter(|_| k > 0))
+                    && let Some((ratio, iv)) = sigma_ratio(&f, &base_fit, 0.95)
+                {
+                    let _ = writeln!(
+                        md,
+                        "| {} | σ {label} / σ {base} | | | | {} | |",
+                        stage.name(),
+                        with_interval(ratio, iv, 2)
+                    );
+                    if let Some(last) = ratios[k - 1].last_mut() {
+                        *last = Some(Estimate {
+                            value: ratio,
+                            low: iv.0,
+                            high: iv.1,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    Ratios { labels, ratios }
+}
+
+/// With several searches, the link to [`FIGURE`], and with `draw` the figure itself in `dir`.
+fn figure(
+    md: &mut String,
+    dir: &Path,
+    values: &[(&str, SampleValues)],
+    ratios: &Ratios,
+    draw: bool,
+) -> Result<(), String> {
+    let [(base, _), rest @ ..] = values else {
+        return Ok(());
+    };
+    if rest.is_empty() {
+        return Ok(());
+    }
+    let _ = writeln!(
+        md,
+        "\n![each search's σ over {base}'s, 95% intervals]({FIGURE})"
+    );
+    if draw {
+        let names: Vec<String> = rest.iter().map(|(l, _)| format!("{l} / {base}")).collect();
+        let series: Vec<(&str, &[Option<Estimate>])> = names
+            .iter()
+            .zip(&ratios.ratios)
+            .map(|(n, r)| (n.as_str(), r.as_slice()))
+            .collect();
+        plot::forest_series(
+            &dir.join(FIGURE),
+            (
+                "ProbCut's residual spread against the first search's",
+                "σ ratio (95% F intervals)",
+            ),
+            plot::Axis::RATIO,
+            &ratios.labels,
+            &series,
+        )?;
+    }
+    Ok(())
+}
+
 /// The report of a fits study; with `draw`, its figure too ([`FIGURE`] in `dir`, from two
 /// searches).
 ///
@@ -90,87 +212,8 @@ pub fn report(dir: &Path, study: &FitStudy, draw: bool) -> Result<String, String
          a σ ratio's is the F interval, conservative for two searches of the same positions.\n",
         study.range
     );
-    // σ over the first search's, per search after the first, per pair and stage (the figure).
-    let mut labels = Vec::new();
-    let mut ratios: Vec<Vec<Option<Estimate>>> = vec![Vec::new(); values.len().saturating_sub(1)];
-    for &(shallow, deep) in &pairs {
-        let _ = write!(
-            md,
-            "\n## Pair ({shallow}, {deep})\n\n| stage | search | n | a [95%] | b cp [95%] | σ cp \
-             [95%] | r [95%] |\n| --- | --- | ---: | --- | --- | --- | --- |\n"
-        );
-        for stage in [Stage::Middlegame, Stage::Endgame] {
-            labels.push(format!("({shallow}, {deep}) {}", stage.name()));
-            for r in &mut ratios {
-                r.push(None);
-            }
-            let mut first: Option<(&str, LineFit)> = None;
-            for (k, (label, values)) in values.iter().enumerate() {
-                let points = pair_points(values, (shallow, deep), stage, study.range);
-                let (xs, ys): (Vec<f64>, Vec<f64>) = points.into_iter().unzip();
-                let fit = fit_line(&xs, &ys);
-                if k == 0 {
-                    first = fit.map(|f| (*label, f));
-                }
-                let row = match fit.and_then(|f| Some((f, f.intervals(0.95)?))) {
-                    Some((f, iv)) => format!(
-                        "{} | {} | {} | {} | {} |",
-                        f.n,
-                        with_interval(f.a, iv.a, 3),
-                        with_interval(f.b, iv.b, 1),
-                        with_interval(f.sigma, iv.sigma, 1),
-                        with_interval(f.r, iv.r, 3)
-                    ),
-                    None => format!("{} | too few points | | | |", xs.len()),
-                };
-                let _ = writeln!(md, "| {} | {label} | {row}", stage.name());
-                // The spread against the first search's: σ here / σ there.
-                if let (Some((base, base_fit)), Some(f)) = (first, fit.filter(|_| k > 0))
-                    && let Some((ratio, iv)) = sigma_ratio(&f, &base_fit, 0.95)
-                {
-                    let _ = writeln!(
-                        md,
-                        "| {} | σ {label} / σ {base} | | | | {} | |",
-                        stage.name(),
-                        with_interval(ratio, iv, 2)
-                    );
-                    if let Some(last) = ratios[k - 1].last_mut() {
-                        *last = Some(Estimate {
-                            value: ratio,
-                            low: iv.0,
-                            high: iv.1,
-                        });
-                    }
-                }
-            }
-        }
-    }
-    if let [(base, _), rest @ ..] = values.as_slice()
-        && !rest.is_empty()
-    {
-        let _ = writeln!(
-            md,
-            "\n![each search's σ over {base}'s, 95% intervals]({FIGURE})"
-        );
-        if draw {
-            let names: Vec<String> = rest.iter().map(|(l, _)| format!("{l} / {base}")).collect();
-            let series: Vec<(&str, &[Option<Estimate>])> = names
-                .iter()
-                .zip(&ratios)
-                .map(|(n, r)| (n.as_str(), r.as_slice()))
-                .collect();
-            plot::forest_series(
-                &dir.join(FIGURE),
-                (
-                    "ProbCut's residual spread against the first search's",
-                    "σ ratio (95% F intervals)",
-                ),
-                plot::Axis::RATIO,
-                &labels,
-                &series,
-            )?;
-        }
-    }
+    let ratios = pair_tables(&mut md, &values, &pairs, study.range);
+    figure(&mut md, dir, &values, &ratios, draw)?;
     spread(&mut md, &values, pairs.iter().map(|&(_, deep)| deep).max());
     let findings: Vec<&str> = study
         .searches
