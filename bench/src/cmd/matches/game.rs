@@ -13,6 +13,102 @@ use super::{
 };
 use crate::common::adjudication::{Adjudicator, Ending};
 
+/// A game being played: its positions from the start, its moves (UCI and SAN), the movers'
+/// scores, the clocks and the engines' restarts so far.
+struct Game<'a> {
+    setting: &'a PairSetting<'a>,
+    game_no: usize,
+    /// Which of `players` plays White.
+    white_index: usize,
+    positions: Vec<Position>,
+    moves: Vec<String>,
+    sans: Vec<String>,
+    scores: Vec<ScoreRow>,
+    clocks: [u64; 2],
+    restarts: u32,
+}
+
+impl Game<'_> {
+    /// The position to move in.
+    fn position(&self) -> Position {
+        self.positions.last().cloned().unwrap_or_default()
+    }
+
+    /// One turn in `pos`, the last position: the side to move is asked for its move, which is
+    /// played; the game's end where the answer ends it (resignation, failure, time, an
+    /// illegal move, adjudication on the mover's score). An engine that failed and was
+    /// started again has not moved: the turn is asked again.
+    fn turn(
+        &mut self,
+        pos: &Position,
+        players: &mut [Player; 2],
+        adjudicator: &mut Adjudicator,
+    ) -> Option<(&'static str, Ending)> {
+        let setting = self.setting;
+        let side = if pos.turn() == Color::White { 0 } else { 1 };
+        let mover = if side == 0 {
+            self.white_index
+        } else {
+            1 - self.white_index
+        };
+        let loss = if side == 0 { "0-1" } else { "1-0" };
+        let clocked = matches!(setting.control, Control::Clock { .. });
+        let (_, inc) = setting.control.clock_ms();
+        let started = Instant::now();
+        let start_fen = self.positions[0].fen();
+        let reply = players[mover].play(
+            &start_fen,
+            &self.moves,
+            &self.positions,
+            self.clocks,
+            setting.control_of(mover),
+            inc,
+        );
+        let used = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let (text, score) = match reply {
+            Ok(Answer::Move(text, score)) => (text, score),
+            Ok(Answer::Resign) => return Some((loss, Ending::Resignation)),
+            Err(e) => {
+                let in_time = !clocked || used < self.clocks[side];
+                let allowed = in_time && self.restarts < setting.restarts;
+                if !restarted(players, setting, (mover, self.game_no), (&e, allowed)) {
+                    return Some((loss, Ending::EngineFailure));
+                }
+                self.restarts += 1;
+                if clocked {
+                    self.clocks[side] -= used;
+                }
+                return None;
+            }
+        };
+        if clocked {
+            if used > self.clocks[side] {
+                return Some((loss, Ending::TimeForfeit));
+            }
+            self.clocks[side] = self.clocks[side] - used + inc;
+        }
+        let Ok(m) = pos.parse_uci(&text) else {
+            eprintln!(
+                "game {}: {} played illegal move '{text}'",
+                self.game_no, setting.names[mover]
+            );
+            return Some((loss, Ending::IllegalMove));
+        };
+        self.sans
+            .push(SanPlus::from_move(pos.chess().clone(), m).to_string());
+        self.moves.push(text);
+        self.positions.push(pos.play(m));
+        self.scores.push(ScoreRow {
+            game: self.game_no,
+            ply: self.moves.len(),
+            mover: pos.turn().fold_wb("white", "black").to_string(),
+            score_cp: score,
+        });
+        // Adjudication on the movers' own scores.
+        adjudicator.after_move(self.moves.len(), pos.turn(), score)
+    }
+}
+
 /// Plays one game from `opening`; the first engine is `players[0]`. An engine that fails
 /// before its clock runs out is started again and asked the same position, up to
 /// `setting.restarts` times a game; then the failure loses the game.
@@ -24,88 +120,36 @@ pub fn play_game(
     game_no: usize,
     pair_no: usize,
 ) -> Result<GameRow, String> {
-    let PairSetting {
-        names,
-        control,
-        adjudication,
-        ..
-    } = *setting;
     let (opening_id, fen) = opening;
     let start = Position::from_fen(fen).map_err(|e| format!("opening {opening_id}: {e}"))?;
-    // players[0] is the first engine; map colours.
-    let white_index = if first_is_white { 0 } else { 1 };
-    let (base, inc) = control.clock_ms();
-    let mut clocks = [base, base];
-    let mut game = vec![start.clone()];
-    let mut moves: Vec<String> = Vec::new();
-    let mut sans: Vec<String> = Vec::new();
-    let mut adjudicator = Adjudicator::new(*adjudication);
-    let mut scores: Vec<ScoreRow> = Vec::new();
-    let mut restarts = 0;
+    let (base, _) = setting.control.clock_ms();
+    let mut game = Game {
+        setting,
+        game_no,
+        // players[0] is the first engine; map colours.
+        white_index: if first_is_white { 0 } else { 1 },
+        positions: vec![start.clone()],
+        moves: Vec::new(),
+        sans: Vec::new(),
+        scores: Vec::new(),
+        clocks: [base, base],
+        restarts: 0,
+    };
+    let mut adjudicator = Adjudicator::new(*setting.adjudication);
     let (result, termination) = loop {
-        let pos = game.last().cloned().unwrap_or_default();
-        if let Some(end) = rule_ending(&pos, &game) {
+        let pos = game.position();
+        if let Some(end) = rule_ending(&pos, &game.positions) {
             break end;
         }
-        if let Some(end) = adjudicator.before_move(moves.len()) {
+        if let Some(end) = adjudicator.before_move(game.moves.len()) {
             break end;
         }
-        let side = if pos.turn() == Color::White { 0 } else { 1 };
-        let mover = if side == 0 {
-            white_index
-        } else {
-            1 - white_index
-        };
-        let loss = if side == 0 { "0-1" } else { "1-0" };
-        let started = Instant::now();
-        let limit = setting.control_of(mover);
-        let reply = players[mover].play(&start.fen(), &moves, &game, clocks, limit, inc);
-        let used = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        let (text, score) = match reply {
-            Ok(Answer::Move(text, score)) => (text, score),
-            Ok(Answer::Resign) => break (loss, Ending::Resignation),
-            Err(e) => {
-                let in_time = !matches!(control, Control::Clock { .. }) || used < clocks[side];
-                let allowed = in_time && restarts < setting.restarts;
-                if !restarted(players, setting, (mover, game_no), (&e, allowed)) {
-                    break (loss, Ending::EngineFailure);
-                }
-                restarts += 1;
-                if let Control::Clock { .. } = control {
-                    clocks[side] -= used;
-                }
-                continue;
-            }
-        };
-        if let Control::Clock { .. } = control {
-            if used > clocks[side] {
-                break (loss, Ending::TimeForfeit);
-            }
-            clocks[side] = clocks[side] - used + inc;
-        }
-        let Ok(m) = pos.parse_uci(&text) else {
-            eprintln!(
-                "game {game_no}: {} played illegal move '{text}'",
-                names[mover]
-            );
-            break (loss, Ending::IllegalMove);
-        };
-        sans.push(SanPlus::from_move(pos.chess().clone(), m).to_string());
-        moves.push(text);
-        game.push(pos.play(m));
-        scores.push(ScoreRow {
-            game: game_no,
-            ply: moves.len(),
-            mover: pos.turn().fold_wb("white", "black").to_string(),
-            score_cp: score,
-        });
-        // Adjudication on the movers' own scores.
-        if let Some(end) = adjudicator.after_move(moves.len(), pos.turn(), score) {
+        if let Some(end) = game.turn(&pos, players, &mut adjudicator) {
             break end;
         }
     };
-    let white_name = names[white_index];
-    let black_name = names[1 - white_index];
+    let white_name = setting.names[game.white_index];
+    let black_name = setting.names[1 - game.white_index];
     let first_engine_score =
         cutlab_analysis::rows::first_engine_points(result, first_is_white).unwrap_or(0.0);
     let pgn = pgn(
@@ -115,11 +159,11 @@ pub fn play_game(
             result,
             start: &start,
             opening: opening_id,
-            control,
+            control: setting.control,
             termination,
-            restarts,
+            restarts: game.restarts,
         },
-        &sans,
+        &game.sans,
     );
     Ok(GameRow {
         game: game_no,
@@ -129,11 +173,11 @@ pub fn play_game(
         black: black_name.to_string(),
         result: result.to_string(),
         termination: termination.name().to_string(),
-        plies: moves.len(),
+        plies: game.moves.len(),
         first_engine_score,
-        restarts,
+        restarts: game.restarts,
         pgn,
-        scores,
+        scores: game.scores,
     })
 }
 
