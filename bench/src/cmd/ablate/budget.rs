@@ -43,12 +43,49 @@ fn measured(manifest: &Manifest, rows: &[&AblationRow]) -> Option<(f64, usize)> 
     (games > 0).then_some((per_game, games))
 }
 
+/// The threads the run plays on: its header's, or in runs from before the header kept them,
+/// the matches' own.
+fn threads(manifest: &Manifest) -> usize {
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "a few threads"
+    )]
+    match manifest.header.threads {
+        0 => manifest
+            .header
+            .steps
+            .iter()
+            .find(|s| s.name.starts_with("match-"))
+            .map_or(1, |s| concurrency(&s.command, 1) as usize),
+        n => n,
+    }
+}
+
+/// The games left to the unstopped matches of `rows` under `looks`: each to its next look at
+/// least, to its last at most.
+fn games_left(looks: &[u64], rows: &[&AblationRow]) -> (u64, u64) {
+    let (first, last) = (looks[0], looks[looks.len() - 1]);
+    let (mut low, mut high) = (0_u64, 0_u64);
+    for r in rows
+        .iter()
+        .filter(|r| !matches!(r.status, Status::Stopped(_)))
+    {
+        let games = r.games as u64;
+        let next = looks.iter().copied().find(|&g| g > games).unwrap_or(last);
+        low += next.max(first).saturating_sub(games);
+        high += last.saturating_sub(games);
+    }
+    (low, high)
+}
+
 /// The budget section: one row per effort (matches stopped of planned, games played,
 /// core-seconds a game, and the hours left on the run's threads), a measured cost carried to
 /// an effort without one in proportion to its nodes. `None` before any match has finished.
 pub fn section(manifest: &Manifest, rows: &[AblationRow]) -> Option<String> {
-    let first = *manifest.looks.first()?;
-    let last = *manifest.looks.last()?;
+    if manifest.looks.is_empty() {
+        return None;
+    }
     let by_effort: Vec<(u64, Vec<&AblationRow>)> = manifest
         .nodes
         .iter()
@@ -72,21 +109,7 @@ pub fn section(manifest: &Manifest, rows: &[AblationRow]) -> Option<String> {
     if measured.iter().all(Option::is_none) {
         return None;
     }
-    // Runs from before the header kept its threads played their matches at the steps' own.
-    #[expect(
-        clippy::cast_possible_truncation,
-        clippy::cast_sign_loss,
-        reason = "a few threads"
-    )]
-    let threads = match manifest.header.threads {
-        0 => manifest
-            .header
-            .steps
-            .iter()
-            .find(|s| s.name.starts_with("match-"))
-            .map_or(1, |s| concurrency(&s.command, 1) as usize),
-        n => n,
-    };
+    let threads = threads(manifest);
     let mut t = Table::new(&[
         ">nodes a move",
         ">matches stopped",
@@ -102,22 +125,7 @@ pub fn section(manifest: &Manifest, rows: &[AblationRow]) -> Option<String> {
             .count();
         let played: usize = rows.iter().map(|r| r.games).sum();
         let per_game = m.map(|(s, _)| s).or_else(|| scaled(*n));
-        // Games left: each unstopped match to its next look at least, to its last at most.
-        let (mut low, mut high) = (0_u64, 0_u64);
-        for r in rows
-            .iter()
-            .filter(|r| !matches!(r.status, Status::Stopped(_)))
-        {
-            let games = r.games as u64;
-            let next = manifest
-                .looks
-                .iter()
-                .copied()
-                .find(|&g| g > games)
-                .unwrap_or(last);
-            low += next.max(first).saturating_sub(games);
-            high += last.saturating_sub(games);
-        }
+        let (low, high) = games_left(&manifest.looks, rows);
         #[expect(clippy::cast_precision_loss, reason = "counts")]
         let hours = |games: u64| per_game.map(|s| games as f64 * s / threads as f64 / 3600.0);
         let (lo, hi) = (hours(low), hours(high));
