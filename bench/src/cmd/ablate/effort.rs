@@ -109,6 +109,34 @@ fn label(direction: Direction, method: &str) -> String {
     }
 }
 
+/// The table's cells of one comparison, its rows `at` every effort read as `reading`: its
+/// worth at each, its change per doubling, its reading and the figures others published.
+fn cells(at: &[&AblationRow], reading: Reading) -> Vec<String> {
+    let first = at[0];
+    let mut cells = vec![first.direction.to_string(), first.method.clone()];
+    cells.extend(at.iter().map(|r| match (worth_of(r), r.elo_rout) {
+        _ if r.inactive() => "inactive".to_string(),
+        (Some(w), _) => signed_ci(Some(&w), 0, ""),
+        (None, Some(_)) if matches!(r.status, Status::Stopped(_)) => "a rout".to_string(),
+        (None, _) => r.status.name().to_string(),
+    }));
+    let published = |note: fn(&str) -> Option<&'static str>| {
+        (first.direction == Direction::Without)
+            .then(|| note(&first.method))
+            .flatten()
+            .unwrap_or("-")
+            .to_string()
+    };
+    cells.extend([
+        signed_ci(reading.trend().map(|t| t.slope).as_ref(), 1, ""),
+        reading.name().to_string(),
+        published(notes::stockfish),
+        published(notes::stockfish_scaling),
+        published(notes::ethereal),
+    ]);
+    cells
+}
+
 /// The section "worth against effort" of an ablation report with several efforts (empty with
 /// one): a row per comparison played at every effort, its worth at each, its change per
 /// doubling of the nodes (the weighted line through the worths against log2 of the nodes, at
@@ -157,37 +185,15 @@ pub fn section(
         let Some(at) = at else { continue };
         let reading = Reading::of(&at, &xs);
         let name = label(first.direction, &first.method);
-        let mut cells = vec![first.direction.to_string(), first.method.clone()];
-        cells.extend(at.iter().map(|r| match (worth_of(r), r.elo_rout) {
-            _ if r.inactive() => "inactive".to_string(),
-            (Some(w), _) => signed_ci(Some(&w), 0, ""),
-            (None, Some(_)) if matches!(r.status, Status::Stopped(_)) => "a rout".to_string(),
-            (None, _) => r.status.name().to_string(),
-        }));
-        let slope = reading.trend().map(|t| t.slope);
-        let published = |note: fn(&str) -> Option<&'static str>| {
-            (first.direction == Direction::Without)
-                .then(|| note(&first.method))
-                .flatten()
-                .unwrap_or("-")
-                .to_string()
-        };
-        cells.extend([
-            signed_ci(slope.as_ref(), 1, ""),
-            reading.name().to_string(),
-            published(notes::stockfish),
-            published(notes::stockfish_scaling),
-            published(notes::ethereal),
-        ]);
-        table.row(cells);
-        if let Some(s) = slope {
+        table.row(cells(&at, reading));
+        if let Some(t) = reading.trend() {
             trends += 1;
             match reading {
                 Reading::NotShown(_) => flat.push(name.clone()),
                 _ => sentences.push(format!(
                     "- {name}: {}, {} Elo per doubling of the nodes.",
                     reading.name(),
-                    signed_ci(Some(&s), 1, "")
+                    signed_ci(Some(&t.slope), 1, "")
                 )),
             }
         }
