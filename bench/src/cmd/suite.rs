@@ -204,25 +204,8 @@ fn play(args: &GenerateArgs, search: &mut Search, index: u32) -> Game {
     game
 }
 
-/// Plays the games and writes the suite.
-pub fn run(args: &GenerateArgs) -> Result<(), String> {
-    if args.min_ply > args.max_ply {
-        return Err(format!(
-            "--min-ply {} is above --max-ply {}: no ply to sample",
-            args.min_ply, args.max_ply
-        ));
-    }
-    let progress_path = PathBuf::from(format!("{}.games.csv", args.out.display()));
-    // The suite is written whole (renamed into place) as the run's last act: a resumed run
-    // that finds it is finished.
-    if args.resume && args.out.is_file() {
-        eprintln!(
-            "{}: written by the run resumed; nothing left to do",
-            args.out.display()
-        );
-        return Ok(());
-    }
-    crate::common::results::new_output(&args.out, "--out", args.force, &[])?;
+/// The suite's first line: the command that wrote it, as a comment.
+fn command_line(args: &GenerateArgs) -> String {
     let mut text = format!(
         "# cutlab suite generate --games {} --seed {} --random-plies {} --nodes {} --per-game {} --min-ply {} --max-ply {}",
         args.games,
@@ -243,7 +226,58 @@ pub fn run(args: &GenerateArgs) -> Result<(), String> {
         let _ = write!(text, " --max-score-cp {cp}");
     }
     let _ = writeln!(text, " --id-prefix {}", args.id_prefix);
+    text
+}
 
+/// Appends the sampled positions of `rows` to `text` as EPD, each once (by its first four
+/// FEN fields), with its game's result (`c9`, with `--results`) and an id naming its game and
+/// ply; returns how many.
+fn write_positions(text: &mut String, rows: &[SampleRow], args: &GenerateArgs) -> usize {
+    let mut seen = HashSet::new();
+    let mut count = 0;
+    for row in rows.iter().filter(|r| !r.fen.is_empty()) {
+        let key: String = row
+            .fen
+            .split_whitespace()
+            .take(4)
+            .collect::<Vec<_>>()
+            .join(" ");
+        if seen.insert(key.clone()) {
+            let _ = write!(text, "{key}");
+            if args.results {
+                let _ = write!(text, " c9 \"{}\";", row.result);
+            }
+            let _ = writeln!(
+                text,
+                " id \"{}.g{:04}.p{:03}\";",
+                args.id_prefix, row.game, row.ply
+            );
+            count += 1;
+        }
+    }
+    count
+}
+
+/// Plays the games and writes the suite.
+pub fn run(args: &GenerateArgs) -> Result<(), String> {
+    if args.min_ply > args.max_ply {
+        return Err(format!(
+            "--min-ply {} is above --max-ply {}: no ply to sample",
+            args.min_ply, args.max_ply
+        ));
+    }
+    let progress_path = PathBuf::from(format!("{}.games.csv", args.out.display()));
+    // The suite is written whole (renamed into place) as the run's last act: a resumed run
+    // that finds it is finished.
+    if args.resume && args.out.is_file() {
+        eprintln!(
+            "{}: written by the run resumed; nothing left to do",
+            args.out.display()
+        );
+        return Ok(());
+    }
+    crate::common::results::new_output(&args.out, "--out", args.force, &[])?;
+    let mut text = command_line(args);
     let mut rows: Vec<SampleRow> = results::resume_rows(&progress_path, args.resume)?;
     let done: HashSet<u32> = rows.iter().map(|r| r.game).collect();
     let indices: Vec<u32> = (0..args.games).filter(|g| !done.contains(g)).collect();
@@ -265,34 +299,13 @@ pub fn run(args: &GenerateArgs) -> Result<(), String> {
     bar.finish_and_clear();
     rows.sort_by_key(|r| r.game);
 
-    let mut seen = HashSet::new();
-    let mut count = 0;
-    let unfinished: HashSet<u32> = rows
+    let unfinished = rows
         .iter()
         .filter(|r| args.results && r.result.is_empty())
         .map(|r| r.game)
-        .collect();
-    for row in rows.iter().filter(|r| !r.fen.is_empty()) {
-        let key: String = row
-            .fen
-            .split_whitespace()
-            .take(4)
-            .collect::<Vec<_>>()
-            .join(" ");
-        if seen.insert(key.clone()) {
-            let _ = write!(text, "{key}");
-            if args.results {
-                let _ = write!(text, " c9 \"{}\";", row.result);
-            }
-            let _ = writeln!(
-                text,
-                " id \"{}.g{:04}.p{:03}\";",
-                args.id_prefix, row.game, row.ply
-            );
-            count += 1;
-        }
-    }
-    let unfinished = unfinished.len();
+        .collect::<HashSet<u32>>()
+        .len();
+    let count = write_positions(&mut text, &rows, args);
     let partial = PathBuf::from(format!("{}.partial", args.out.display()));
     std::fs::write(&partial, text)
         .and_then(|()| std::fs::rename(&partial, &args.out))
