@@ -140,22 +140,7 @@ pub fn report(dir: &Path, study: &AblationStudy, draw: bool) -> Result<String, S
     let runs: Vec<Loaded<'_>> = study
         .runs
         .iter()
-        .map(|r| {
-            let run = dir.join(&r.dir);
-            let path = run.join("manifest.toml");
-            let text =
-                std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let manifest: Manifest =
-                toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-            if !manifest.nodes.contains(&study.effort_nodes) {
-                return Err(format!(
-                    "{}: no matches at {} nodes per move",
-                    path.display(),
-                    study.effort_nodes
-                ));
-            }
-            Ok((r.label.as_str(), run, manifest))
-        })
+        .map(|r| load(dir, r, study.effort_nodes))
         .collect::<Result<_, String>>()?;
     let (a, b) = (&runs[0], &runs[1]);
     let looks_of = |m: &Manifest| Looks::new(m.looks.clone(), m.stop_within);
@@ -247,6 +232,22 @@ pub fn report(dir: &Path, study: &AblationStudy, draw: bool) -> Result<String, S
 
 /// One run of a contrast: its label, its folder, its manifest.
 type Loaded<'a> = (&'a str, std::path::PathBuf, Manifest);
+
+/// Run `r` of the study in `dir`, which must have played at `effort_nodes`.
+fn load<'a>(dir: &Path, r: &'a Run, effort_nodes: u64) -> Result<Loaded<'a>, String> {
+    let run = dir.join(&r.dir);
+    let path = run.join("manifest.toml");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let manifest: Manifest =
+        toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if !manifest.nodes.contains(&effort_nodes) {
+        return Err(format!(
+            "{}: no matches at {effort_nodes} nodes per move",
+            path.display()
+        ));
+    }
+    Ok((r.label.as_str(), run, manifest))
+}
 
 /// The report's title, its text, and what each row shows: the runs, their rule, the
 /// contrast's interval.
