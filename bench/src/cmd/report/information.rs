@@ -113,6 +113,36 @@ fn quantile(xs: &[f64], q: f64) -> f64 {
     xs[i]
 }
 
+/// Each set's information over the reference set's in [`RESAMPLES`] bootstrap resamples (the
+/// pairs of every match drawn again with replacement, seeded), sorted.
+fn resampled_ratios(sets: &[Vec<Pairs>], reference: usize) -> Vec<Vec<f64>> {
+    let mut state = 2003_u64;
+    let mut resampled: Vec<Vec<f64>> = vec![Vec::new(); sets.len()];
+    for _ in 0..RESAMPLES {
+        let values: Vec<f64> = sets
+            .iter()
+            .map(|matches| {
+                pooled(matches.iter().map(|p| {
+                    let picks: Vec<usize> = (0..p.0.len())
+                        .map(|_| {
+                            state = splitmix64(state);
+                            usize::try_from(state % p.0.len() as u64).unwrap_or(0)
+                        })
+                        .collect();
+                    p.information(Some(&picks))
+                }))
+            })
+            .collect();
+        for (k, v) in values.iter().enumerate() {
+            resampled[k].push(v / values[reference]);
+        }
+    }
+    for draws in &mut resampled {
+        draws.sort_by(f64::total_cmp);
+    }
+    resampled
+}
+
 /// The table of one comparison of sets, and a sentence saying which set gives the most.
 ///
 /// # Errors
@@ -137,27 +167,7 @@ pub fn table(dir: &Path, info: &Information) -> Result<String, String> {
         .iter()
         .map(|m| pooled(m.iter().map(|p| p.information(None))))
         .collect();
-    let mut state = 2003_u64;
-    let mut resampled: Vec<Vec<f64>> = vec![Vec::new(); sets.len()];
-    for _ in 0..RESAMPLES {
-        let values: Vec<f64> = sets
-            .iter()
-            .map(|matches| {
-                pooled(matches.iter().map(|p| {
-                    let picks: Vec<usize> = (0..p.0.len())
-                        .map(|_| {
-                            state = splitmix64(state);
-                            usize::try_from(state % p.0.len() as u64).unwrap_or(0)
-                        })
-                        .collect();
-                    p.information(Some(&picks))
-                }))
-            })
-            .collect();
-        for (k, v) in values.iter().enumerate() {
-            resampled[k].push(v / values[reference]);
-        }
-    }
+    let resampled = resampled_ratios(&sets, reference);
     let mut t = Table::new(&[
         "set",
         ">matches",
@@ -169,9 +179,8 @@ pub fn table(dir: &Path, info: &Information) -> Result<String, String> {
     let mut best = (0, f64::NEG_INFINITY);
     for (k, set) in info.sets.iter().enumerate() {
         let ratio = point[k] / point[reference];
-        let mut draws = resampled[k].clone();
-        draws.sort_by(f64::total_cmp);
-        let (low, high) = (quantile(&draws, 0.025), quantile(&draws, 0.975));
+        let draws = &resampled[k];
+        let (low, high) = (quantile(draws, 0.025), quantile(draws, 0.975));
         let reading = if k == reference {
             "the reference"
         } else if low > 1.0 {
@@ -198,9 +207,7 @@ pub fn table(dir: &Path, info: &Information) -> Result<String, String> {
         ]);
     }
     let (k, _) = best;
-    let mut sorted = resampled[k].clone();
-    sorted.sort_by(f64::total_cmp);
-    let decided = k != reference && quantile(&sorted, 0.025) > 1.0;
+    let decided = k != reference && quantile(&resampled[k], 0.025) > 1.0;
     Ok(format!(
         "\n**{}**\n\n{}\nMost information per CPU second: {}, {} the reference{}.\n",
         info.label,
