@@ -13,11 +13,12 @@ use super::{
 };
 use crate::common::adjudication::{Adjudicator, Ending};
 
-/// A game being played: its positions from the start, its moves (UCI and SAN), the movers'
-/// scores, the clocks and the engines' restarts so far.
+/// A game being played: its start (as the engines are told it), its positions from the start,
+/// its moves (UCI and SAN), the movers' scores, the clocks and the engines' restarts so far.
 struct Game<'a> {
     setting: &'a PairSetting<'a>,
     game_no: usize,
+    start_fen: String,
     /// Which of `players` plays White.
     white_index: usize,
     positions: Vec<Position>,
@@ -55,9 +56,8 @@ impl Game<'_> {
         let clocked = matches!(setting.control, Control::Clock { .. });
         let (_, inc) = setting.control.clock_ms();
         let started = Instant::now();
-        let start_fen = self.positions[0].fen();
         let reply = players[mover].play(
-            &start_fen,
+            &self.start_fen,
             &self.moves,
             &self.positions,
             self.clocks,
@@ -128,6 +128,7 @@ pub fn play_game(
         game_no,
         // players[0] is the first engine; map colours.
         white_index: if first_is_white { 0 } else { 1 },
+        start_fen: start.fen(),
         positions: vec![start.clone()],
         moves: Vec::new(),
         sans: Vec::new(),
