@@ -52,16 +52,30 @@ enum Reading {
 }
 
 impl Reading {
-    /// The reading of one comparison's rows at the efforts `xs`: the line through the worths
-    /// of every match stopped with one (the efforts where the method did not act left out),
-    /// once every match has stopped.
-    fn of(rows: &[&AblationRow], xs: &[f64]) -> Reading {
-        if rows.iter().any(|r| r.status == Status::ToPlay) {
-            return Reading::ToPlay;
+    /// The reading of one comparison's rows at the efforts `xs` and how many of them, from the
+    /// first, it rests on: the line through the worths of every match stopped with one (the
+    /// efforts where the method did not act left out), once the matches of the first two
+    /// efforts or more have stopped; fewer than all while a later one plays (*so far*).
+    fn of(rows: &[&AblationRow], xs: &[f64]) -> (Reading, usize) {
+        let stopped = rows
+            .iter()
+            .take_while(|r| matches!(r.status, Status::Stopped(_)))
+            .count();
+        let unstopped = if rows.iter().any(|r| r.status == Status::ToPlay) {
+            Reading::ToPlay
+        } else {
+            Reading::Playing
+        };
+        let reading = Reading::over(&rows[..stopped], &xs[..stopped]);
+        match reading.trend() {
+            _ if stopped == rows.len() => (reading, stopped),
+            Some(_) if stopped >= 2 => (reading, stopped),
+            _ => (unstopped, rows.len()),
         }
-        if rows.iter().any(|r| !matches!(r.status, Status::Stopped(_))) {
-            return Reading::Playing;
-        }
+    }
+
+    /// The reading of rows whose matches have all stopped.
+    fn over(rows: &[&AblationRow], xs: &[f64]) -> Reading {
         let points: Vec<(f64, Estimate)> = rows
             .iter()
             .zip(xs)
@@ -109,9 +123,25 @@ fn label(direction: Direction, method: &str) -> String {
     }
 }
 
-/// The table's cells of one comparison, its rows `at` every effort read as `reading`: its
-/// worth at each, its change per doubling, its reading and the figures others published.
-fn cells(at: &[&AblationRow], reading: Reading) -> Vec<String> {
+/// How `reading` is written, resting on the first `over` of the run's `efforts`: *so far*
+/// with the efforts it spans when a later one is still playing.
+fn reading_text(reading: Reading, over: usize, efforts: &[u64]) -> String {
+    if over < efforts.len() {
+        format!(
+            "{} so far ({} to {} nodes)",
+            reading.name(),
+            efforts[0],
+            efforts[over - 1]
+        )
+    } else {
+        reading.name().to_string()
+    }
+}
+
+/// The table's cells of one comparison, its rows `at` every effort read as `reading` (written
+/// `text`): its worth at each, its change per doubling, its reading and the figures others
+/// published.
+fn cells(at: &[&AblationRow], (reading, text): (Reading, String)) -> Vec<String> {
     let first = at[0];
     let mut cells = vec![first.direction.to_string(), first.method.clone()];
     cells.extend(at.iter().map(|r| match (worth_of(r), r.elo_rout) {
@@ -129,7 +159,7 @@ fn cells(at: &[&AblationRow], reading: Reading) -> Vec<String> {
     };
     cells.extend([
         signed_ci(reading.trend().map(|t| t.slope).as_ref(), 1, ""),
-        reading.name().to_string(),
+        text,
         published(notes::stockfish),
         published(notes::stockfish_scaling),
         published(notes::ethereal),
@@ -142,8 +172,9 @@ fn cells(at: &[&AblationRow], reading: Reading) -> Vec<String> {
 /// doubling of the nodes (the weighted line through the worths against log2 of the nodes, at
 /// the looks' `confidence`) and its reading; the figure `worth-by-effort.svg`, one panel a
 /// comparison; a sentence for each trend shown; and how many would read as trends by chance
-/// (`chance`, the share of comparisons of one true worth at every effort that the stopping
-/// rule turns into one).
+/// (`chances[k - 2]`, the share of comparisons of one true worth at each of the first k
+/// efforts that the stopping rule turns into one). A comparison whose later matches still
+/// play is read over the efforts stopped, *so far*.
 ///
 /// # Errors
 /// The figure cannot be written.
@@ -151,7 +182,7 @@ pub fn section(
     layout: &Layout,
     efforts: &[u64],
     rows: &[AblationRow],
-    (confidence, chance): (f64, f64),
+    (confidence, chances): (f64, &[f64]),
 ) -> Result<String, String> {
     if efforts.len() < 2 {
         return Ok(String::new());
@@ -170,7 +201,8 @@ pub fn section(
     ]);
     let mut table = Table::new(&columns.iter().map(String::as_str).collect::<Vec<_>>());
     let (mut panels, mut sentences, mut flat) = (Vec::new(), Vec::new(), Vec::new());
-    let mut trends = 0_u32;
+    // The number of efforts each trend rests on.
+    let mut trends: Vec<usize> = Vec::new();
     for first in rows.iter().filter(|r| r.effort_nodes == efforts[0]) {
         let at: Option<Vec<&AblationRow>> = efforts
             .iter()
@@ -183,16 +215,21 @@ pub fn section(
             })
             .collect();
         let Some(at) = at else { continue };
-        let reading = Reading::of(&at, &xs);
+        let (reading, over) = Reading::of(&at, &xs);
+        let text = reading_text(reading, over, efforts);
         let name = label(first.direction, &first.method);
-        table.row(cells(&at, reading));
+        table.row(cells(&at, (reading, text.clone())));
         if let Some(t) = reading.trend() {
-            trends += 1;
+            trends.push(over);
             match reading {
+                Reading::NotShown(_) if over < efforts.len() => flat.push(format!(
+                    "{name} (so far, {} to {} nodes)",
+                    efforts[0],
+                    efforts[over - 1]
+                )),
                 Reading::NotShown(_) => flat.push(name.clone()),
                 _ => sentences.push(format!(
-                    "- {name}: {}, {} Elo per doubling of the nodes.",
-                    reading.name(),
+                    "- {name}: {text}, {} Elo per doubling of the nodes.",
                     signed_ci(Some(&t.slope), 1, "")
                 )),
             }
@@ -219,19 +256,55 @@ pub fn section(
             flat.join(", ")
         ));
     }
-    let shown = trends - u32::try_from(flat.len()).unwrap_or(0);
+    let shown = trends.len() - flat.len();
     Ok(format!(
         "{}\n{}\n![each comparison's worth against log2 of the nodes per move]({figure})\n\n{}\n",
-        explanation(efforts, &percent, (shown, trends), chance),
+        explanation(efforts, &percent, (shown, &trends), chances),
         table.render(),
         sentences.join("\n")
     ))
 }
 
-/// The section's heading and the paragraph that says how to read it: `shown` of `trends`
-/// slopes read as trends, where about `chance` of each would by chance.
-fn explanation(efforts: &[u64], percent: &str, (shown, trends): (u32, u32), chance: f64) -> String {
+/// The section's heading and the paragraph that says how to read it: `shown` of the slopes
+/// read as trends, each resting on its number of efforts in `trends`, where a slope over the
+/// first k efforts would by chance `chances[k - 2]` of the time.
+fn explanation(
+    efforts: &[u64],
+    percent: &str,
+    (shown, trends): (usize, &[usize]),
+    chances: &[f64],
+) -> String {
     let efforts_text: Vec<String> = efforts.iter().map(u64::to_string).collect();
+    let all = efforts.len();
+    let mut spans = trends.to_vec();
+    spans.sort_unstable_by(|a, b| b.cmp(a));
+    spans.dedup();
+    let so_far = spans.iter().any(|&k| k < all);
+    let rates = if so_far {
+        let parts: Vec<String> = spans
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| {
+                let of = if i == 0 { " of comparisons" } else { "" };
+                let over = if k == all {
+                    format!("all {all} efforts")
+                } else {
+                    format!("the first {k}")
+                };
+                format!("{:.1}%{of} over {over}", 100.0 * chances[k - 2])
+            })
+            .collect();
+        parts.join(", ")
+    } else {
+        format!("{:.1}% of comparisons", 100.0 * chances[all - 2])
+    };
+    let expected: f64 = trends.iter().map(|&k| chances[k - 2]).sum();
+    let so_far_text = if so_far {
+        " *so far*: the line through the efforts whose matches have stopped, while a later \
+         one plays; it changes as that one stops."
+    } else {
+        ""
+    };
     format!(
         "\n## Each method's worth against effort ({} nodes per move)\n\nA method's worth is \
          the Elo it gives the search its row measures (leaving it out of the stack costs it, \
@@ -245,8 +318,8 @@ fn explanation(efforts: &[u64], percent: &str, (shown, trends): (u32, u32), chan
          interval); *playing*, *to play*: a match has not stopped by its rule, or has no game \
          yet; *no interval*: a rout; *inactive*: at least 90% of a match's pairs repeat the \
          reference's games, so the method hardly acts there (its effort is left out of the \
-         line). {shown} of {trends} slopes read as a trend; with no change \
-         anywhere about {:.1} would by chance ({:.1}% of comparisons: the stopping rule \
+         line).{so_far_text} {shown} of {} slopes read as a trend; with no change \
+         anywhere about {expected:.1} would by chance ({rates}: the stopping rule \
          simulated on this run's pairs, one match of one true worth at each effort, at the \
          worst of true worths 0 to 40). A match stopped at an early look overstates its size \
          (it stopped because its estimate was far from 0), so a trend that rests on a row \
@@ -255,8 +328,7 @@ fn explanation(efforts: &[u64], percent: &str, (shown, trends): (u32, u32), chan
          ablation at 12+0.12 (Elo lost without the step) stand beside the leave-one-out \
          rows (sources in `bench/src/cmd/ablate/notes.rs`).\n",
         efforts_text.join(", "),
-        f64::from(trends) * chance,
-        100.0 * chance,
+        trends.len(),
     )
 }
 
@@ -292,7 +364,7 @@ mod tests {
         ];
         let dir = crate::common::scratch_dir("effort");
         let layout = Layout { dir: dir.clone() };
-        let md = section(&layout, &[5000, 20000], &rows, (0.99, 0.01)).unwrap();
+        let md = section(&layout, &[5000, 20000], &rows, (0.99, &[0.01])).unwrap();
         assert!(dir.join("worth-by-effort.svg").is_file());
         let half = 27.0_f64.hypot(34.0) / 2.0;
         let lmp = md.lines().find(|l| l.contains("| lmp ")).unwrap();
@@ -323,7 +395,7 @@ mod tests {
             row("rfp", 20000, -20.0, 20.0, stopped),
             row("rfp", 80000, -30.0, 20.0, stopped),
         ];
-        let md = section(&layout, &[5000, 20000, 80000], &line, (0.99, 0.01)).unwrap();
+        let md = section(&layout, &[5000, 20000, 80000], &line, (0.99, &[0.02, 0.01])).unwrap();
         // Slope 5 Elo a doubling, half-width 1 / sqrt((4 + 0 + 4) / 400) = sqrt(50).
         let h = 50.0_f64.sqrt();
         assert!(
@@ -332,9 +404,50 @@ mod tests {
             "{md}"
         );
         assert!(
-            section(&layout, &[5000], &rows, (0.99, 0.01))
+            section(&layout, &[5000], &rows, (0.99, &[]))
                 .unwrap()
                 .is_empty()
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// While the last effort plays, a comparison stopped at the first two is read over them,
+    /// *so far*: late move pruning left out gains 13 ± 13 at 5,000 nodes (worth -13) and costs
+    /// 30 ± 24 at 20,000 (worth +30), +21.5 ± hypot(13, 24) / 2 a doubling; one stopped at
+    /// the first effort alone is still playing; the by-chance count is the two-effort rate.
+    #[test]
+    fn a_run_in_progress_reads_its_trends_over_the_efforts_stopped() {
+        let stopped = Status::Stopped(Verdict::Decided);
+        let rows = [
+            row("lmp", 5000, 13.0, 13.0, stopped),
+            row("lmp", 20000, -30.0, 24.0, stopped),
+            row("lmp", 80000, 0.0, 0.0, Status::ToPlay),
+            row("iir", 5000, -17.0, 12.0, stopped),
+            row("iir", 20000, 0.0, 30.0, Status::Running),
+            row("iir", 80000, 0.0, 0.0, Status::ToPlay),
+        ];
+        let dir = crate::common::scratch_dir("effort-so-far");
+        let layout = Layout { dir: dir.clone() };
+        let md = section(&layout, &[5000, 20000, 80000], &rows, (0.98, &[0.2, 0.1])).unwrap();
+        let half = 13.0_f64.hypot(24.0) / 2.0;
+        let slope = format!("+21.5 [{:+.1}, {:+.1}]", 21.5 - half, 21.5 + half);
+        let lmp = md.lines().find(|l| l.contains("| lmp ")).unwrap();
+        assert!(
+            lmp.contains(&slope) && lmp.contains("grows with effort so far (5000 to 20000 nodes)"),
+            "{md}"
+        );
+        assert!(
+            md.contains(&format!(
+                "- without lmp: grows with effort so far (5000 to 20000 nodes), {slope} Elo"
+            )),
+            "{md}"
+        );
+        let iir = md.lines().find(|l| l.contains("| iir ")).unwrap();
+        assert!(iir.contains("| to play "), "{md}");
+        assert!(
+            md.contains("1 of 1 slopes read as a trend; with no change anywhere about 0.2 would")
+                && md.contains("(20.0% of comparisons over the first 2:"),
+            "{md}"
         );
         std::fs::remove_dir_all(&dir).ok();
     }

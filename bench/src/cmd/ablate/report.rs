@@ -369,13 +369,18 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     }
     csv.flush()
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    let chance =
-        super::rule::false_trend_rate(&every_row, &looks, &manifest.nodes, manifest.header.seed);
+    // The by-chance rate of a trend over the first k efforts, for k from 2.
+    let chances: Vec<f64> = (2..=manifest.nodes.len())
+        .map(|k| {
+            let efforts = &manifest.nodes[..k];
+            super::rule::false_trend_rate(&every_row, &looks, efforts, manifest.header.seed)
+        })
+        .collect();
     body.push_str(&super::effort::section(
         layout,
         &manifest.nodes,
         &every_row,
-        (looks.confidence(), chance),
+        (looks.confidence(), &chances),
     )?);
     body.push_str(&super::equal_time::section(&every_row, looks.confidence()).unwrap_or_default());
     let mut md = introduction(manifest, &confidence);
