@@ -21,13 +21,13 @@ use cutlab_analysis::{
     stats::Estimate,
 };
 
-/// The steps of searches (every step but the matches) finished and planned, while some are
-/// not finished; none when all are, or when the run has no plan to count them in.
+/// The steps of searches (every step but the matches) finished and planned; none when the run
+/// has no plan to count them in.
 fn searches_done(layout: &Layout, manifest: &Manifest) -> Option<(usize, usize)> {
     let (planned, left) = unfinished_steps(layout, &manifest.header.steps, |name| {
         !name.starts_with("match-")
     })?;
-    (!left.is_empty()).then_some((planned - left.len(), planned))
+    Some((planned - left.len(), planned))
 }
 
 /// Comparison `c`'s row at effort `nodes`: its match and its searches, read from the run.
@@ -327,20 +327,34 @@ fn render(
     Ok((md, summary))
 }
 
-/// Where a run that is not done stands: its matches stopped of planned, or once all have,
-/// its searches run of planned.
+/// Where a run that is not done stands: its matches stopped of planned and its searches run
+/// of planned (which a run plays after its matches, or a `cutlab step` before).
 fn progress(layout: &Layout, manifest: &Manifest, rows: &[AblationRow]) -> Option<String> {
     let stopped = rows.iter().filter(|r| r.stopped()).count();
+    let searches = searches_done(layout, manifest);
     if stopped < rows.len() {
+        let searched = match searches {
+            Some((done, planned)) if done == planned && planned > 0 => {
+                "the comparisons at fixed depth and time (Δdepth, tree size, false cuts, share \
+                 of cuts, Δregret) have all run"
+                    .to_string()
+            }
+            Some((done, planned)) if done > 0 => format!(
+                "{done} of the {planned} steps of searches at fixed depth and time (Δdepth, \
+                 tree size, false cuts, share of cuts, Δregret) have run, the others run after \
+                 the matches"
+            ),
+            _ => "the comparisons at fixed depth and time (Δdepth, tree size, false cuts, \
+                  Δregret) run after the matches"
+                .to_string(),
+        };
         return Some(format!(
             "\n**In progress: {stopped} of {} matches have stopped by their rule.** \
-             Only those are in the tables, the plots and `ablate.csv`; the comparisons at \
-             fixed depth and time (Δdepth, tree size, false cuts, Δregret) run after the \
-             matches.\n",
+             Only those are in the tables, the plots and `ablate.csv`; {searched}.\n",
             rows.len()
         ));
     }
-    let (done, planned) = searches_done(layout, manifest)?;
+    let (done, planned) = searches.filter(|(done, planned)| done < planned)?;
     Some(format!(
         "\n**In progress: every match has stopped by its rule; {done} of the {planned} steps \
          of searches at fixed depth and time have run.** The columns a step fills (Δdepth, \
@@ -462,7 +476,7 @@ mod tests {
         let after = row((&layout, &[]), (&manifest, &looks), &c, 1000).unwrap();
         let ratio = after.tree_size_ratio.unwrap().value;
         assert!((ratio - 2.0).abs() < 1e-9, "{ratio}");
-        assert_eq!(searches_done(&layout, &manifest), None);
+        assert_eq!(searches_done(&layout, &manifest), Some((1, 1)));
         std::fs::remove_dir_all(&dir).ok();
     }
 
