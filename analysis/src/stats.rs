@@ -203,6 +203,10 @@ pub fn trend(points: &[(f64, Estimate)]) -> Option<Trend> {
     {
         return None;
     }
+    // Tested on the xs themselves: rounding can leave a single x a tiny spread about its mean.
+    if weighted.iter().all(|p| p.0 == weighted[0].0) {
+        return None;
+    }
     let total: f64 = weighted.iter().map(|p| p.2).sum();
     let mean =
         |f: fn(&(f64, f64, f64)) -> f64| weighted.iter().map(|p| p.2 * f(p)).sum::<f64>() / total;
@@ -259,6 +263,8 @@ mod tests {
         .unwrap();
         assert!(pulled.centre.1 > 9.0, "{pulled:?}");
         assert!(trend(&[(1.0, a), (1.0, b)]).is_none());
+        assert!(trend(&[(5000f64.log2(), a)]).is_none());
+        assert!(trend(&[]).is_none());
         assert!(trend(&[(1.0, a), (2.0, Estimate::around(1.0, f64::INFINITY))]).is_none());
     }
 
