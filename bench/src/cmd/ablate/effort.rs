@@ -68,8 +68,9 @@ impl Reading {
         };
         let reading = Reading::over(&rows[..stopped], &xs[..stopped]);
         match reading.trend() {
+            // A line needs two efforts, so a trend rests on two stopped or more.
+            Some(_) => (reading, stopped),
             _ if stopped == rows.len() => (reading, stopped),
-            Some(_) if stopped >= 2 => (reading, stopped),
             _ => (unstopped, rows.len()),
         }
     }
@@ -123,18 +124,18 @@ fn label(direction: Direction, method: &str) -> String {
     }
 }
 
+/// The efforts a reading resting on the first `over` of the run's `efforts` spans, when a
+/// later one is still playing ("5000 to 20000 nodes"); `None` over every effort.
+fn span(over: usize, efforts: &[u64]) -> Option<String> {
+    (over < efforts.len()).then(|| format!("{} to {} nodes", efforts[0], efforts[over - 1]))
+}
+
 /// How `reading` is written, resting on the first `over` of the run's `efforts`: *so far*
 /// with the efforts it spans when a later one is still playing.
 fn reading_text(reading: Reading, over: usize, efforts: &[u64]) -> String {
-    if over < efforts.len() {
-        format!(
-            "{} so far ({} to {} nodes)",
-            reading.name(),
-            efforts[0],
-            efforts[over - 1]
-        )
-    } else {
-        reading.name().to_string()
+    match span(over, efforts) {
+        Some(span) => format!("{} so far ({span})", reading.name()),
+        None => reading.name().to_string(),
     }
 }
 
@@ -172,8 +173,9 @@ fn cells(at: &[&AblationRow], (reading, text): (Reading, String)) -> Vec<String>
 /// doubling of the nodes (the weighted line through the worths against log2 of the nodes, at
 /// the looks' `confidence`) and its reading; the figure `worth-by-effort.svg`, one panel a
 /// comparison; a sentence for each trend shown; and how many would read as trends by chance
-/// (`chances[k - 2]`, the share of comparisons of one true worth at each of the first k
-/// efforts that the stopping rule turns into one). A comparison whose later matches still
+/// (`chance(k)`, the share of comparisons of one true worth at each of the first k efforts
+/// that the stopping rule turns into one, asked only for the spans the readings rest on). A
+/// comparison whose later matches still
 /// play is read over the efforts stopped, *so far*.
 ///
 /// # Errors
@@ -182,7 +184,7 @@ pub fn section(
     layout: &Layout,
     efforts: &[u64],
     rows: &[AblationRow],
-    (confidence, chances): (f64, &[f64]),
+    (confidence, chance): (f64, &dyn Fn(usize) -> f64),
 ) -> Result<String, String> {
     if efforts.len() < 2 {
         return Ok(String::new());
@@ -221,13 +223,9 @@ pub fn section(
         table.row(cells(&at, (reading, text.clone())));
         if let Some(t) = reading.trend() {
             trends.push(over);
-            match reading {
-                Reading::NotShown(_) if over < efforts.len() => flat.push(format!(
-                    "{name} (so far, {} to {} nodes)",
-                    efforts[0],
-                    efforts[over - 1]
-                )),
-                Reading::NotShown(_) => flat.push(name.clone()),
+            match (reading, span(over, efforts)) {
+                (Reading::NotShown(_), Some(span)) => flat.push(format!("{name} (so far, {span})")),
+                (Reading::NotShown(_), None) => flat.push(name.clone()),
                 _ => sentences.push(format!(
                     "- {name}: {text}, {} Elo per doubling of the nodes.",
                     signed_ci(Some(&t.slope), 1, "")
@@ -259,7 +257,7 @@ pub fn section(
     let shown = trends.len() - flat.len();
     Ok(format!(
         "{}\n{}\n![each comparison's worth against log2 of the nodes per move]({figure})\n\n{}\n",
-        explanation(efforts, &percent, (shown, &trends), chances),
+        explanation(efforts, &percent, (shown, &trends), chance),
         table.render(),
         sentences.join("\n")
     ))
@@ -267,12 +265,12 @@ pub fn section(
 
 /// The section's heading and the paragraph that says how to read it: `shown` of the slopes
 /// read as trends, each resting on its number of efforts in `trends`, where a slope over the
-/// first k efforts would by chance `chances[k - 2]` of the time.
+/// first k efforts would by chance `chance(k)` of the time.
 fn explanation(
     efforts: &[u64],
     percent: &str,
     (shown, trends): (usize, &[usize]),
-    chances: &[f64],
+    chance: &dyn Fn(usize) -> f64,
 ) -> String {
     let efforts_text: Vec<String> = efforts.iter().map(u64::to_string).collect();
     let all = efforts.len();
@@ -280,6 +278,11 @@ fn explanation(
     spans.sort_unstable_by(|a, b| b.cmp(a));
     spans.dedup();
     let so_far = spans.iter().any(|&k| k < all);
+    if !so_far {
+        spans = vec![all];
+    }
+    let chances: Vec<(usize, f64)> = spans.iter().map(|&k| (k, chance(k))).collect();
+    let rate = |k: usize| chances.iter().find(|c| c.0 == k).map_or(0.0, |c| c.1);
     let rates = if so_far {
         let parts: Vec<String> = spans
             .iter()
@@ -291,14 +294,14 @@ fn explanation(
                 } else {
                     format!("the first {k}")
                 };
-                format!("{:.1}%{of} over {over}", 100.0 * chances[k - 2])
+                format!("{:.1}%{of} over {over}", 100.0 * rate(k))
             })
             .collect();
         parts.join(", ")
     } else {
-        format!("{:.1}% of comparisons", 100.0 * chances[all - 2])
+        format!("{:.1}% of comparisons", 100.0 * rate(all))
     };
-    let expected: f64 = trends.iter().map(|&k| chances[k - 2]).sum();
+    let expected: f64 = trends.iter().map(|&k| rate(k)).sum();
     let so_far_text = if so_far {
         " *so far*: the line through the efforts whose matches have stopped, while a later \
          one plays; it changes as that one stops."
@@ -364,7 +367,7 @@ mod tests {
         ];
         let dir = crate::common::scratch_dir("effort");
         let layout = Layout { dir: dir.clone() };
-        let md = section(&layout, &[5000, 20000], &rows, (0.99, &[0.01])).unwrap();
+        let md = section(&layout, &[5000, 20000], &rows, (0.99, &|_| 0.01)).unwrap();
         assert!(dir.join("worth-by-effort.svg").is_file());
         let half = 27.0_f64.hypot(34.0) / 2.0;
         let lmp = md.lines().find(|l| l.contains("| lmp ")).unwrap();
@@ -395,7 +398,13 @@ mod tests {
             row("rfp", 20000, -20.0, 20.0, stopped),
             row("rfp", 80000, -30.0, 20.0, stopped),
         ];
-        let md = section(&layout, &[5000, 20000, 80000], &line, (0.99, &[0.02, 0.01])).unwrap();
+        let md = section(
+            &layout,
+            &[5000, 20000, 80000],
+            &line,
+            (0.99, &|k| [0.02, 0.01][k - 2]),
+        )
+        .unwrap();
         // Slope 5 Elo a doubling, half-width 1 / sqrt((4 + 0 + 4) / 400) = sqrt(50).
         let h = 50.0_f64.sqrt();
         assert!(
@@ -404,7 +413,7 @@ mod tests {
             "{md}"
         );
         assert!(
-            section(&layout, &[5000], &rows, (0.99, &[]))
+            section(&layout, &[5000], &rows, (0.99, &|_| 0.0))
                 .unwrap()
                 .is_empty()
         );
@@ -428,7 +437,13 @@ mod tests {
         ];
         let dir = crate::common::scratch_dir("effort-so-far");
         let layout = Layout { dir: dir.clone() };
-        let md = section(&layout, &[5000, 20000, 80000], &rows, (0.98, &[0.2, 0.1])).unwrap();
+        let md = section(
+            &layout,
+            &[5000, 20000, 80000],
+            &rows,
+            (0.98, &|k| [0.2, 0.1][k - 2]),
+        )
+        .unwrap();
         let half = 13.0_f64.hypot(24.0) / 2.0;
         let slope = format!("+21.5 [{:+.1}, {:+.1}]", 21.5 - half, 21.5 + half);
         let lmp = md.lines().find(|l| l.contains("| lmp ")).unwrap();

@@ -383,18 +383,16 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     }
     csv.flush()
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    // The by-chance rate of a trend over the first k efforts, for k from 2.
-    let chances: Vec<f64> = (2..=manifest.nodes.len())
-        .map(|k| {
-            let efforts = &manifest.nodes[..k];
-            super::rule::false_trend_rate(&every_row, &looks, efforts, manifest.header.seed)
-        })
-        .collect();
+    // The by-chance rate of a trend over the first k efforts.
+    let chance = |k: usize| {
+        let efforts = &manifest.nodes[..k];
+        super::rule::false_trend_rate(&every_row, &looks, efforts, manifest.header.seed)
+    };
     body.push_str(&super::effort::section(
         layout,
         &manifest.nodes,
         &every_row,
-        (looks.confidence(), &chances),
+        (looks.confidence(), &chance),
     )?);
     body.push_str(&super::equal_time::section(&every_row, looks.confidence()).unwrap_or_default());
     let mut md = introduction(manifest, &confidence);
