@@ -73,7 +73,7 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
     assert_eq!(log.matches("done earlier").count(), steps - 1, "{log}");
     assert!(log.contains("] cutlab fit "), "{log}");
     // Published by `scripts/publish-run` (CSVs gzipped, PGNs and configurations packed, the
-    // traces' node, test and verified-cut rows left out), the run gives the same report:
+    // traces' node, test and verified-cut rows and the cut counts left out), the run gives the same report:
     // `cutlab report` reads the study.
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     let study = dir.join("study");
@@ -108,6 +108,9 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
             .all(|f| f.ends_with(".tallies.csv.gz") || f.ends_with(".false-cuts.csv.gz")),
         "{traces:?}"
     );
+    // The search's cut counts, which no report reads, are left out.
+    assert!(out.join("depth.cuts.csv").is_file());
+    assert!(!study.join("depth.cuts.csv.gz").exists());
     assert!(study.join("games.moves.csv.xz").is_file());
     assert!(!study.join("matches/headline.pgn").exists());
     // The configurations are packed into one archive, none left beside the rows.
