@@ -27,7 +27,10 @@ use serde::Deserialize;
 
 use crate::common::{
     adjudication::{self, Adjudication},
-    pipeline::{Layout, study::StudyKind},
+    pipeline::{
+        Layout, recorded_steps,
+        study::{Header, StudyKind},
+    },
 };
 
 /// Options of `cutlab report`.
@@ -321,11 +324,27 @@ fn write(dir: &Path) -> Result<(), String> {
         dir: dir.to_path_buf(),
     };
     match manifest.kind {
-        StudyKind::Reproduce => super::reproduce::write_report(&layout, &manifest.parse()?),
-        StudyKind::Replay => super::replay::write_report(&layout, &manifest.parse()?),
-        _ => super::ablate::write_report(&layout, &manifest.parse()?),
+        StudyKind::Reproduce => {
+            super::reproduce::write_report(&layout, &recorded(&layout, &manifest)?)
+        }
+        StudyKind::Replay => super::replay::write_report(&layout, &recorded(&layout, &manifest)?),
+        _ => super::ablate::write_report(&layout, &recorded(&layout, &manifest)?),
     }
     .map(|_summary| ())
+}
+
+/// A run's manifest with the steps its records say have finished ([`recorded_steps`]): a
+/// step finished by `cutlab step` joins the manifest's list only when the runner's next step
+/// ends, and the report counts it now.
+fn recorded<M>(layout: &Layout, manifest: &ManifestText) -> Result<M, String>
+where
+    M: serde::de::DeserializeOwned + AsMut<Header>,
+{
+    let mut parsed: M = manifest.parse()?;
+    if let Some(steps) = recorded_steps(layout) {
+        parsed.as_mut().steps = steps;
+    }
+    Ok(parsed)
 }
 
 /// Copies directory `from` into `to`, folders too.

@@ -209,6 +209,18 @@ pub fn finished_steps(layout: &Layout, steps: &[Step]) -> Vec<StepRecord> {
         .collect()
 }
 
+/// The run's finished steps as its records say, in its plan's order: what the runner writes
+/// into the manifest when a step ends, so that a step finished since (by `cutlab step`, or a
+/// shard) counts before the runner's next step ends. `None` for a run without records of its
+/// own (`steps/`) or a plan, whose manifest's list is all there is.
+#[must_use]
+pub fn recorded_steps(layout: &Layout) -> Option<Vec<StepRecord>> {
+    if !layout.file("steps").is_dir() {
+        return None;
+    }
+    Some(finished_steps(layout, &load_plan(layout).ok()?))
+}
+
 /// Whether step `name` is among the finished `steps`: a run's only sign that the step's files
 /// are whole (an interrupted step leaves a partial file, some positions or some variants).
 #[must_use]
@@ -295,8 +307,32 @@ mod tests {
     use cutlab_analysis::rows::GameRow;
 
     use super::{
-        Layout, Step, StepRecord, check_finished_commands, record_step, relocated, rows_of_finished,
+        Layout, Step, StepRecord, check_finished_commands, record_step, recorded_steps, relocated,
+        rows_of_finished, save_plan,
     };
+
+    /// The records say which steps finished, in the plan's order whatever order they finished
+    /// in; a run without records of its own says nothing.
+    #[test]
+    fn the_recorded_steps_follow_the_plan() {
+        let dir = std::env::temp_dir().join(format!("cutlab-recorded-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let layout = Layout { dir: dir.clone() };
+        let plan = ["a", "b", "c"].map(|name| Step::new(name, &["depth"]));
+        save_plan(&layout, &plan).unwrap();
+        assert!(recorded_steps(&layout).is_none());
+        for name in ["c", "a"] {
+            record_step(&layout, &StepRecord::finished(name)).unwrap();
+        }
+        let names: Vec<String> = recorded_steps(&layout)
+            .unwrap()
+            .into_iter()
+            .map(|r| r.name)
+            .collect();
+        assert_eq!(names, ["a", "c"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     /// A finished step planned with another command stops the run before anything is
     /// written; the same command resumes.
