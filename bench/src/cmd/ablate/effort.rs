@@ -356,6 +356,23 @@ mod tests {
     /// 20,000 (worth -40): over the two doublings between them its worth changes by -74 ±
     /// hypot(27, 34), -37.0 ± 21.7 a doubling, shrinking; with a third effort the line
     /// weighs each worth by 1/h²; a row still playing has no slope.
+    /// The section over 5,000, 20,000 and 80,000 nodes at `confidence`, a trend over the
+    /// first two efforts and over all three arising by chance at the rates `chances`.
+    fn over_three(
+        layout: &Layout,
+        rows: &[AblationRow],
+        confidence: f64,
+        chances: [f64; 2],
+    ) -> String {
+        section(
+            layout,
+            &[5000, 20000, 80000],
+            rows,
+            (confidence, &|k| chances[k - 2]),
+        )
+        .unwrap()
+    }
+
     #[test]
     fn a_worth_that_changes_with_effort_reads_as_a_trend() {
         let stopped = Status::Stopped(Verdict::Decided);
@@ -398,13 +415,7 @@ mod tests {
             row("rfp", 20000, -20.0, 20.0, stopped),
             row("rfp", 80000, -30.0, 20.0, stopped),
         ];
-        let md = section(
-            &layout,
-            &[5000, 20000, 80000],
-            &line,
-            (0.99, &|k| [0.02, 0.01][k - 2]),
-        )
-        .unwrap();
+        let md = over_three(&layout, &line, 0.99, [0.02, 0.01]);
         // Slope 5 Elo a doubling, half-width 1 / sqrt((4 + 0 + 4) / 400) = sqrt(50).
         let h = 50.0_f64.sqrt();
         assert!(
@@ -437,13 +448,7 @@ mod tests {
         ];
         let dir = crate::common::scratch_dir("effort-so-far");
         let layout = Layout { dir: dir.clone() };
-        let md = section(
-            &layout,
-            &[5000, 20000, 80000],
-            &rows,
-            (0.98, &|k| [0.2, 0.1][k - 2]),
-        )
-        .unwrap();
+        let md = over_three(&layout, &rows, 0.98, [0.2, 0.1]);
         let half = 13.0_f64.hypot(24.0) / 2.0;
         let slope = format!("+21.5 [{:+.1}, {:+.1}]", 21.5 - half, 21.5 + half);
         let lmp = md.lines().find(|l| l.contains("| lmp ")).unwrap();
