@@ -3,7 +3,11 @@
 use std::path::Path;
 
 use cutlab_instrument::Tally;
-use plotters::{coord::types::RangedCoordf64, prelude::*};
+use plotters::{
+    coord::types::RangedCoordf64,
+    prelude::*,
+    style::text_anchor::{HPos, Pos, VPos},
+};
 
 use crate::{
     regression::LineFit,
@@ -479,14 +483,17 @@ pub struct TrendPanel {
 }
 
 /// Estimates against x, one panel each in a grid (a method's worth against log2 of the nodes
-/// per move), with the zero line and each panel's fitted line, written as SVG. Each panel has
-/// its own y range, 0 included.
+/// per move), with the zero line and each panel's fitted line, written as SVG. The x axis
+/// spans `ticks`, marked at each with its label (every effort of a run, whether or not its
+/// points have come yet, so that the panels of a run in progress are those of the finished
+/// one); each panel has its own y range, 0 included.
 ///
 /// # Errors
 /// The file cannot be written.
 pub fn trend_panels(
     path: &Path,
     panels: &[TrendPanel],
+    ticks: &[(f64, String)],
     (x_label, y_label): (&str, &str),
 ) -> Result<(), String> {
     let columns = panels.len().clamp(1, 4);
@@ -498,10 +505,11 @@ pub fn trend_panels(
     let root = SVGBackend::new(path, size).into_drawing_area();
     let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     root.fill(&WHITE).map_err(|e| err(&e))?;
-    let xs = panels.iter().flat_map(|p| p.points.iter().map(|q| q.0));
-    let (x_min, x_max) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
-        (lo.min(x), hi.max(x))
-    });
+    let xs = ticks
+        .iter()
+        .map(|t| t.0)
+        .chain(panels.iter().flat_map(|p| p.points.iter().map(|q| q.0)));
+    let (x_min, x_max) = span(xs);
     let (x_min, x_max) = if x_min < x_max {
         (x_min - 0.5, x_max + 0.5)
     } else {
@@ -515,13 +523,37 @@ pub fn trend_panels(
             .filter(|y| y.is_finite());
         let (low, high) = ends.fold((-10.0_f64, 10.0_f64), |(lo, hi), y| (lo.min(y), hi.max(y)));
         let pad = 0.08 * (high - low);
-        let mut chart = axes(
-            &area,
-            (&panel.title, 14),
-            (x_label, y_label),
-            (x_min..x_max, low - pad..high + pad),
-        )
-        .map_err(|e| err(&e))?;
+        let mut chart = ChartBuilder::on(&area)
+            .caption(&panel.title, ("sans-serif", 14))
+            .margin(10)
+            .x_label_area_size(36)
+            .y_label_area_size(52)
+            .build_cartesian_2d(x_min..x_max, low - pad..high + pad)
+            .map_err(|e| err(&e))?;
+        // The x axis is marked at the ticks alone: a grid line and its label below the axis.
+        chart
+            .configure_mesh()
+            .x_desc(x_label)
+            .y_desc(y_label)
+            .x_labels(0)
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .light_line_style(TRANSPARENT)
+            .draw()
+            .map_err(|e| err(&e))?;
+        let below = ("sans-serif", 12)
+            .into_text_style(&root)
+            .pos(Pos::new(HPos::Center, VPos::Top));
+        for (x, label) in ticks {
+            chart
+                .draw_series(LineSeries::new(
+                    [(*x, low - pad), (*x, high + pad)],
+                    BLACK.mix(0.15),
+                ))
+                .map_err(|e| err(&e))?;
+            let (px, py) = chart.backend_coord(&(*x, low - pad));
+            root.draw(&Text::new(label.as_str(), (px, py + 6), below.clone()))
+                .map_err(|e| err(&e))?;
+        }
         chart
             .draw_series(LineSeries::new(
                 [(x_min, 0.0), (x_max, 0.0)],
@@ -529,12 +561,7 @@ pub fn trend_panels(
             ))
             .map_err(|e| err(&e))?;
         if let Some(t) = panel.trend {
-            let (x0, x1) = panel
-                .points
-                .iter()
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &(x, _)| {
-                    (lo.min(x), hi.max(x))
-                });
+            let (x0, x1) = span(panel.points.iter().map(|p| p.0));
             let at = |x: f64| t.centre.1 + t.slope.value * (x - t.centre.0);
             chart
                 .draw_series(LineSeries::new(
@@ -554,4 +581,11 @@ pub fn trend_panels(
         }
     }
     root.present().map_err(|e| err(&e))
+}
+
+/// The least and the greatest of `xs` (infinities for none).
+fn span(xs: impl Iterator<Item = f64>) -> (f64, f64) {
+    xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+        (lo.min(x), hi.max(x))
+    })
 }

@@ -243,10 +243,19 @@ pub fn section(
         });
     }
     let figure = "worth-by-effort.svg";
+    let ticks: Vec<(f64, String)> = xs
+        .iter()
+        .zip(efforts)
+        .map(|(&x, n)| (x, n.to_string()))
+        .collect();
     plot::trend_panels(
         &layout.file(figure),
         &panels,
-        ("log2(nodes per move)", &format!("worth, Elo ({percent})")),
+        &ticks,
+        (
+            "nodes per move (log scale)",
+            &format!("worth, Elo ({percent})"),
+        ),
     )?;
     if !flat.is_empty() {
         sentences.push(format!(
