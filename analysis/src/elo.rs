@@ -45,7 +45,12 @@ impl Pentanomial {
             clippy::cast_sign_loss,
             reason = "0..=4"
         )]
-        match ((first + second) * 2.0).round() as u32 {
+        self.add_outcome(((first + second) * 2.0).round() as usize);
+    }
+
+    /// Adds a pair by its outcome, the first engine's half-points in it: 0 (LL) to 4 (WW).
+    pub fn add_outcome(&mut self, half_points: usize) {
+        match half_points {
             0 => self.ll += 1,
             1 => self.ld += 1,
             2 => self.wl_dd += 1,

@@ -107,9 +107,7 @@ fn matches_until(
                 state = splitmix64(state);
                 #[expect(clippy::cast_precision_loss, reason = "53 bits of a uniform draw")]
                 let u = (state >> 11) as f64 / (1_u64 << 53) as f64 * total;
-                let outcome = cumulative.iter().position(|&c| u < c).unwrap_or(4);
-                let s = PAIR_SCORES[outcome];
-                p.add(s, s);
+                p.add_outcome(cumulative.iter().position(|&c| u < c).unwrap_or(4));
                 if let Some(stop) = looks.stop(&p) {
                     break Some(stop);
                 }
