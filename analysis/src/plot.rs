@@ -28,20 +28,30 @@ pub struct ScatterPanel<'a> {
 type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 type PlotError = DrawingAreaErrorKind<<SVGBackend<'static> as DrawingBackend>::ErrorType>;
 
-/// A titled chart with labelled axes and a grid at the labels on `area` (no minor lines: drawn
-/// white on white they were invisible, and most of a scatter plot's file).
-fn axes<'a, 'b>(
+/// A titled chart on `area` over `x` and `y`, room left for the axes' labels; its caller draws
+/// the mesh.
+fn chart_on<'a, 'b>(
     area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
     (title, title_size): (&str, u32),
-    (x_label, y_label): (&str, &str),
     (x, y): (std::ops::Range<f64>, std::ops::Range<f64>),
 ) -> Result<Chart<'a, 'b>, PlotError> {
-    let mut chart = ChartBuilder::on(area)
+    ChartBuilder::on(area)
         .caption(title, ("sans-serif", title_size))
         .margin(10)
         .x_label_area_size(36)
         .y_label_area_size(52)
-        .build_cartesian_2d(x, y)?;
+        .build_cartesian_2d(x, y)
+}
+
+/// A titled chart with labelled axes and a grid at the labels on `area` (no minor lines: drawn
+/// white on white they were invisible, and most of a scatter plot's file).
+fn axes<'a, 'b>(
+    area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    title: (&str, u32),
+    (x_label, y_label): (&str, &str),
+    ranges: (std::ops::Range<f64>, std::ops::Range<f64>),
+) -> Result<Chart<'a, 'b>, PlotError> {
+    let mut chart = chart_on(area, title, ranges)?;
     chart
         .configure_mesh()
         .x_desc(x_label)
@@ -523,13 +533,12 @@ pub fn trend_panels(
             .filter(|y| y.is_finite());
         let (low, high) = ends.fold((-10.0_f64, 10.0_f64), |(lo, hi), y| (lo.min(y), hi.max(y)));
         let pad = 0.08 * (high - low);
-        let mut chart = ChartBuilder::on(&area)
-            .caption(&panel.title, ("sans-serif", 14))
-            .margin(10)
-            .x_label_area_size(36)
-            .y_label_area_size(52)
-            .build_cartesian_2d(x_min..x_max, low - pad..high + pad)
-            .map_err(|e| err(&e))?;
+        let mut chart = chart_on(
+            &area,
+            (&panel.title, 14),
+            (x_min..x_max, low - pad..high + pad),
+        )
+        .map_err(|e| err(&e))?;
         // The x axis is marked at the ticks alone: a grid line and its label below the axis.
         chart
             .configure_mesh()
