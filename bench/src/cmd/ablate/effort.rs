@@ -1,7 +1,7 @@
 //! Each method's worth against effort: its worth at every effort of the run, each from its
 //! own match, the line through them against log2 of the nodes per move ([`trend`]: the
-//! change per doubling with its interval), whether that says it grows or shrinks as the
-//! search deepens, one panel a comparison, and what others published beside it.
+//! change per doubling with its interval), whether that says it grows, shrinks or stays as
+//! the search deepens, one panel a comparison, and what others published beside it.
 
 use cutlab_analysis::{
     markdown::{Table, signed_ci},
@@ -38,7 +38,10 @@ enum Reading {
     Grows(Trend),
     /// The slope's interval lies below 0.
     Shrinks(Trend),
-    /// The slope's interval holds 0.
+    /// The change the line gives across the efforts it rests on lies wholly inside the
+    /// matches' equivalence bound, ± the bound: the worth stays.
+    Stays(Trend),
+    /// The slope's interval holds 0, and the change across the efforts reaches past the bound.
     NotShown(Trend),
     /// A match has no game yet.
     ToPlay,
@@ -56,7 +59,8 @@ impl Reading {
     /// first, it rests on: the line through the worths of every match stopped with one (the
     /// efforts where the method did not act left out), once the matches of the first two
     /// efforts or more have stopped; fewer than all while a later one plays (*so far*).
-    fn of(rows: &[&AblationRow], xs: &[f64]) -> (Reading, usize) {
+    /// `bound` is the matches' equivalence bound, Elo.
+    fn of(rows: &[&AblationRow], xs: &[f64], bound: f64) -> (Reading, usize) {
         let stopped = rows
             .iter()
             .take_while(|r| matches!(r.status, Status::Stopped(_)))
@@ -66,7 +70,7 @@ impl Reading {
         } else {
             Reading::Playing
         };
-        let reading = Reading::over(&rows[..stopped], &xs[..stopped]);
+        let reading = Reading::over(&rows[..stopped], &xs[..stopped], bound);
         match reading.trend() {
             // A line needs two efforts, so a trend rests on two stopped or more.
             Some(_) => (reading, stopped),
@@ -75,18 +79,24 @@ impl Reading {
         }
     }
 
-    /// The reading of rows whose matches have all stopped.
-    fn over(rows: &[&AblationRow], xs: &[f64]) -> Reading {
+    /// The reading of rows whose matches have all stopped: *stays* when the slope's interval
+    /// times the doublings between the first and the last worth lies inside ±`bound`.
+    fn over(rows: &[&AblationRow], xs: &[f64], bound: f64) -> Reading {
         let points: Vec<(f64, Estimate)> = rows
             .iter()
             .zip(xs)
             .filter_map(|(r, &x)| worth_of(r).map(|w| (x, w)))
             .collect();
         let measured = rows.iter().filter(|r| !r.inactive()).count();
+        let (first, last) = (points.first().map(|p| p.0), points.last().map(|p| p.0));
+        let doublings = last.zip(first).map_or(0.0, |(l, f)| l - f);
         match trend(&points) {
             Some(t) if points.len() == measured => match t.slope.sign() {
                 Some(true) => Reading::Grows(t),
                 Some(false) => Reading::Shrinks(t),
+                None if t.slope.low.abs().max(t.slope.high.abs()) * doublings <= bound => {
+                    Reading::Stays(t)
+                }
                 None => Reading::NotShown(t),
             },
             _ if measured < rows.len() => Reading::Inactive,
@@ -96,20 +106,24 @@ impl Reading {
 
     fn trend(self) -> Option<Trend> {
         match self {
-            Reading::Grows(t) | Reading::Shrinks(t) | Reading::NotShown(t) => Some(t),
+            Reading::Grows(t) | Reading::Shrinks(t) | Reading::Stays(t) | Reading::NotShown(t) => {
+                Some(t)
+            }
             _ => None,
         }
     }
 
-    fn name(self) -> &'static str {
+    /// How the reading is written, *stays* with the matches' equivalence `bound`.
+    fn name(self, bound: f64) -> String {
         match self {
-            Reading::Grows(_) => "grows with effort",
-            Reading::Shrinks(_) => "shrinks with effort",
-            Reading::NotShown(_) => "not shown to change",
-            Reading::ToPlay => "to play",
-            Reading::Playing => "playing",
-            Reading::NoInterval => "no interval",
-            Reading::Inactive => "inactive",
+            Reading::Grows(_) => "grows with effort".into(),
+            Reading::Shrinks(_) => "shrinks with effort".into(),
+            Reading::Stays(_) => format!("stays within ±{bound} with effort"),
+            Reading::NotShown(_) => "not shown to change".into(),
+            Reading::ToPlay => "to play".into(),
+            Reading::Playing => "playing".into(),
+            Reading::NoInterval => "no interval".into(),
+            Reading::Inactive => "inactive".into(),
         }
     }
 }
@@ -132,10 +146,10 @@ fn span(over: usize, efforts: &[u64]) -> Option<String> {
 
 /// How `reading` is written, resting on the first `over` of the run's `efforts`: *so far*
 /// with the efforts it spans when a later one is still playing.
-fn reading_text(reading: Reading, over: usize, efforts: &[u64]) -> String {
+fn reading_text(reading: Reading, over: usize, efforts: &[u64], bound: f64) -> String {
     match span(over, efforts) {
-        Some(span) => format!("{} so far ({span})", reading.name()),
-        None => reading.name().to_string(),
+        Some(span) => format!("{} so far ({span})", reading.name(bound)),
+        None => reading.name(bound),
     }
 }
 
@@ -171,12 +185,12 @@ fn cells(at: &[&AblationRow], (reading, text): (Reading, String)) -> Vec<String>
 /// The section "worth against effort" of an ablation report with several efforts (empty with
 /// one): a row per comparison played at every effort, its worth at each, its change per
 /// doubling of the nodes (the weighted line through the worths against log2 of the nodes, at
-/// the looks' `confidence`) and its reading; the figure `worth-by-effort.svg`, one panel a
-/// comparison; a sentence for each trend shown; and how many would read as trends by chance
-/// (`chance(k)`, the share of comparisons of one true worth at each of the first k efforts
-/// that the stopping rule turns into one, asked only for the spans the readings rest on). A
-/// comparison whose later matches still
-/// play is read over the efforts stopped, *so far*.
+/// the looks' `confidence`) and its reading (*stays* within the matches' equivalence
+/// `bound`); the figure `worth-by-effort.svg`, one panel a comparison; a sentence for each
+/// trend shown; and how many would read as trends by chance (`chance(k)`, the share of
+/// comparisons of one true worth at each of the first k efforts that the stopping rule turns
+/// into one, asked only for the spans the readings rest on). A comparison whose later
+/// matches still play is read over the efforts stopped, *so far*.
 ///
 /// # Errors
 /// The figure cannot be written.
@@ -184,7 +198,7 @@ pub fn section(
     layout: &Layout,
     efforts: &[u64],
     rows: &[AblationRow],
-    (confidence, chance): (f64, &dyn Fn(usize) -> f64),
+    (confidence, bound, chance): (f64, f64, &dyn Fn(usize) -> f64),
 ) -> Result<String, String> {
     if efforts.len() < 2 {
         return Ok(String::new());
@@ -202,9 +216,10 @@ pub fn section(
         ">Ethereal 11.80".to_string(),
     ]);
     let mut table = Table::new(&columns.iter().map(String::as_str).collect::<Vec<_>>());
-    let (mut panels, mut sentences, mut flat) = (Vec::new(), Vec::new(), Vec::new());
-    // The number of efforts each trend rests on.
-    let mut trends: Vec<usize> = Vec::new();
+    let (mut panels, mut sentences) = (Vec::new(), Vec::new());
+    let (mut stays, mut flat) = (Vec::new(), Vec::new());
+    // The number of efforts each slope rests on.
+    let mut slopes: Vec<usize> = Vec::new();
     for first in rows.iter().filter(|r| r.effort_nodes == efforts[0]) {
         let at: Option<Vec<&AblationRow>> = efforts
             .iter()
@@ -217,15 +232,19 @@ pub fn section(
             })
             .collect();
         let Some(at) = at else { continue };
-        let (reading, over) = Reading::of(&at, &xs);
-        let text = reading_text(reading, over, efforts);
+        let (reading, over) = Reading::of(&at, &xs, bound);
+        let text = reading_text(reading, over, efforts, bound);
         let name = label(first.direction, &first.method);
         table.row(cells(&at, (reading, text.clone())));
         if let Some(t) = reading.trend() {
-            trends.push(over);
-            match (reading, span(over, efforts)) {
-                (Reading::NotShown(_), Some(span)) => flat.push(format!("{name} (so far, {span})")),
-                (Reading::NotShown(_), None) => flat.push(name.clone()),
+            slopes.push(over);
+            let named = match span(over, efforts) {
+                Some(span) => format!("{name} (so far, {span})"),
+                None => name.clone(),
+            };
+            match reading {
+                Reading::Stays(_) => stays.push(named),
+                Reading::NotShown(_) => flat.push(named),
                 _ => sentences.push(format!(
                     "- {name}: {text}, {} Elo per doubling of the nodes.",
                     signed_ci(Some(&t.slope), 1, "")
@@ -257,16 +276,23 @@ pub fn section(
             &format!("worth, Elo ({percent})"),
         ),
     )?;
+    if !stays.is_empty() {
+        sentences.push(format!(
+            "- Stays within ±{bound} with effort (its change across the efforts lies inside \
+             ±{bound} Elo): {}.",
+            stays.join(", ")
+        ));
+    }
     if !flat.is_empty() {
         sentences.push(format!(
             "- Not shown to change (each slope's interval holds 0): {}.",
             flat.join(", ")
         ));
     }
-    let shown = trends.len() - flat.len();
+    let shown = slopes.len() - stays.len() - flat.len();
     Ok(format!(
         "{}\n{}\n![each comparison's worth against log2 of the nodes per move]({figure})\n\n{}\n",
-        explanation(efforts, &percent, (shown, &trends), chance),
+        explanation(efforts, &percent, bound, (shown, &slopes), chance),
         table.render(),
         sentences.join("\n")
     ))
@@ -278,6 +304,7 @@ pub fn section(
 fn explanation(
     efforts: &[u64],
     percent: &str,
+    bound: f64,
     (shown, trends): (usize, &[usize]),
     chance: &dyn Fn(usize) -> f64,
 ) -> String {
@@ -325,9 +352,12 @@ fn explanation(
          worths against log2 of the nodes, each worth weighted by the inverse square of its \
          half-width, with its {percent} interval (the matches are independent; they play the \
          same openings, which if anything makes them agree, so the interval is wide rather \
-         than narrow). *grows* or *shrinks with effort*: that interval excludes 0; *not shown \
-         to change*: it holds 0, which is not a statement that the worth stays (read its \
-         interval); *playing*, *to play*: a match has not stopped by its rule, or has no game \
+         than narrow). *grows* or *shrinks with effort*: that interval excludes 0; *stays \
+         within ±{bound}*: the change the line gives across the efforts it rests on (the \
+         slope's interval times the doublings between them) lies wholly inside ±{bound} Elo, \
+         the matches' own equivalence bound; *not shown to change*: the slope's interval holds \
+         0 but that change reaches past ±{bound}, which is not a statement that the worth \
+         stays (read its interval); *playing*, *to play*: a match has not stopped by its rule, or has no game \
          yet; *no interval*: a rout; *inactive*: at least 90% of a match's pairs repeat the \
          reference's games, so the method hardly acts there (its effort is left out of the \
          line).{so_far_text} {shown} of {} slopes read as a trend; with no change \
@@ -377,7 +407,7 @@ mod tests {
             layout,
             &[5000, 20000, 80000],
             rows,
-            (confidence, &|k| chances[k - 2]),
+            (confidence, 15.0, &|k| chances[k - 2]),
         )
         .unwrap()
     }
@@ -393,7 +423,7 @@ mod tests {
         ];
         let dir = crate::common::scratch_dir("effort");
         let layout = Layout { dir: dir.clone() };
-        let md = section(&layout, &[5000, 20000], &rows, (0.99, &|_| 0.01)).unwrap();
+        let md = section(&layout, &[5000, 20000], &rows, (0.99, 15.0, &|_| 0.01)).unwrap();
         assert!(dir.join("worth-by-effort.svg").is_file());
         let half = 27.0_f64.hypot(34.0) / 2.0;
         let lmp = md.lines().find(|l| l.contains("| lmp ")).unwrap();
@@ -432,8 +462,24 @@ mod tests {
                 && md.contains("Not shown to change (each slope's interval holds 0): without rfp."),
             "{md}"
         );
+        // Worths 0 ± 4 at each: slope 0 ± 1 / sqrt((4 + 0 + 4) / 16) = ±sqrt(2) a doubling,
+        // a change of at most 4·sqrt(2) = 5.7 Elo over the four doublings, inside ±15; worths
+        // 0 ± 12 give ±4.2·4 = 17.0, past it.
+        let within = |h: f64| [5000, 20000, 80000].map(|n| row("futility", n, 0.0, h, stopped));
+        let md = over_three(&layout, &within(4.0), 0.99, [0.02, 0.01]);
         assert!(
-            section(&layout, &[5000], &rows, (0.99, &|_| 0.0))
+            md.contains(&format!("+0.0 [-{0:.1}, +{0:.1}]", 2.0_f64.sqrt()))
+                && md.contains("| stays within ±15 with effort |")
+                && md.contains(
+                    "(its change across the efforts lies inside ±15 Elo): without futility."
+                )
+                && md.contains("0 of 1 slopes read as a trend"),
+            "{md}"
+        );
+        let md = over_three(&layout, &within(12.0), 0.99, [0.02, 0.01]);
+        assert!(md.contains("| not shown to change |"), "{md}");
+        assert!(
+            section(&layout, &[5000], &rows, (0.99, 15.0, &|_| 0.0))
                 .unwrap()
                 .is_empty()
         );

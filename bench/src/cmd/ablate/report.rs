@@ -392,7 +392,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
         layout,
         &manifest.nodes,
         &every_row,
-        (looks.confidence(), &chance),
+        (looks.confidence(), manifest.stop_within, &chance),
     )?);
     body.push_str(&super::equal_time::section(&every_row, looks.confidence()).unwrap_or_default());
     let mut md = introduction(manifest, &confidence);
