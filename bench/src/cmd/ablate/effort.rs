@@ -182,6 +182,41 @@ fn cells(at: &[&AblationRow], (reading, text): (Reading, String)) -> Vec<String>
     cells
 }
 
+/// The table of the section: a comparison's direction and method, its worth at each of the
+/// `efforts`, its change per doubling, its reading and what others published.
+fn header(efforts: &[u64], percent: &str) -> Table {
+    let mut columns = vec!["direction".to_string(), "method".to_string()];
+    columns.extend(efforts.iter().map(|n| format!(">worth at {n} [{percent}]")));
+    columns.extend([
+        format!(">per doubling [{percent}]"),
+        "reading".to_string(),
+        ">Stockfish 15.1".to_string(),
+        "Stockfish (scaling)".to_string(),
+        ">Ethereal 11.80".to_string(),
+    ]);
+    Table::new(&columns.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+/// Each comparison played at every one of `efforts`: its rows, one an effort, in the order
+/// of the first effort's rows.
+fn comparisons<'a>(rows: &'a [AblationRow], efforts: &[u64]) -> Vec<Vec<&'a AblationRow>> {
+    rows.iter()
+        .filter(|r| r.effort_nodes == efforts[0])
+        .filter_map(|first| {
+            efforts
+                .iter()
+                .map(|&n| {
+                    rows.iter().find(|r| {
+                        r.effort_nodes == n
+                            && r.direction == first.direction
+                            && r.method == first.method
+                    })
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// The section "worth against effort" of an ablation report with several efforts (empty with
 /// one): a row per comparison played at every effort, its worth at each, its change per
 /// doubling of the nodes (the weighted line through the worths against log2 of the nodes, at
@@ -206,32 +241,13 @@ pub fn section(
     #[expect(clippy::cast_precision_loss, reason = "node counts")]
     let xs: Vec<f64> = efforts.iter().map(|&n| (n as f64).log2()).collect();
     let percent = format!("{:.0}%", 100.0 * confidence);
-    let mut columns = vec!["direction".to_string(), "method".to_string()];
-    columns.extend(efforts.iter().map(|n| format!(">worth at {n} [{percent}]")));
-    columns.extend([
-        format!(">per doubling [{percent}]"),
-        "reading".to_string(),
-        ">Stockfish 15.1".to_string(),
-        "Stockfish (scaling)".to_string(),
-        ">Ethereal 11.80".to_string(),
-    ]);
-    let mut table = Table::new(&columns.iter().map(String::as_str).collect::<Vec<_>>());
+    let mut table = header(efforts, &percent);
     let (mut panels, mut sentences) = (Vec::new(), Vec::new());
     let (mut stays, mut flat) = (Vec::new(), Vec::new());
     // The number of efforts each slope rests on.
     let mut slopes: Vec<usize> = Vec::new();
-    for first in rows.iter().filter(|r| r.effort_nodes == efforts[0]) {
-        let at: Option<Vec<&AblationRow>> = efforts
-            .iter()
-            .map(|&n| {
-                rows.iter().find(|r| {
-                    r.effort_nodes == n
-                        && r.direction == first.direction
-                        && r.method == first.method
-                })
-            })
-            .collect();
-        let Some(at) = at else { continue };
+    for at in comparisons(rows, efforts) {
+        let first = at[0];
         let (reading, over) = Reading::of(&at, &xs, bound);
         let text = reading_text(reading, over, efforts, bound);
         let name = label(first.direction, &first.method);
@@ -267,14 +283,12 @@ pub fn section(
         .zip(efforts)
         .map(|(&x, n)| (x, n.to_string()))
         .collect();
+    let y_label = format!("worth, Elo ({percent})");
     plot::trend_panels(
         &layout.file(figure),
         &panels,
         &ticks,
-        (
-            "nodes per move (log scale)",
-            &format!("worth, Elo ({percent})"),
-        ),
+        ("nodes per move (log scale)", &y_label),
     )?;
     if !stays.is_empty() {
         sentences.push(format!(
