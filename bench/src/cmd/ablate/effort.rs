@@ -38,8 +38,8 @@ enum Reading {
     Grows(Trend),
     /// The slope's interval lies below 0.
     Shrinks(Trend),
-    /// The change the line gives across the efforts it rests on lies wholly inside the
-    /// matches' equivalence bound, ± the bound: the worth stays.
+    /// The change the line gives across the efforts it rests on lies wholly inside ± the
+    /// matches' equivalence bound: the worth stays.
     Stays(Trend),
     /// The slope's interval holds 0, and the change across the efforts reaches past the bound.
     NotShown(Trend),
