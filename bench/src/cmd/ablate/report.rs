@@ -210,10 +210,15 @@ fn introduction(manifest: &Manifest, confidence: &str) -> String {
     let games: Vec<String> = manifest.looks.iter().map(u64::to_string).collect();
     let efforts: Vec<String> = manifest.nodes.iter().map(u64::to_string).collect();
     let bound = manifest.stop_within;
+    let later = if efforts.len() > 1 {
+        " (the first effort plays every comparison, the others leave-one-out and \
+         added-to-the-stack)"
+    } else {
+        ""
+    };
     format!(
         "# cutlab ablate ({} scale)\n\nStack: `{}`\n\nBaseline: `{}`\n\nMatches at {} nodes \
-         per move (the first effort plays every comparison, the others leave-one-out and \
-         added-to-the-stack), each variant against its reference in pairs of games from \
+         per move{later}, each variant against its reference in pairs of games from \
          {}, colours swapped. **Stopping rule**: each match is looked at only \
          after {} games; with {} looks, each look's pentanomial Elo interval is at {confidence} \
          (Bonferroni: together the looks hold at 95%), and the match stops at the first look \
