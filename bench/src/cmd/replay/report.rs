@@ -198,6 +198,17 @@ fn inflation(rows: &[Replayed]) -> Option<String> {
         .iter()
         .filter_map(|r| toward(r, r.source.adjusted_elo?))
         .collect();
+    if let ([one], adjusted) = (stop.as_slice(), adjusted.as_slice()) {
+        // A t interval needs two rows: one row's differences are stated without one.
+        let adjusted = adjusted
+            .first()
+            .map(|a| format!("; its size adjusted for the look that stopped it by {a:+.1}"))
+            .unwrap_or_default();
+        return Some(format!(
+            "The ablation's size exceeds its replay's by {one:+.1} Elo (in the row's direction: \
+             positive, the stop read it larger; one row, so no interval){adjusted}.\n"
+        ));
+    }
     let stop_mean = mean_ci(&stop, 0.95)?;
     let mut text = format!(
         "The ablation's size exceeds its replay's by {} Elo on average over these {} rows \
