@@ -198,7 +198,7 @@ fn inflation(rows: &[Replayed]) -> Option<String> {
         .iter()
         .filter_map(|r| toward(r, r.source.adjusted_elo?))
         .collect();
-    if let ([one], adjusted) = (stop.as_slice(), adjusted.as_slice()) {
+    if let [one] = stop.as_slice() {
         // A t interval needs two rows: one row's differences are stated without one.
         let adjusted = adjusted
             .first()
