@@ -82,23 +82,16 @@ pub fn wilson(successes: u64, trials: u64, confidence: f64) -> Option<Estimate> 
     })
 }
 
-/// Mean with Student's t interval (n - 1 degrees of freedom) at `confidence`.
-/// With one sample the interval is the point itself.
+/// Mean with Student's t interval (n - 1 degrees of freedom) at `confidence`; `None` below
+/// two samples, where no interval exists.
 #[must_use]
 pub fn mean_ci(samples: &[f64], confidence: f64) -> Option<Estimate> {
-    if samples.is_empty() {
+    if samples.len() < 2 {
         return None;
     }
     #[expect(clippy::cast_precision_loss, reason = "sample counts far below 2^53")]
     let n = samples.len() as f64;
     let mean = samples.iter().sum::<f64>() / n;
-    if samples.len() < 2 {
-        return Some(Estimate {
-            value: mean,
-            low: mean,
-            high: mean,
-        });
-    }
     let variance = samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
     let t = StudentsT::new(0.0, 1.0, n - 1.0).map_or_else(
         |_| z_quantile(confidence),
@@ -289,6 +282,11 @@ mod tests {
         );
         let d = paired_difference(&[1.0, 2.0, 3.0], &[2.0, 3.0, 4.0], 0.95).unwrap();
         assert!(close(d.value, 1.0) && close(d.low, 1.0), "{d:?}");
+        assert!(
+            mean_ci(&[5.0], 0.95).is_none(),
+            "one sample has no t interval"
+        );
+        assert!(paired_difference(&[1.0], &[2.0], 0.95).is_none());
     }
 
     /// 3-4-5 triangle: half-widths 3 and 4 combine into 5 around the difference.

@@ -102,7 +102,7 @@ pub fn depth(rows: &[DepthRow], variants: &[&str]) -> Table {
         let mut cells = vec![
             v.to_string(),
             values.len().to_string(),
-            ci(mean_ci(&values, 0.95), digits),
+            mean_cell(&values, digits),
             ci(paired_difference(&a, &b, 0.95), digits),
         ];
         if fixed_depth {
@@ -117,6 +117,14 @@ pub fn depth(rows: &[DepthRow], variants: &[&str]) -> Table {
         t.row(cells);
     }
     t
+}
+
+/// A mean with its 95% t interval; one value alone, which has no interval, as itself.
+fn mean_cell(values: &[f64], digits: usize) -> String {
+    match values {
+        [one] => format!("{one:.digits$}"),
+        _ => ci(mean_ci(values, 0.95), digits),
+    }
 }
 
 /// Oracle regret per variant: mean with a 95% t interval, the shares of moves losing at least
@@ -145,7 +153,7 @@ pub fn regret(rows: &[RegretRow], variants: &[&str]) -> Table {
         t.row(vec![
             v.to_string(),
             of.len().to_string(),
-            ci(mean_ci(&regrets, 0.95), 1),
+            mean_cell(&regrets, 1),
             at_least(50),
             at_least(100),
             at_least(300),
