@@ -1,6 +1,7 @@
 //! A contrast of two ablations (`kind = "ablations"`): the same comparisons (e.g. each method
-//! left out of `modern`) at one effort in two `ablate` runs that differ in one factor (e.g. the
-//! evaluation), and by how much each method's Elo changed from the first run to the second.
+//! left out of `modern`) at one or more efforts in two `ablate` runs that differ in one factor
+//! (e.g. the evaluation), and by how much each method's Elo changed from the first run to the
+//! second.
 
 use std::{fmt::Write as _, path::Path};
 
@@ -24,10 +25,10 @@ pub struct AblationStudy {
     title: String,
     /// The text under the title.
     text: String,
-    /// The comparisons contrasted.
-    direction: Direction,
-    /// The effort of the matches contrasted, nodes per move.
-    effort_nodes: u64,
+    /// The directions of the comparisons contrasted.
+    directions: Vec<Direction>,
+    /// The efforts of the matches contrasted, nodes per move.
+    nodes: Vec<u64>,
     /// The two runs, the reference first.
     runs: [Run; 2],
     /// Text after the table.
@@ -129,39 +130,125 @@ fn difference(a: Option<Measured>, b: Option<Measured>) -> (String, &'static str
     }
 }
 
-/// The figure of an ablations contrast: each method's Elo in both runs.
-const FIGURE: &str = "elo-by-run.svg";
+/// The figure of an ablations contrast at one effort: each method's Elo in both runs
+/// (`elo-by-run.svg`, or `elo-by-run-<nodes>.svg` where the study has several efforts).
+fn figure(study: &AblationStudy, nodes: u64) -> String {
+    if study.nodes.len() > 1 {
+        format!("elo-by-run-{nodes}.svg")
+    } else {
+        "elo-by-run.svg".into()
+    }
+}
 
-/// The report of an ablations contrast; with `draw`, its figure too ([`FIGURE`] in `dir`).
+/// What the two runs share: their labels, folders and manifests, their stopping rules and the
+/// one confidence of the contrast's intervals.
+struct Runs<'a> {
+    a: Loaded<'a>,
+    b: Loaded<'a>,
+    looks_a: Looks,
+    looks_b: Looks,
+    confidence: f64,
+}
+
+/// The contrasts of one effort: the table's rows, the figure's points, and what the count of
+/// differences by chance needs.
+#[derive(Default)]
+struct Contrasts {
+    table: String,
+    labels: Vec<String>,
+    points: [Vec<Option<Estimate>>; 2],
+    stopped: Vec<Pentanomial>,
+    contrasts: usize,
+    differ: usize,
+}
+
+/// The report of an ablations contrast; with `draw`, its figures too (one per effort, see
+/// [`figure`], in `dir`).
 ///
 /// # Errors
 /// A run's missing or malformed manifest, unreadable games, a figure that cannot be written.
 pub fn report(dir: &Path, study: &AblationStudy, draw: bool) -> Result<String, String> {
-    let runs: Vec<Loaded<'_>> = study
-        .runs
-        .iter()
-        .map(|r| load(dir, r, study.effort_nodes))
-        .collect::<Result<_, String>>()?;
-    let (a, b) = (&runs[0], &runs[1]);
+    let [a, b] = [0, 1].map(|k| load(dir, &study.runs[k], &study.nodes));
+    let (a, b) = (a?, b?);
     let looks_of = |m: &Manifest| Looks::new(m.looks.clone(), m.stop_within);
     let (looks_a, looks_b) = (looks_of(&a.2)?, looks_of(&b.2)?);
     // One confidence for both runs' intervals (the lower look's, were their rules to differ),
     // so that their half-widths combine into the difference's at that confidence.
     let confidence = looks_a.confidence().min(looks_b.confidence());
+    let runs = Runs {
+        a,
+        b,
+        looks_a,
+        looks_b,
+        confidence,
+    };
     let percent = format!("{:.0}%", 100.0 * confidence);
-    let mut md = introduction(study, (a, b), (&looks_a, &looks_b), &percent);
+    let mut md = introduction(study, &runs, &percent);
+    let efforts: Vec<Contrasts> = study
+        .nodes
+        .iter()
+        .map(|&nodes| contrasts_at(dir, study, &runs, nodes))
+        .collect::<Result<_, _>>()?;
+    let stopped: Vec<Pentanomial> = efforts.iter().flat_map(|at| at.stopped.clone()).collect();
+    let by_chance = by_chance(
+        &stopped,
+        (
+            efforts.iter().map(|at| at.contrasts).sum(),
+            efforts.iter().map(|at| at.differ).sum(),
+        ),
+        &runs.looks_a,
+    );
+    let several = efforts.len() > 1;
+    for (&nodes, at) in study.nodes.iter().zip(&efforts) {
+        if several {
+            let _ = write!(md, "## {nodes} nodes per move\n\n");
+        }
+        md.push_str(&at.table);
+        if !several {
+            md.push_str(&by_chance);
+        }
+        let _ = writeln!(
+            md,
+            "\n![each method's Elo in both runs, {percent} intervals]({})",
+            figure(study, nodes)
+        );
+        if several {
+            md.push('\n');
+        }
+        if draw {
+            draw_figure(dir, study, &runs, nodes, at)?;
+        }
+    }
+    if several {
+        md.push_str(by_chance.trim_start());
+    }
+    if !study.after.is_empty() {
+        let _ = write!(md, "\n{}\n", study.after.trim_end());
+    }
+    Ok(md)
+}
+
+/// The contrasts of `study`'s directions at `nodes`: a row for each comparison the first run
+/// has and the second shares.
+fn contrasts_at(
+    dir: &Path,
+    study: &AblationStudy,
+    runs: &Runs<'_>,
+    nodes: u64,
+) -> Result<Contrasts, String> {
+    let (a, b) = (&runs.a, &runs.b);
+    let percent = format!("{:.0}%", 100.0 * runs.confidence);
     let (games_a, games_b) = (format!(">{} games", a.0), format!(">{} games", b.0));
     let (elo_a, elo_b) = (format!(">{} Elo", a.0), format!(">{} Elo", b.0));
     let change = format!("{} − {} [{percent}]", b.0, a.0);
     let mut table = Table::new(&[
         "method", &games_a, &elo_a, &games_b, &elo_b, &change, "verdict",
     ]);
-    let (mut labels, mut points_a, mut points_b) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut stopped, mut differ, mut contrasts) = (Vec::new(), 0, 0);
+    let mut at = Contrasts::default();
     for c in
         a.2.comparisons
             .iter()
-            .filter(|c| c.direction == study.direction)
+            .filter(|c| study.directions.contains(&c.direction))
     {
         let Some(other) =
             b.2.comparisons
@@ -170,24 +257,29 @@ pub fn report(dir: &Path, study: &AblationStudy, draw: bool) -> Result<String, S
         else {
             continue;
         };
-        let ma = measured(&a.1, c, study.effort_nodes, (&looks_a, confidence))?;
-        let mb = measured(&b.1, other, study.effort_nodes, (&looks_b, confidence))?;
+        let ma = measured(&a.1, c, nodes, (&runs.looks_a, runs.confidence))?;
+        let mb = measured(&b.1, other, nodes, (&runs.looks_b, runs.confidence))?;
         let (diff, verdict) = difference(ma, mb);
-        differ += usize::from(verdict == "differs");
-        contrasts += 1;
-        stopped.extend(
+        at.differ += usize::from(verdict == "differs");
+        at.contrasts += 1;
+        at.stopped.extend(
             [ma, mb]
                 .into_iter()
                 .flatten()
                 .filter(|m| m.stopped)
                 .map(|m| m.pentanomial),
         );
-        labels.push(c.method.clone());
-        points_a.push(ma.and_then(Measured::estimate));
-        points_b.push(mb.and_then(Measured::estimate));
+        let code = format!("`{}`", c.method);
+        let (name, cell_name) = if study.directions.len() > 1 {
+            (label(c.direction, &c.method), label(c.direction, &code))
+        } else {
+            (c.method.clone(), code)
+        };
+        at.points[0].push(ma.and_then(Measured::estimate));
+        at.points[1].push(mb.and_then(Measured::estimate));
         let games = |m: Option<Measured>| m.map_or(0, |m| m.games).to_string();
         table.row(vec![
-            format!("`{}`", c.method),
+            cell_name,
             games(ma),
             cell(ma),
             games(mb),
@@ -195,54 +287,75 @@ pub fn report(dir: &Path, study: &AblationStudy, draw: bool) -> Result<String, S
             diff,
             verdict.to_string(),
         ]);
+        at.labels.push(name);
     }
     if table.is_empty() {
         return Err(format!(
-            "{}: the runs share no `{}` comparison",
+            "{}: the runs share no comparison of the directions {:?} at {nodes} nodes",
             dir.display(),
-            study.direction
+            study
+                .directions
+                .iter()
+                .map(|d| d.name())
+                .collect::<Vec<_>>()
         ));
     }
-    md.push_str(&table.render());
-    md.push_str(&by_chance(&stopped, (contrasts, differ), &looks_a));
-    let _ = writeln!(
-        md,
-        "\n![each method's Elo in both runs, {percent} intervals]({FIGURE})"
-    );
-    if draw {
-        plot::forest_series(
-            &dir.join(FIGURE),
-            (
-                &format!(
-                    "Each method, {} ({} nodes per move): {} and {}",
-                    study.direction, study.effort_nodes, a.0, b.0
-                ),
-                &format!("Elo against the reference ({percent} intervals)"),
+    at.table = table.render();
+    Ok(at)
+}
+
+/// The label of comparison `method` of `direction` where a table holds several directions.
+fn label(direction: Direction, method: &str) -> String {
+    match direction {
+        Direction::Without => format!("{method} left out"),
+        Direction::With => format!("{method} added to the baseline"),
+        Direction::Added => format!("{method} added"),
+        Direction::Doubled => "twice the nodes".into(),
+    }
+}
+
+/// The figure of the contrasts `at` of one effort.
+fn draw_figure(
+    dir: &Path,
+    study: &AblationStudy,
+    runs: &Runs<'_>,
+    nodes: u64,
+    at: &Contrasts,
+) -> Result<(), String> {
+    let names: Vec<&str> = study.directions.iter().map(|d| d.name()).collect();
+    plot::forest_series(
+        &dir.join(figure(study, nodes)),
+        (
+            &format!(
+                "Each method, {} ({nodes} nodes per move): {} and {}",
+                names.join(", "),
+                runs.a.0,
+                runs.b.0
             ),
-            plot::Axis::ELO,
-            &labels,
-            &[(a.0, &points_a), (b.0, &points_b)],
-        )?;
-    }
-    if !study.after.is_empty() {
-        let _ = write!(md, "\n{}\n", study.after.trim_end());
-    }
-    Ok(md)
+            &format!(
+                "Elo against the reference ({:.0}% intervals)",
+                100.0 * runs.confidence
+            ),
+        ),
+        plot::Axis::ELO,
+        &at.labels,
+        &[(runs.a.0, &at.points[0]), (runs.b.0, &at.points[1])],
+    )
 }
 
 /// One run of a contrast: its label, its folder, its manifest.
 type Loaded<'a> = (&'a str, std::path::PathBuf, Manifest);
 
-/// Run `r` of the study in `dir`, which must have played at `effort_nodes`.
-fn load<'a>(dir: &Path, r: &'a Run, effort_nodes: u64) -> Result<Loaded<'a>, String> {
+/// Run `r` of the study in `dir`, which must have played at each of `nodes`.
+fn load<'a>(dir: &Path, r: &'a Run, nodes: &[u64]) -> Result<Loaded<'a>, String> {
     let run = dir.join(&r.dir);
     let path = run.join("manifest.toml");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let manifest: Manifest =
         toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    if !manifest.nodes.contains(&effort_nodes) {
+    if let Some(missing) = nodes.iter().find(|n| !manifest.nodes.contains(n)) {
         return Err(format!(
-            "{}: no matches at {effort_nodes} nodes per move",
+            "{}: no matches at {missing} nodes per move",
             path.display()
         ));
     }
@@ -251,25 +364,27 @@ fn load<'a>(dir: &Path, r: &'a Run, effort_nodes: u64) -> Result<Loaded<'a>, Str
 
 /// The report's title, its text, and what each row shows: the runs, their rule, the
 /// contrast's interval.
-fn introduction(
-    study: &AblationStudy,
-    (a, b): (&Loaded<'_>, &Loaded<'_>),
-    (looks_a, looks_b): (&Looks, &Looks),
-    percent: &str,
-) -> String {
+fn introduction(study: &AblationStudy, runs: &Runs<'_>, percent: &str) -> String {
+    let (a, b) = (&runs.a, &runs.b);
     let mut md = format!("# {}\n\n{}\n", study.title, study.text.trim_end());
+    let directions: Vec<String> = study
+        .directions
+        .iter()
+        .map(|d| format!("`{}`", d.name()))
+        .collect();
+    let efforts: Vec<String> = study.nodes.iter().map(u64::to_string).collect();
     let _ = write!(
         md,
-        "\nEach row: one comparison (`{}`) at {} nodes per move in each run: the Elo of the \
+        "\nEach row: one comparison ({}) at {} nodes per move in each run: the Elo of the \
          variant against its reference with its {percent} pentanomial interval (the interval \
          of each look of the runs' stopping rule, {} looks holding together at 95%), and the \
          {} run's Elo minus the {} run's with the {percent} interval of two independent \
          matches (where both runs play the same openings their results, if anything, agree, \
          and the interval is wide rather than narrow). *differs*: that interval excludes 0; *playing*: a match has not yet stopped \
          by its rule, its numbers are not final; *to play*: a match has no game yet.\n\n- {}: `{}` ({})\n- {}: `{}` ({})\n\n",
-        study.direction,
-        study.effort_nodes,
-        looks_a.games().len().max(looks_b.games().len()),
+        directions.join(", "),
+        efforts.join(" and "),
+        runs.looks_a.games().len().max(runs.looks_b.games().len()),
         b.0,
         a.0,
         a.0,
@@ -376,9 +491,16 @@ mod tests {
         csv
     }
 
-    /// A run of `comparisons` with their games at 1000 nodes.
-    fn run(dir: &Path, stack: &str, comparisons: &[(Direction, &str, Option<String>)]) {
-        std::fs::create_dir_all(dir.join("matches/1000")).unwrap();
+    /// A run of `comparisons` with the same games at each of `nodes`.
+    fn run_at(
+        dir: &Path,
+        stack: &str,
+        comparisons: &[(Direction, &str, Option<String>)],
+        nodes: &[u64],
+    ) {
+        for n in nodes {
+            std::fs::create_dir_all(dir.join(format!("matches/{n}"))).unwrap();
+        }
         let manifest = Manifest {
             header: crate::common::pipeline::study::Header {
                 scale: "decisive".into(),
@@ -395,7 +517,7 @@ mod tests {
                     variant: format!("{stack}-{method}"),
                 })
                 .collect(),
-            nodes: vec![1000],
+            nodes: nodes.to_vec(),
             looks: vec![24],
             stop_within: 15.0,
             ..Manifest::default()
@@ -406,10 +528,70 @@ mod tests {
         )
         .unwrap();
         for (c, (_, _, csv)) in manifest.comparisons.iter().zip(comparisons) {
-            if let Some(csv) = csv {
-                std::fs::write(dir.join(games_file(c, 1000)), csv).unwrap();
+            for &n in nodes {
+                if let Some(csv) = csv {
+                    std::fs::write(dir.join(games_file(c, n)), csv).unwrap();
+                }
             }
         }
+    }
+
+    /// A run of `comparisons` with their games at 1000 nodes.
+    fn run(dir: &Path, stack: &str, comparisons: &[(Direction, &str, Option<String>)]) {
+        run_at(dir, stack, comparisons, &[1000]);
+    }
+
+    /// Several efforts and directions: a section and a figure per effort, each direction's
+    /// rows labelled, and one count by chance over every contrast of every effort.
+    #[test]
+    fn several_efforts_and_directions_get_a_section_each() {
+        let dir = std::env::temp_dir().join(format!("cutlab-ablations-2-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let even = || {
+            Some(games(
+                "a",
+                "s",
+                &[(0.5, 0.5), (1.0, 0.0), (0.5, 0.5)].repeat(4),
+            ))
+        };
+        let comparisons = [
+            (Direction::Without, "rfp", even()),
+            (Direction::Added, "mpc", even()),
+            (Direction::Doubled, "nodes", even()),
+        ];
+        run_at(&dir.join("one"), "modern", &comparisons, &[1000, 4000]);
+        run_at(&dir.join("two"), "modern+nnue", &comparisons, &[1000, 4000]);
+        let study: AblationStudy = toml::from_str(
+            "title = \"t\"\ntext = \"x\"\ndirections = [\"without\", \"doubled\"]\n\
+             nodes = [1000, 4000]\n[[runs]]\nlabel = \"one\"\ndir = \"one\"\n\
+             [[runs]]\nlabel = \"two\"\ndir = \"two\"\n",
+        )
+        .unwrap();
+        let md = report(&dir, &study, true).unwrap();
+        for n in [1000, 4000] {
+            assert!(md.contains(&format!("## {n} nodes per move")), "{md}");
+            assert!(dir.join(format!("elo-by-run-{n}.svg")).is_file());
+        }
+        let labels: Vec<&str> = md
+            .lines()
+            .filter(|l| l.starts_with("| ") && !l.starts_with("| method"))
+            .filter_map(|l| l.split('|').nth(1).map(str::trim))
+            .filter(|c| !c.starts_with('-') && !c.starts_with(':'))
+            .collect();
+        assert_eq!(
+            labels,
+            ["`rfp` left out", "twice the nodes"].repeat(2),
+            "{md}"
+        );
+        assert!(md.contains("0 of the 4 contrasts differ"), "{md}");
+        let mut missing = study;
+        missing.nodes.push(9);
+        assert!(
+            report(&dir, &missing, false)
+                .unwrap_err()
+                .contains("no matches at 9 nodes")
+        );
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     /// Rows pair the runs' comparisons by direction and method: one the second run lacks is
@@ -460,12 +642,12 @@ mod tests {
             ],
         );
         let study: AblationStudy = toml::from_str(
-            "title = \"t\"\ntext = \"x\"\ndirection = \"without\"\neffort_nodes = 1000\n\
+            "title = \"t\"\ntext = \"x\"\ndirections = [\"without\"]\nnodes = [1000]\n\
              [[runs]]\nlabel = \"one\"\ndir = \"one\"\n[[runs]]\nlabel = \"two\"\ndir = \"two\"\n",
         )
         .unwrap();
         let md = report(&dir, &study, true).unwrap();
-        assert!(dir.join(FIGURE).is_file());
+        assert!(dir.join("elo-by-run.svg").is_file());
         let rows: Vec<Vec<&str>> = md
             .lines()
             .filter(|l| l.starts_with("| `"))
@@ -492,7 +674,7 @@ mod tests {
             "{singular:?}"
         );
         let bad: AblationStudy = toml::from_str(
-            "title = \"t\"\ntext = \"x\"\ndirection = \"without\"\neffort_nodes = 5\n\
+            "title = \"t\"\ntext = \"x\"\ndirections = [\"without\"]\nnodes = [5]\n\
              [[runs]]\nlabel = \"one\"\ndir = \"one\"\n[[runs]]\nlabel = \"two\"\ndir = \"two\"\n",
         )
         .unwrap();
