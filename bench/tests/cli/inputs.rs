@@ -169,7 +169,6 @@ fn progress_is_written_as_plain_lines_into_a_log() {
         lines[2].starts_with("searches: 3/3 (100%)") && lines[2].contains("/s"),
         "{log}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `trace --out` replaced even its own `--suite`; `fit`, `profile`, `suite generate`,
@@ -222,7 +221,6 @@ fn existing_outputs_are_replaced_only_with_force() {
             .unwrap(),
     );
     assert_ne!(std::fs::read_to_string(&old).unwrap(), "keep me");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A command copied from a manifest (`--out modern/matches/5000/x.csv`) once failed in a
@@ -260,7 +258,6 @@ fn outputs_make_their_folders() {
     for path in [&m, &p, &d, &t] {
         assert!(std::path::Path::new(path).is_file(), "{path}");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Ctrl-C ended a resumable command with 130 and no word on how to continue.
@@ -286,7 +283,6 @@ fn an_interrupted_command_says_how_to_continue() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `fit` of an empty or binary file wrote `pairs = []` and an empty plot, exit 0.
@@ -315,7 +311,6 @@ fn a_fit_of_nothing_is_refused_and_writes_nothing() {
         );
         assert!(!dir.join("fit.toml").exists() && !dir.join("fit.svg").exists());
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A run killed before its first row leaves its CSV with a header alone (or part of one):
@@ -350,7 +345,6 @@ fn a_csv_with_its_header_alone_is_written_afresh() {
     stdout_of_success(&done);
     let text = std::fs::read_to_string(dir.join("d.csv")).unwrap();
     assert_eq!(text.matches("position,").count(), 1, "one header: {text}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Inputs that would mislead: a report of a folder that is no study, a clock that loses
@@ -394,7 +388,6 @@ fn misleading_inputs_are_refused_naming_them() {
         out.to_str().unwrap(),
     ]);
     assert!(e.contains("named twice"), "{e}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A suite is recorded by its content, not only its name and size: a position replaced in
@@ -427,5 +420,4 @@ fn a_resume_on_a_suite_whose_content_changed_is_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{err}");
     assert!(err.contains("suite_content"), "{err}");
-    std::fs::remove_dir_all(&dir).ok();
 }

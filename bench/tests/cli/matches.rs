@@ -327,7 +327,6 @@ fn a_resumed_match_cuts_its_pgn_back_to_its_csv() {
     let log = play("6", "cut", &["--resume"]);
     assert!(log.contains("games past the CSV's 2 cut off"), "{log}");
     assert_eq!(std::fs::read_to_string(dir.join("cut.pgn")).unwrap(), whole);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The search signature of `name` in a configuration file's text.
@@ -399,7 +398,6 @@ fn adjudication_replayed_on_scores_is_the_live_adjudication() {
     let natural = read(&dir.join("natural.csv"));
     let plies: usize = natural.iter().map(|r| r[7].parse::<usize>().unwrap()).sum();
     assert_eq!(read(&scores).len(), plies);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A PGN that lost whole games of the CSV, or whose last game is torn, is not appended to: a
@@ -436,7 +434,6 @@ fn a_resumed_match_refuses_a_pgn_short_of_its_csv() {
         err.contains("m.pgn: 3 whole games where the CSV holds 4"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A match records its openings by content: a resume on a book changed under the same name
@@ -468,7 +465,6 @@ fn a_resumed_match_refuses_openings_changed_under_their_name() {
     let err = String::from_utf8_lossy(&refused.stderr);
     assert!(!refused.status.success(), "{err}");
     assert!(err.contains("openings_content"), "{err}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Two PGNs packed into one file under their paths below `--root` come back byte for byte
@@ -576,5 +572,4 @@ fn an_engine_searches_its_own_nodes_per_move() {
     assert_eq!(moves("same.pgn").len(), 2);
     assert_eq!(moves("doubled.pgn").len(), 2);
     assert_ne!(moves("doubled.pgn"), moves("same.pgn"));
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -319,5 +319,4 @@ fn datagen_labels_the_positions_of_played_games() {
         .unwrap();
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("m.pgn"));
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -298,7 +298,6 @@ fn a_killed_pipeline_takes_its_step_along_and_a_busy_directory_is_refused() {
     numbers.sort_unstable();
     numbers.dedup();
     assert_eq!(numbers.len(), all, "a game written twice");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A match's merge job listed its shards' files twice (`--out` and `--pgn` share a stem) and
@@ -343,7 +342,6 @@ fn a_sharded_match_merges_its_games_and_its_pgn() {
     let pgn = std::fs::read_to_string(dir.join("m.pgn")).unwrap();
     assert_eq!(pgn.matches("[Event ").count(), 4);
     assert_eq!(shard_files_in(&dir), Vec::<String>::new());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The files of `dir` that a shard wrote (`*.shardK.*`).
@@ -392,7 +390,6 @@ fn every_study_shards_here_and_on_slurm() {
         finish.contains(" ablate ") && finish.contains("--resume") && !finish.contains("--slurm"),
         "{finish}"
     );
-    std::fs::remove_dir_all(&dir).ok();
     // `reproduce` in two shards, then once more to write the report: every step runs once.
     let dir = temp_dir("reproduce-shards");
     let run = |extra: &[&str]| {
@@ -454,7 +451,6 @@ fn every_study_shards_here_and_on_slurm() {
             );
         }
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The CSVs below `dir`, its logs aside.

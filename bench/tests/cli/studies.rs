@@ -166,7 +166,6 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
         String::from_utf8_lossy(&older.stderr)
     );
     assert!(study.join("steps/fit.toml").is_file());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -330,7 +329,6 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
             ("with".to_string(), "mpc".to_string())
         ]
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A published number is what the data says: every study in `results/` has its report
@@ -425,7 +423,6 @@ fn a_report_that_differs_from_its_data_fails_the_check() {
     write_gz(&first_win);
     let err = String::from_utf8_lossy(&check().stderr).to_string();
     assert!(err.contains("gives the first engine"), "{err}");
-    std::fs::remove_dir_all(&root).ok();
 }
 
 /// A restore is whole or nothing: a damaged games archive or a truncated `.gz` fails it
@@ -475,7 +472,6 @@ fn a_damaged_study_is_not_restored_and_the_retry_is_not_refused() {
     copy();
     stdout_of_success(&restore(&study, &run));
     assert!(run.join("modern-vs-ethereal.games.csv").is_file());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `replay` plays again exactly the rows its source's rule decided at the first look, with the
