@@ -220,16 +220,24 @@ pub fn summary(Replayed { rows, matches }: &Replayed) -> String {
         .iter()
         .map(|r| (r.plies - r.adjudicated_plies) as f64)
         .collect();
-    if let (Some(e), true) = (mean_ci(&saved, 0.95), natural > 0) {
+    if natural > 0 {
         let mean_plies = natural as f64 / n as f64;
-        let _ = writeln!(
-            s,
-            "Plies saved: {:.1}% of {natural} [{:.1}, {:.1}] (t 95%; {:.1} a game of {mean_plies:.1})",
-            100.0 * e.value / mean_plies,
-            100.0 * e.low / mean_plies,
-            100.0 * e.high / mean_plies,
-            e.value
-        );
+        let _ = match mean_ci(&saved, 0.95) {
+            Some(e) => writeln!(
+                s,
+                "Plies saved: {:.1}% of {natural} [{:.1}, {:.1}] (t 95%; {:.1} a game of {mean_plies:.1})",
+                100.0 * e.value / mean_plies,
+                100.0 * e.low / mean_plies,
+                100.0 * e.high / mean_plies,
+                e.value
+            ),
+            // One game: its saving, which has no interval.
+            None => writeln!(
+                s,
+                "Plies saved: {:.1}% of {natural} (one game, no interval)",
+                100.0 * saved.iter().sum::<f64>() / mean_plies
+            ),
+        };
     }
     for (name, games, adjudicated) in matches {
         let (Some(a), Some(b)) = (MatchSummary::of(games), MatchSummary::of(adjudicated)) else {
@@ -300,6 +308,33 @@ mod tests {
         // The same scores for a game Black won: the same adjudication, now right.
         let row = replay_game(Path::new("m.csv"), &game("0-1", 6), &scores, rules).unwrap();
         assert!(!row.result_changed);
+    }
+
+    /// The plies saved: a mean with its t interval over games, one game's saving alone.
+    #[test]
+    fn the_plies_saved_have_an_interval_from_two_games() {
+        let row = |plies, adjudicated_plies| AdjudicatedRow {
+            plies,
+            adjudicated_plies,
+            ..AdjudicatedRow::default()
+        };
+        let summary_of = |rows: Vec<AdjudicatedRow>| {
+            summary(&Replayed {
+                rows,
+                matches: Vec::new(),
+            })
+        };
+        let one = summary_of(vec![row(100, 80)]);
+        assert!(
+            one.contains("Plies saved: 20.0% of 100 (one game, no interval)"),
+            "{one}"
+        );
+        // Savings 20 and 40 of 100 plies a game: 30 ± t(0.975, 1)·10 = 30 ± 127.1.
+        let two = summary_of(vec![row(100, 80), row(100, 60)]);
+        assert!(
+            two.contains("Plies saved: 30.0% of 200 [-97.1, 157.1]"),
+            "{two}"
+        );
     }
 
     #[test]
