@@ -198,7 +198,13 @@ fn inflation(rows: &[Replayed]) -> Option<String> {
         .iter()
         .filter_map(|r| toward(r, r.source.adjusted_elo?))
         .collect();
-    if let [one] = stop.as_slice() {
+    inflation_of(&stop, &adjusted)
+}
+
+/// [`inflation`]'s sentence from the differences of the sizes as the stop read them (`stop`)
+/// and as adjusted (`adjusted`, the rows that have one) from their replays'.
+fn inflation_of(stop: &[f64], adjusted: &[f64]) -> Option<String> {
+    if let [one] = stop {
         // A t interval needs two rows: one row's differences are stated without one.
         let adjusted = adjusted
             .first()
@@ -209,20 +215,25 @@ fn inflation(rows: &[Replayed]) -> Option<String> {
              positive, the stop read it larger; one row, so no interval){adjusted}.\n"
         ));
     }
-    let stop_mean = mean_ci(&stop, 0.95)?;
+    let stop_mean = mean_ci(stop, 0.95)?;
     let mut text = format!(
         "The ablation's size exceeds its replay's by {} Elo on average over these {} rows \
          (in each row's direction: positive, the stop read it larger; 95% t interval)",
         signed(Some(stop_mean)),
         stop.len()
     );
-    if let Some(adjusted_mean) = mean_ci(&adjusted, 0.95) {
-        text.push_str(&format!(
+    match (mean_ci(adjusted, 0.95), adjusted) {
+        (Some(adjusted_mean), _) => text.push_str(&format!(
             "; its size adjusted for the look that stopped it exceeds the replay's by {} over \
              the {} rows that have one",
             signed(Some(adjusted_mean)),
             adjusted.len()
-        ));
+        )),
+        (None, [one]) => text.push_str(&format!(
+            "; its size adjusted for the look that stopped it exceeds the replay's by {one:+.1} \
+             in the one row that has one"
+        )),
+        (None, _) => {}
     }
     text.push_str(".\n");
     Some(text)
@@ -385,4 +396,26 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     let path = layout.file("report.md");
     std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One row has no interval; two rows have a t interval (t(0.975, 1) = 12.706: differences
+    /// 10 and 20 give 15 ± 63.5); a lone adjusted size among them is stated by itself.
+    #[test]
+    fn the_sizes_above_the_replays_have_an_interval_from_two_rows() {
+        let one = inflation_of(&[12.0], &[4.0]).unwrap();
+        assert!(
+            one.contains("by +12.0 Elo") && one.contains("no interval") && one.contains("by +4.0"),
+            "{one}"
+        );
+        let two = inflation_of(&[10.0, 20.0], &[3.0]).unwrap();
+        assert!(two.contains("+15.0 [-48.5, +78.5]"), "{two}");
+        assert!(two.contains("by +3.0 in the one row that has one"), "{two}");
+        let both = inflation_of(&[10.0, 20.0], &[0.0, 2.0]).unwrap();
+        assert!(both.contains("over the 2 rows that have one"), "{both}");
+        assert!(inflation_of(&[], &[]).is_none());
+    }
 }
