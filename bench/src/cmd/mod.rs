@@ -76,8 +76,9 @@ pub enum Command {
     /// Play an ablation's rows that its stopping rule decided early again, with another seed
     /// at a fixed number of games: how much the stop inflated each size.
     Replay(replay::ReplayArgs),
-    /// Write a study's report.md again from its data alone (an `ablate` run, a set of
-    /// matches, or regression fits); `--check` fails when the committed report differs.
+    /// Write a study's report.md again from its data alone (a run of `ablate`, `replay` or
+    /// `reproduce`, a set of matches, regression fits, or two ablations contrasted); `--check`
+    /// fails when the committed report differs.
     Report(report::ReportArgs),
     /// Run one step of a run's plan (DIR/plan.toml): whole, one shard, or merging its shards;
     /// what each Slurm job of `reproduce --slurm` and `cutlab slurm` runs.
