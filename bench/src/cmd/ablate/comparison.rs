@@ -34,6 +34,17 @@ impl Direction {
         }
     }
 
+    /// The label of `method`'s comparison of this direction in tables, figures and sentences.
+    #[must_use]
+    pub fn label(self, method: &str) -> String {
+        match self {
+            Direction::Without => format!("without {method}"),
+            Direction::With => format!("{method} added to the baseline"),
+            Direction::Added => format!("{method} added"),
+            Direction::Doubled => "twice the nodes".to_string(),
+        }
+    }
+
     /// What a variant of this direction is measured against.
     #[must_use]
     pub fn reference(self) -> Reference {

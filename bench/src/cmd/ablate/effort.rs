@@ -128,16 +128,6 @@ impl Reading {
     }
 }
 
-/// The label of a comparison in the table, the figure and the sentences.
-fn label(direction: Direction, method: &str) -> String {
-    match direction {
-        Direction::Without => format!("without {method}"),
-        Direction::With => format!("{method} added to the baseline"),
-        Direction::Added => format!("{method} added"),
-        Direction::Doubled => "twice the nodes".to_string(),
-    }
-}
-
 /// The efforts a reading resting on the first `over` of the run's `efforts` spans, when a
 /// later one is still playing ("5000 to 20000 nodes"); `None` over every effort.
 fn span(over: usize, efforts: &[u64]) -> Option<String> {
@@ -250,7 +240,7 @@ pub fn section(
         let first = at[0];
         let (reading, over) = Reading::of(&at, &xs, bound);
         let text = reading_text(reading, over, efforts, bound);
-        let name = label(first.direction, &first.method);
+        let name = first.direction.label(&first.method);
         table.row(cells(&at, (reading, text.clone())));
         if let Some(t) = reading.trend() {
             slopes.push(over);

@@ -271,7 +271,7 @@ fn contrasts_at(
         );
         let code = format!("`{}`", c.method);
         let (name, cell_name) = if study.directions.len() > 1 {
-            (label(c.direction, &c.method), label(c.direction, &code))
+            (c.direction.label(&c.method), c.direction.label(&code))
         } else {
             (c.method.clone(), code)
         };
@@ -302,16 +302,6 @@ fn contrasts_at(
     }
     at.table = table.render();
     Ok(at)
-}
-
-/// The label of comparison `method` of `direction` where a table holds several directions.
-fn label(direction: Direction, method: &str) -> String {
-    match direction {
-        Direction::Without => format!("{method} left out"),
-        Direction::With => format!("{method} added to the baseline"),
-        Direction::Added => format!("{method} added"),
-        Direction::Doubled => "twice the nodes".into(),
-    }
 }
 
 /// The figure of the contrasts `at` of one effort.
@@ -580,7 +570,7 @@ mod tests {
             .collect();
         assert_eq!(
             labels,
-            ["`rfp` left out", "twice the nodes"].repeat(2),
+            ["without `rfp`", "twice the nodes"].repeat(2),
             "{md}"
         );
         assert!(md.contains("0 of the 4 contrasts differ"), "{md}");
