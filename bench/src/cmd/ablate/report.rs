@@ -11,9 +11,7 @@ use super::{
     searched::Searched,
 };
 use crate::common::packed_games::Packed;
-use crate::common::pipeline::{
-    busy_machine_note, environment_table, speed_note, steps_table, unfinished_steps,
-};
+use crate::common::pipeline::{busy_machine_note, speed_note, unfinished_steps, write_report};
 use cutlab_analysis::{
     elo::{Looks, Verdict},
     markdown::{Table, signed_ci},
@@ -410,14 +408,13 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     md.push_str(&speed_note(&manifest.header.steps, manifest.header.speed_nps).unwrap_or_default());
     md.push_str(prob_ab_note(&manifest.comparisons).unwrap_or_default());
     md.push_str(&body);
-    md.push_str(&format!(
-        "\n## Steps\n\nA step's minutes are its last run's: a step resumed after an \
-         interruption does not count its earlier runs.\n\n{}\n## Environment\n\n{}",
-        steps_table(&manifest.header.steps),
-        environment_table(&manifest.header.environment, &[])
-    ));
-    let path = layout.file("report.md");
-    std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))?;
+    write_report(
+        layout,
+        md,
+        &manifest.header,
+        "A step's minutes are its last run's: a step resumed after an interruption does not \
+         count its earlier runs.\n\n",
+    )?;
     Ok(summary)
 }
 

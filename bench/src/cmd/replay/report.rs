@@ -14,7 +14,7 @@ use cutlab_analysis::{
 use serde::Serialize;
 
 use super::{Manifest, Rows, SourceRow};
-use crate::common::pipeline::{Layout, environment_table, is_finished, steps_table};
+use crate::common::pipeline::{Layout, is_finished, write_report};
 
 /// A replayed row: the ablation's statement and, once its replay has played, the replay's.
 struct Replayed<'a> {
@@ -388,13 +388,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
         summary.push_str(&format!("\n{reading}"));
     }
     write_csv(&layout.file("replays.csv"), &rows, bound)?;
-    md.push_str(&format!(
-        "\n## Steps\n\n{}\n## Environment\n\n{}",
-        steps_table(&manifest.header.steps),
-        environment_table(&manifest.header.environment, &[])
-    ));
-    let path = layout.file("report.md");
-    std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))?;
+    write_report(layout, md, &manifest.header, "")?;
     Ok(summary)
 }
 

@@ -33,7 +33,7 @@ pub use records::{
     record_step, recorded_steps, rows_of_finished, save_manifest, save_plan, step_record,
     unfinished_steps,
 };
-pub use report::{busy_machine_note, environment_table, speed_note, steps_table};
+pub use report::{busy_machine_note, environment_table, speed_note, steps_table, write_report};
 pub use shards::merge_shards;
 
 /// One step: a `cutlab` command line, and what it does with more processes or an earlier

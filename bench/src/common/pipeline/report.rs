@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use cutlab_analysis::markdown::Table;
 
-use super::{StepRecord, load, measures_time};
+use super::{Layout, StepRecord, load, measures_time, study::Header};
 use crate::common::speed;
 
 /// A report's warning about the finished steps that measured time while other processes kept
@@ -104,6 +104,27 @@ pub fn steps_table(steps: &[StepRecord]) -> String {
         );
     }
     out
+}
+
+/// Ends a study's report `md` with its steps table (after `steps_note`, a paragraph or
+/// nothing) and its environment table, and writes it to `DIR/report.md`.
+///
+/// # Errors
+/// The file cannot be written (named).
+pub fn write_report(
+    layout: &Layout,
+    mut md: String,
+    header: &Header,
+    steps_note: &str,
+) -> Result<(), String> {
+    let _ = write!(
+        md,
+        "\n## Steps\n\n{steps_note}{}\n## Environment\n\n{}",
+        steps_table(&header.steps),
+        environment_table(&header.environment, &[])
+    );
+    let path = layout.file("report.md");
+    std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The environment table of a report: versions and machine, then `more` rows.
