@@ -315,9 +315,7 @@ mod tests {
     /// in; a run without records of its own says nothing.
     #[test]
     fn the_recorded_steps_follow_the_plan() {
-        let dir = std::env::temp_dir().join(format!("cutlab-recorded-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::common::scratch_dir("recorded");
         let layout = Layout { dir: dir.clone() };
         let plan = ["a", "b", "c"].map(|name| Step::new(name, &["depth"]));
         save_plan(&layout, &plan).unwrap();

@@ -115,8 +115,7 @@ fn run(dir: &Path, stack: &str, comparisons: &[(Direction, &str, Option<String>)
 /// rows labelled, and one count by chance over every contrast of every effort.
 #[test]
 fn several_efforts_and_directions_get_a_section_each() {
-    let dir = std::env::temp_dir().join(format!("cutlab-ablations-2-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = crate::common::scratch_dir("ablations-2");
     let even = || {
         Some(games(
             "a",
@@ -170,8 +169,7 @@ fn several_efforts_and_directions_get_a_section_each() {
 /// a positive amount.
 #[test]
 fn rows_pair_the_runs_comparisons() {
-    let dir = std::env::temp_dir().join(format!("cutlab-ablations-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = crate::common::scratch_dir("ablations");
     let mut pairs = vec![(0.0, 0.5); 10];
     pairs.extend([(0.5, 0.5); 2]);
     let losing = games("a", "s", &pairs);

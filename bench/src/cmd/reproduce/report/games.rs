@@ -317,8 +317,7 @@ mod tests {
     /// matches have finished.
     #[test]
     fn table_4_contrasts_each_variant_with_the_first_through_the_opponent() {
-        let dir = std::env::temp_dir().join(format!("cutlab-contrast-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = crate::common::scratch_dir("contrast");
         std::fs::create_dir_all(dir.join("matches")).unwrap();
         let layout = Layout { dir: dir.clone() };
         let write = |name: &str, pairs: &[(f64, f64)]| -> Estimate {
