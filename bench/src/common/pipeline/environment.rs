@@ -56,6 +56,8 @@ pub fn environment() -> Vec<(String, String)> {
         ("cutlab".into(), env!("CARGO_PKG_VERSION").into()),
         // The binary's own commit (bench/build.rs), not the working directory's.
         ("git commit".into(), env!("CUTLAB_COMMIT").into()),
+        // The processor it is built for and whether a profile guided it (bench/build.rs).
+        ("build".into(), env!("CUTLAB_BUILD").into()),
         ("bench".into(), bench_signature()),
         ("rustc".into(), output_of("rustc", &["--version"])),
         (
