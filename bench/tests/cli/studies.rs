@@ -276,6 +276,12 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
         log.contains("done earlier") && !log.contains("cutlab match"),
         "{log}"
     );
+    // Its budget counts what is left: nothing.
+    assert!(
+        log.contains("0 of 4 matches left to play: 0.0 to 0.0 hours")
+            && log.contains("the searches at fixed time have run"),
+        "{log}"
+    );
     // A resume that asks for another run is refused naming the option, before anything is
     // written: other positions (once accepted, the report said 3 where the data held 2) or
     // another effort (once played beside the old matches, which went unreported).

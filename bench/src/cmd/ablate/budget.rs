@@ -1,11 +1,61 @@
 //! The matches' budget, measured: what each effort's finished matches cost a game, and what
 //! the matches still playing or to play will cost from there, between all of them stopping at
 //! their next look and all of them running to their last. The ladder runs for days; its report
-//! says, from its own steps, how many.
+//! says, from its own steps, how many, and a resumed run prints what is left before it plays.
+
+use std::path::Path;
 
 use cutlab_analysis::markdown::Table;
 
 use super::{Manifest, played::Status, row::AblationRow};
+use crate::common::pipeline::{Step, StepRecord};
+
+/// A match as the budget sees it: its step, its nodes a move, the games it holds and whether
+/// it has stopped.
+#[derive(Clone, Debug)]
+pub struct Match {
+    /// Its step's name, `match-<nodes>-<direction>-<method>`.
+    pub step: String,
+    /// Nodes a move.
+    pub nodes: u64,
+    /// Games played so far.
+    pub games: usize,
+    /// Whether it has stopped (by its rule, or at its last look).
+    pub stopped: bool,
+}
+
+impl From<&AblationRow> for Match {
+    fn from(r: &AblationRow) -> Match {
+        Match {
+            step: format!("match-{}-{}-{}", r.effort_nodes, r.direction, r.method),
+            nodes: r.effort_nodes,
+            games: r.games,
+            stopped: matches!(r.status, Status::Stopped(_)),
+        }
+    }
+}
+
+impl Match {
+    /// Planned match `step` as a run being resumed holds it: the games its `--out` CSV holds
+    /// (none where it has none yet), stopped where a record of the step is in `done`. `None`
+    /// for a step that is not a match.
+    pub fn planned(step: &Step, done: &[StepRecord]) -> Option<Match> {
+        if !step.name.starts_with("match-") {
+            return None;
+        }
+        let nodes = step.option("--nodes")?.parse().ok()?;
+        let games = step.option("--out").map_or(0, |out| {
+            let out = Path::new(out);
+            csv::Reader::from_path(out).map_or(0, |mut r| r.records().count())
+        });
+        Some(Match {
+            step: step.name.clone(),
+            nodes,
+            games,
+            stopped: done.iter().any(|r| r.name == step.name),
+        })
+    }
+}
 
 /// The games a match step played at once: its command's `--concurrency`, else the run's
 /// threads.
@@ -23,15 +73,11 @@ fn concurrency(command: &str, threads: usize) -> f64 {
 /// Core-seconds a game of one effort's finished matches took (their steps' wall seconds
 /// times the games each played at once, over the games played in that time: a resumed step's
 /// games less those its output held as it started), and how many games that rests on.
-fn measured(manifest: &Manifest, rows: &[&AblationRow]) -> Option<(f64, usize)> {
+fn measured(manifest: &Manifest, matches: &[&Match]) -> Option<(f64, usize)> {
     let (mut core_seconds, mut games) = (0.0, 0);
-    for r in rows
-        .iter()
-        .filter(|r| matches!(r.status, Status::Stopped(_)))
-    {
-        let step = format!("match-{}-{}-{}", r.effort_nodes, r.direction, r.method);
-        if let Some(s) = manifest.header.steps.iter().find(|s| s.name == step) {
-            let played = r.games.saturating_sub(s.rows_before.unwrap_or(0));
+    for m in matches.iter().filter(|m| m.stopped) {
+        if let Some(s) = manifest.header.steps.iter().find(|s| s.name == m.step) {
+            let played = m.games.saturating_sub(s.rows_before.unwrap_or(0));
             if played > 0 {
                 core_seconds += s.seconds * concurrency(&s.command, manifest.header.threads);
                 games += played;
@@ -62,16 +108,13 @@ fn threads(manifest: &Manifest) -> usize {
     }
 }
 
-/// The games left to the unstopped matches of `rows` under `looks`: each to its next look at
-/// least, to its last at most.
-fn games_left(looks: &[u64], rows: &[&AblationRow]) -> (u64, u64) {
+/// The games left to the unstopped matches of `matches` under `looks`: each to its next look
+/// at least, to its last at most.
+fn games_left(looks: &[u64], matches: &[&Match]) -> (u64, u64) {
     let (first, last) = (looks[0], looks[looks.len() - 1]);
     let (mut low, mut high) = (0_u64, 0_u64);
-    for r in rows
-        .iter()
-        .filter(|r| !matches!(r.status, Status::Stopped(_)))
-    {
-        let games = r.games as u64;
+    for m in matches.iter().filter(|m| !m.stopped) {
+        let games = m.games as u64;
         let next = looks.iter().copied().find(|&g| g > games).unwrap_or(last);
         low += next.max(first).saturating_sub(games);
         high += last.saturating_sub(games);
@@ -79,22 +122,39 @@ fn games_left(looks: &[u64], rows: &[&AblationRow]) -> (u64, u64) {
     (low, high)
 }
 
-/// The budget section: one row per effort (matches stopped of planned, games played,
-/// core-seconds a game, and the hours left on the run's threads), a measured cost carried to
-/// an effort without one in proportion to its nodes. `None` before any match has finished.
-pub fn section(manifest: &Manifest, rows: &[AblationRow]) -> Option<String> {
+/// One effort's line of the budget.
+struct Effort {
+    nodes: u64,
+    matches: usize,
+    stopped: usize,
+    played: usize,
+    /// Core-seconds a game measured, and over how many games.
+    measured: Option<(f64, usize)>,
+    /// Core-seconds a game: measured, else carried from the nearest measured effort.
+    per_game: Option<f64>,
+    /// Hours left on the run's threads, from every match stopping at its next look to every
+    /// one running to its last.
+    hours: Option<(f64, f64)>,
+}
+
+/// Each effort's line of the budget, a measured cost carried to an effort without one in
+/// proportion to its nodes; `None` before any match has finished.
+fn efforts(manifest: &Manifest, matches: &[Match]) -> Option<Vec<Effort>> {
     if manifest.looks.is_empty() {
         return None;
     }
-    let by_effort: Vec<(u64, Vec<&AblationRow>)> = manifest
+    let by_effort: Vec<(u64, Vec<&Match>)> = manifest
         .nodes
         .iter()
-        .map(|&n| (n, rows.iter().filter(|r| r.effort_nodes == n).collect()))
+        .map(|&n| (n, matches.iter().filter(|m| m.nodes == n).collect()))
         .collect();
     let measured: Vec<Option<(f64, usize)>> = by_effort
         .iter()
-        .map(|(_, r)| measured(manifest, r))
+        .map(|(_, m)| measured(manifest, m))
         .collect();
+    if measured.iter().all(Option::is_none) {
+        return None;
+    }
     // The cost of a game where none has been measured: the nearest measured effort's, in
     // proportion to the nodes a move.
     #[expect(clippy::cast_precision_loss, reason = "node counts")]
@@ -106,9 +166,44 @@ pub fn section(manifest: &Manifest, rows: &[AblationRow]) -> Option<String> {
             .min_by_key(|(m, _)| m.abs_diff(n))
             .map(|(m, s)| s * n as f64 / *m as f64)
     };
-    if measured.iter().all(Option::is_none) {
-        return None;
-    }
+    let threads = threads(manifest);
+    let lines = by_effort
+        .iter()
+        .zip(&measured)
+        .map(|((n, matches), &measured)| {
+            let per_game = measured.map(|(s, _)| s).or_else(|| scaled(*n));
+            let (low, high) = games_left(&manifest.looks, matches);
+            #[expect(clippy::cast_precision_loss, reason = "counts")]
+            let hours = |games: u64| games as f64 / threads as f64 / 3600.0;
+            Effort {
+                nodes: *n,
+                matches: matches.len(),
+                stopped: matches.iter().filter(|m| m.stopped).count(),
+                played: matches.iter().map(|m| m.games).sum(),
+                measured,
+                per_game,
+                hours: per_game.map(|s| (s * hours(low), s * hours(high))),
+            }
+        })
+        .collect();
+    Some(lines)
+}
+
+/// The hours left over every effort, from every match stopping at its next look to every one
+/// running to its last.
+fn total(efforts: &[Effort]) -> (f64, f64) {
+    efforts
+        .iter()
+        .filter_map(|e| e.hours)
+        .fold((0.0, 0.0), |(lo, hi), (l, h)| (lo + l, hi + h))
+}
+
+/// The budget section: one row per effort (matches stopped of planned, games played,
+/// core-seconds a game, and the hours left on the run's threads). `None` before any match
+/// has finished.
+pub fn section(manifest: &Manifest, rows: &[AblationRow]) -> Option<String> {
+    let matches: Vec<Match> = rows.iter().map(Match::from).collect();
+    let efforts = efforts(manifest, &matches)?;
     let threads = threads(manifest);
     let mut t = Table::new(&[
         ">nodes a move",
@@ -117,35 +212,21 @@ pub fn section(manifest: &Manifest, rows: &[AblationRow]) -> Option<String> {
         ">core-seconds a game",
         &format!(">hours left on {threads} threads"),
     ]);
-    let (mut low_total, mut high_total) = (0.0, 0.0);
-    for ((n, rows), m) in by_effort.iter().zip(&measured) {
-        let stopped = rows
-            .iter()
-            .filter(|r| matches!(r.status, Status::Stopped(_)))
-            .count();
-        let played: usize = rows.iter().map(|r| r.games).sum();
-        let per_game = m.map(|(s, _)| s).or_else(|| scaled(*n));
-        let (low, high) = games_left(&manifest.looks, rows);
-        #[expect(clippy::cast_precision_loss, reason = "counts")]
-        let hours = |games: u64| per_game.map(|s| games as f64 * s / threads as f64 / 3600.0);
-        let (lo, hi) = (hours(low), hours(high));
-        low_total += lo.unwrap_or(0.0);
-        high_total += hi.unwrap_or(0.0);
+    for e in &efforts {
         t.row(vec![
-            n.to_string(),
-            format!("{stopped} of {}", rows.len()),
-            played.to_string(),
-            match (m, per_game) {
+            e.nodes.to_string(),
+            format!("{} of {}", e.stopped, e.matches),
+            e.played.to_string(),
+            match (e.measured, e.per_game) {
                 (Some((s, games)), _) => format!("{s:.2} (over {games} games)"),
                 (None, Some(s)) => format!("{s:.2} (scaled by nodes)"),
                 (None, None) => "-".to_string(),
             },
-            match (lo, hi) {
-                (Some(lo), Some(hi)) => format!("{lo:.1} to {hi:.1}"),
-                _ => "-".to_string(),
-            },
+            e.hours
+                .map_or("-".to_string(), |(lo, hi)| format!("{lo:.1} to {hi:.1}")),
         ]);
     }
+    let (low_total, high_total) = total(&efforts);
     Some(format!(
         "\n## The matches' budget\n\nMeasured from this run's own steps: a finished match's \
          wall time on its threads over the games it played in that time (a resumed step's \
@@ -156,6 +237,21 @@ pub fn section(manifest: &Manifest, rows: &[AblationRow]) -> Option<String> {
          to its last: {low_total:.1} to {high_total:.1} hours on {threads} threads in all.\n\n\
          {}\n",
         t.render()
+    ))
+}
+
+/// What a resumed run has left to play, in one line, its cost measured as the report's
+/// budget measures it: `None` before any match has finished.
+pub fn left(manifest: &Manifest, matches: &[Match]) -> Option<String> {
+    let efforts = efforts(manifest, matches)?;
+    let (low, high) = total(&efforts);
+    let stopped: usize = efforts.iter().map(|e| e.stopped).sum();
+    Some(format!(
+        "{} of {} matches left to play: {low:.1} to {high:.1} hours on {} threads (the cost \
+         of a game measured from this run's finished matches)",
+        matches.len() - stopped,
+        matches.len(),
+        threads(manifest)
     ))
 }
 
@@ -223,5 +319,71 @@ mod tests {
         );
         let none = [row("rfp", 1000, 0, Status::ToPlay)];
         assert!(section(&manifest, &none).is_none());
+    }
+
+    /// A resumed run's two planned matches at 1,000 nodes (looks 800, 1,600): one finished,
+    /// its 800 games in 4,000 s on 2 threads (10 core-seconds a game), one whose CSV holds 300
+    /// games, 500 to 1,300 games left: 2,500 to 6,500 s on 2 threads. A step that is not a match
+    /// is no match.
+    #[test]
+    fn a_resumed_run_prints_what_is_left_at_its_measured_cost() {
+        let dir = std::env::temp_dir().join(format!("cutlab-budget-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let csv = |name: &str, games: usize| {
+            let path = dir.join(name);
+            let rows: String = (0..games).map(|g| format!("{g},1\n")).collect();
+            std::fs::write(&path, format!("game,score\n{rows}")).unwrap();
+            path.display().to_string()
+        };
+        let step = |name: &str, out: &str| {
+            Step::new(
+                name,
+                &[
+                    "match",
+                    "--nodes",
+                    "1000",
+                    "--concurrency",
+                    "2",
+                    "--out",
+                    out,
+                ],
+            )
+        };
+        let done = StepRecord {
+            seconds: 4000.0,
+            command: "cutlab match --concurrency 2 --nodes 1000".into(),
+            ..StepRecord::finished("match-1000-without-rfp")
+        };
+        let planned = [
+            step("match-1000-without-rfp", &csv("rfp.csv", 800)),
+            step("match-1000-without-lmr", &csv("lmr.csv", 300)),
+            Step::new("size-stack", &["size", "--depth", "8"]),
+        ];
+        let matches: Vec<Match> = planned
+            .iter()
+            .filter_map(|s| Match::planned(s, std::slice::from_ref(&done)))
+            .collect();
+        assert_eq!(matches.len(), 2);
+        assert!(matches[0].stopped && !matches[1].stopped);
+        assert_eq!((matches[0].games, matches[1].games), (800, 300));
+        let mut manifest = Manifest {
+            nodes: vec![1000],
+            looks: vec![800, 1600],
+            ..Manifest::default()
+        };
+        manifest.header.threads = 2;
+        assert!(left(&manifest, &matches).is_none(), "no finished step yet");
+        manifest.header.steps = vec![done];
+        let line = left(&manifest, &matches).unwrap();
+        let hours = |s: f64| s / 3600.0;
+        assert!(
+            line.starts_with(&format!(
+                "1 of 2 matches left to play: {:.1} to {:.1} hours on 2 threads",
+                hours(2500.0),
+                hours(6500.0)
+            )),
+            "{line}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -306,26 +306,48 @@ impl Study for AblateArgs {
             stack: &stack,
             baseline: &baseline,
         };
+        let steps = planned.steps(layout, &comparisons);
         let header = &manifest.header;
         let nps = header.speed_nps.unwrap_or(speed::REFERENCE_NPS);
         let threads = args.study.threads;
-        eprintln!(
-            "ablate: {} comparisons; {}; then {:.1} hours of searches at {time_ms} ms (depth \
-             and regret; run them on an otherwise idle machine) beside the oracle's and the \
-             fixed-depth ones",
-            comparisons.len(),
-            cost(&settings, &comparisons, threads, nps),
-            timed_hours(
-                &comparisons,
-                [
-                    header.positions,
-                    scale.sample.oracle_positions.min(header.positions)
-                ],
-                time_ms,
-                threads
+        // A resumed run's matches: what is left, at the cost its finished matches measured.
+        let matches: Vec<budget::Match> = steps
+            .iter()
+            .filter_map(|s| budget::Match::planned(s, &header.steps))
+            .collect();
+        let timed: Vec<&Step> = steps.iter().filter(|s| s.measures_time()).collect();
+        let searches = if !timed.is_empty()
+            && timed
+                .iter()
+                .all(|s| header.steps.iter().any(|r| r.name == s.name))
+        {
+            "the searches at fixed time have run".to_string()
+        } else {
+            format!(
+                "then {:.1} hours of searches at {time_ms} ms (depth and regret; run them on \
+                 an otherwise idle machine) beside the oracle's and the fixed-depth ones",
+                timed_hours(
+                    &comparisons,
+                    [
+                        header.positions,
+                        scale.sample.oracle_positions.min(header.positions)
+                    ],
+                    time_ms,
+                    threads
+                )
             )
+        };
+        eprintln!(
+            "ablate: {} comparisons; {}; {searches}",
+            comparisons.len(),
+            budget::left(manifest, &matches).unwrap_or_else(|| cost(
+                &settings,
+                &comparisons,
+                threads,
+                nps
+            )),
         );
-        Ok(planned.steps(layout, &comparisons))
+        Ok(steps)
     }
 }
 
