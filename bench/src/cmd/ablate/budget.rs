@@ -3,12 +3,10 @@
 //! their next look and all of them running to their last. The ladder runs for days; its report
 //! says, from its own steps, how many, and a resumed run prints what is left before it plays.
 
-use std::path::Path;
-
 use cutlab_analysis::markdown::Table;
 
 use super::{Manifest, played::Status, row::AblationRow};
-use crate::common::pipeline::{Step, StepRecord};
+use crate::common::pipeline::{Step, StepRecord, is_finished, output_rows};
 
 /// A match as the budget sees it: its step, its nodes a move, the games it holds and whether
 /// it has stopped.
@@ -37,22 +35,17 @@ impl From<&AblationRow> for Match {
 
 impl Match {
     /// Planned match `step` as a run being resumed holds it: the games its `--out` CSV holds
-    /// (none where it has none yet), stopped where a record of the step is in `done`. `None`
-    /// for a step that is not a match.
+    /// (none where it has none yet), stopped where `done` (the run's finished steps) holds it.
+    /// `None` for a step that is not a match.
     pub fn planned(step: &Step, done: &[StepRecord]) -> Option<Match> {
         if !step.name.starts_with("match-") {
             return None;
         }
-        let nodes = step.option("--nodes")?.parse().ok()?;
-        let games = step.option("--out").map_or(0, |out| {
-            let out = Path::new(out);
-            csv::Reader::from_path(out).map_or(0, |mut r| r.records().count())
-        });
         Some(Match {
             step: step.name.clone(),
-            nodes,
-            games,
-            stopped: done.iter().any(|r| r.name == step.name),
+            nodes: step.option("--nodes")?.parse().ok()?,
+            games: output_rows(step).unwrap_or(0),
+            stopped: is_finished(done, &step.name),
         })
     }
 }

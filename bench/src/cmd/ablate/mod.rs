@@ -38,12 +38,12 @@ use comparison::{comparisons, join};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
-use plan::{Planned, Settings, cost, time_ms, timed_hours};
+use plan::{Planned, Settings, cost, searches_left, time_ms, timed_hours};
 
 use crate::common::{
     durations,
     pipeline::{
-        Layout, Step,
+        Layout, Step, finished_steps,
         study::{self, Context, Header, Sample, Study, StudyKind, StudyOptions},
     },
     speed,
@@ -310,35 +310,23 @@ impl Study for AblateArgs {
         let header = &manifest.header;
         let nps = header.speed_nps.unwrap_or(speed::REFERENCE_NPS);
         let threads = args.study.threads;
-        // A resumed run's matches: what is left, at the cost its finished matches measured.
+        // A resumed run: what is left, its steps finished as the runner counts them.
+        let done = finished_steps(layout, &steps);
         let matches: Vec<budget::Match> = steps
             .iter()
-            .filter_map(|s| budget::Match::planned(s, &header.steps))
+            .filter_map(|s| budget::Match::planned(s, &done))
             .collect();
-        let timed: Vec<&Step> = steps.iter().filter(|s| s.measures_time()).collect();
-        let searches = if !timed.is_empty()
-            && timed
-                .iter()
-                .all(|s| header.steps.iter().any(|r| r.name == s.name))
-        {
-            "the searches at fixed time have run".to_string()
-        } else {
-            format!(
-                "then {:.1} hours of searches at {time_ms} ms (depth and regret; run them on \
-                 an otherwise idle machine) beside the oracle's and the fixed-depth ones",
-                timed_hours(
-                    &comparisons,
-                    [
-                        header.positions,
-                        scale.sample.oracle_positions.min(header.positions)
-                    ],
-                    time_ms,
-                    threads
-                )
-            )
-        };
+        let search_hours = timed_hours(
+            &comparisons,
+            [
+                header.positions,
+                scale.sample.oracle_positions.min(header.positions),
+            ],
+            time_ms,
+            threads,
+        );
         eprintln!(
-            "ablate: {} comparisons; {}; {searches}",
+            "ablate: {} comparisons; {}; {}",
             comparisons.len(),
             budget::left(manifest, &matches).unwrap_or_else(|| cost(
                 &settings,
@@ -346,6 +334,7 @@ impl Study for AblateArgs {
                 threads,
                 nps
             )),
+            searches_left(&steps, &done, search_hours, time_ms)
         );
         Ok(steps)
     }

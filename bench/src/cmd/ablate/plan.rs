@@ -6,7 +6,7 @@ use cutlab_instrument::Method;
 
 use super::{AblateArgs, Comparison, Direction, Manifest, Reference, Scale, games_file, list};
 use crate::common::pipeline::{
-    Layout, Step,
+    Layout, Step, StepRecord, is_finished,
     steps::{Builder, oracle_spec},
     study::resumed_otherwise,
 };
@@ -309,6 +309,25 @@ pub(super) fn cost(
         hours(low),
         hours(high),
         nps as f64 / 1e6
+    )
+}
+
+/// The timed searches as the run's start prints them: their `hours` at `time_ms` a search,
+/// or, once every one of `steps` that measures time is among the finished `done`, that they
+/// have run.
+pub(super) fn searches_left(
+    steps: &[Step],
+    done: &[StepRecord],
+    hours: f64,
+    time_ms: u64,
+) -> String {
+    let mut timed = steps.iter().filter(|s| s.measures_time()).peekable();
+    if timed.peek().is_some() && timed.all(|s| is_finished(done, &s.name)) {
+        return "the searches at fixed time have run".to_string();
+    }
+    format!(
+        "then {hours:.1} hours of searches at {time_ms} ms (depth and regret; run them on an \
+         otherwise idle machine) beside the oracle's and the fixed-depth ones"
     )
 }
 

@@ -253,16 +253,25 @@ pub struct Ran {
     pub rows_before: Option<usize>,
 }
 
+/// The rows `step`'s `--out` CSV holds now; `None` for a step whose output is not a CSV, or
+/// is not there yet.
+#[must_use]
+pub fn output_rows(step: &Step) -> Option<usize> {
+    let out = Path::new(step.option("--out")?);
+    if out.extension()? != "csv" {
+        return None;
+    }
+    Some(csv::Reader::from_path(out).ok()?.records().count())
+}
+
 /// The rows a resumed step's `--out` CSV holds before it runs: the work of its earlier runs,
 /// here or elsewhere, that its wall time leaves out. `None` for a step run afresh, one whose
 /// output is not a CSV, or an empty one.
 fn rows_before(step: &Step) -> Option<usize> {
-    let out = Path::new(step.option("--out")?);
-    if step.rerun != Rerun::Resume || out.extension()? != "csv" {
+    if step.rerun != Rerun::Resume {
         return None;
     }
-    let rows = csv::Reader::from_path(out).ok()?.records().count();
-    (rows > 0).then_some(rows)
+    output_rows(step).filter(|&rows| rows > 0)
 }
 
 /// Runs one step as a child process, its standard output to `logs/<name>.log`.
