@@ -159,8 +159,11 @@ struct Contrasts {
     labels: Vec<String>,
     points: [Vec<Option<Estimate>>; 2],
     stopped: Vec<Pentanomial>,
+    /// Contrasts whose two matches have stopped by their rule (a verdict that stands).
     contrasts: usize,
     differ: usize,
+    /// Contrasts with a match still to play or to stop.
+    waiting: usize,
 }
 
 /// The report of an ablations contrast; with `draw`, its figures too (one per effort, see
@@ -200,6 +203,7 @@ pub fn report(dir: &Path, study: &AblationStudy, draw: bool) -> Result<String, S
         (
             efforts.iter().map(|at| at.contrasts).sum(),
             efforts.iter().map(|at| at.differ).sum(),
+            efforts.iter().map(|at| at.waiting).sum(),
         ),
         &runs.looks_a,
     );
@@ -266,7 +270,11 @@ fn contrasts_at(
         let mb = measured(&b.1, other, nodes, (&runs.looks_b, runs.confidence))?;
         let (diff, verdict) = difference(ma, mb);
         at.differ += usize::from(verdict == "differs");
-        at.contrasts += 1;
+        if ma.zip(mb).is_some_and(|(x, y)| x.stopped && y.stopped) {
+            at.contrasts += 1;
+        } else {
+            at.waiting += 1;
+        }
         at.stopped.extend(
             [ma, mb]
                 .into_iter()
@@ -390,13 +398,14 @@ fn introduction(study: &AblationStudy, runs: &Runs<'_>) -> String {
     md
 }
 
-/// What the contrasts would read by chance: of `contrasts`, `differ` differ; with no
-/// difference anywhere, the count expected under the runs' stopping rule, simulated on their
-/// own pooled pairs (two matches of one true worth each stopped by `looks`, at the worst of
-/// the true worths simulated), not the nominal level of the intervals.
+/// What the contrasts would read by chance: of `contrasts` whose matches have stopped,
+/// `differ` differ; with no difference anywhere, the count expected under the runs' stopping
+/// rule, simulated on their own pooled pairs (two matches of one true worth each stopped by
+/// `looks`, at the worst of the true worths simulated), not the nominal level of the
+/// intervals. `waiting` contrasts, a match of theirs not stopped yet, are named apart.
 fn by_chance(
     stopped: &[Pentanomial],
-    (contrasts, differ): (usize, usize),
+    (contrasts, differ, waiting): (usize, usize, usize),
     looks: &Looks,
 ) -> String {
     let Some((base, _)) = sequential::no_effect_of(stopped) else {
@@ -412,11 +421,16 @@ fn by_chance(
     );
     #[expect(clippy::cast_precision_loss, reason = "a count of contrasts")]
     let expected = contrasts as f64 * rate;
+    let whose = if waiting == 0 {
+        String::new()
+    } else {
+        format!(" whose matches have both stopped ({waiting} more wait for a match to stop)")
+    };
     format!(
-        "\n{differ} of the {contrasts} contrasts differ; with no difference anywhere, about \
-         {expected:.2} would by chance ({:.1}% a contrast: the stopping rule simulated on the \
-         runs' own pooled pairs, two matches of one true worth each stopped by it, at the worst \
-         of true worths 0 to 40).\n",
+        "\n{differ} of the {contrasts} contrasts{whose} differ; with no difference anywhere, \
+         about {expected:.2} would by chance ({:.1}% a contrast: the stopping rule simulated on \
+         the runs' own pooled pairs, two matches of one true worth each stopped by it, at the \
+         worst of true worths 0 to 40).\n",
         100.0 * rate
     )
 }

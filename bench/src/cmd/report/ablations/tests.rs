@@ -241,6 +241,14 @@ fn rows_pair_the_runs_comparisons() {
         singular[4].ends_with("(playing)") && singular[6] == "playing",
         "{singular:?}"
     );
+    // Only contrasts whose two matches have stopped are counted against chance.
+    assert!(
+        md.contains(
+            "1 of the 1 contrasts whose matches have both stopped (2 more wait for a match \
+             to stop) differ"
+        ),
+        "{md}"
+    );
     let bad: AblationStudy = toml::from_str(
         "title = \"t\"\ntext = \"x\"\ndirections = [\"without\"]\nnodes = [5]\n\
          [[runs]]\nlabel = \"one\"\ndir = \"one\"\n[[runs]]\nlabel = \"two\"\ndir = \"two\"\n",
