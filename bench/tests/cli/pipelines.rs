@@ -251,7 +251,7 @@ fn a_killed_pipeline_takes_its_step_along_and_a_busy_directory_is_refused() {
         let mut command = ablate_rfp(&dir);
         command
             .args(["--extras", "none", "--positions", "2", "--nodes", "300"])
-            .args(["--looks", "400", "--depth", "3", "--time-ms", "20"])
+            .args(["--looks", "100", "--depth", "3", "--time-ms", "20"])
             .args(["--threads", "1", "--time-factor", "1"])
             .args(extra)
             .stdout(std::process::Stdio::null())
