@@ -119,7 +119,7 @@ pub fn run(args: &DepthArgs) -> Result<(), String> {
         crate::common::results::resume_rows(&args.run.out, args.run.resume)?;
     let done = searched(&rows);
     let work = missing_searches(&positions, &variants, &done);
-    write_variant_configs(&args.run.out, "depth", args, &variants, &configs, &suite)?;
+    write_variant_configs(&args.run, "depth", args, &variants, &configs, &suite)?;
     let done_count = rows.len();
     let mut writer = crate::common::results::appender::<DepthRow>(&args.run.out)?;
     let cuts_path = args.run.out.with_extension("cuts.csv");

@@ -326,7 +326,7 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
 
     let done = searched(&rows);
     let work = missing_searches(&positions, &variants, &done);
-    write_variant_configs(&args.run.out, "oracle", args, &variants, &configs, &suite)?;
+    write_variant_configs(&args.run, "oracle", args, &variants, &configs, &suite)?;
     let mut writer = crate::common::results::appender::<RegretRow>(&args.run.out)?;
     let limits = match (args.depth, args.nodes) {
         (Some(depth), _) => Limits::depth(depth),

@@ -11,29 +11,38 @@ use serde::Serialize;
 
 use super::results::{create_parent, has_rows};
 
-/// Writes `<out stem>.<variant>.config.toml` for every variant.
+/// Writes `<out stem>.<variant>.config.toml` for every variant beside the run's `--out`, its
+/// `--threads` at a time (each computes its variant's signature: a few seconds, probabilistic
+/// alpha-beta's tens).
 ///
 /// # Errors
 /// A file that cannot be written.
-pub fn write_variant_configs<A: Serialize>(
-    out: &Path,
+pub fn write_variant_configs<A: Serialize + Sync>(
+    run: &super::options::RunOptions,
     command: &str,
     args: &A,
     variants: &[&str],
     configs: &[SearchConfig],
     suite: &Suite,
 ) -> Result<(), String> {
+    let out = &run.out;
     // Called once the rows are read: rows in `out` mean a resumed run.
     let resuming = has_rows(out);
-    for (variant, config) in variants.iter().zip(configs) {
-        let path = PathBuf::from(format!(
-            "{}.{}.csv",
-            out.with_extension("").display(),
-            variant.replace(['+', '/', ':', '@'], "_")
-        ));
-        write_config(&path, command, args, config, suite, resuming)?;
-    }
-    Ok(())
+    let work: Vec<(&&str, &SearchConfig)> = variants.iter().zip(configs).collect();
+    super::parallel::run(
+        &work,
+        run.threads,
+        || Ok(()),
+        |(), (variant, config)| {
+            let path = PathBuf::from(format!(
+                "{}.{}.csv",
+                out.with_extension("").display(),
+                variant.replace(['+', '/', ':', '@'], "_")
+            ));
+            write_config(&path, command, args, config, suite, resuming)
+        },
+        |written| written,
+    )
 }
 
 /// Keys of `[args]` that say how the work is spread, where it goes or how much of it there is,
