@@ -103,15 +103,24 @@ fn matches_until(
                 state = splitmix64(seed ^ u64::from(i).wrapping_mul(0x9E37_79B9_7F4A_7C15));
             }
             let mut p = Pentanomial::default();
+            // The rule is asked only at its looks (it says nothing between them), the next
+            // one counted here rather than found among them at every pair.
+            let mut next_look = looks.games().iter();
+            let mut look = next_look.next().copied();
+            let mut games = 0;
             let stop = loop {
                 state = splitmix64(state);
                 #[expect(clippy::cast_precision_loss, reason = "53 bits of a uniform draw")]
                 let u = (state >> 11) as f64 / (1_u64 << 53) as f64 * total;
                 p.add_outcome(cumulative.iter().position(|&c| u < c).unwrap_or(4));
-                if let Some(stop) = looks.stop(&p) {
-                    break Some(stop);
+                games += 2;
+                if look == Some(games) {
+                    if let Some(stop) = looks.stop(&p) {
+                        break Some(stop);
+                    }
+                    look = next_look.next().copied();
                 }
-                if until.is_some_and(|games| 2 * p.pairs() >= games) {
+                if until.is_some_and(|cut| games >= cut) {
                     break None;
                 }
             };
