@@ -2,6 +2,7 @@
 //! signature, and each result's search signature) and the speed that time limits follow.
 
 mod positions;
+mod remembered;
 
 use std::time::Instant;
 
@@ -102,12 +103,15 @@ pub fn speed(depth: i32) -> Result<u64, String> {
 /// The search signature of `config`: its node count over every [`SIGNATURE_EVERY`]-th bench
 /// position at [`SIGNATURE_DEPTH`], `cutlab bench --depth 6 --every 4`. Recorded beside every
 /// result a search makes, so that a resume with a search that behaves otherwise (a changed
-/// method, the evaluation, a network) is refused instead of mixing two engines' rows.
+/// method, the evaluation, a network) is refused instead of mixing two engines' rows. Searched
+/// once per binary and configuration, then read back ([`remembered`]).
 ///
 /// # Errors
 /// A bench position that does not parse (a bug).
 pub fn signature(config: &SearchConfig) -> Result<u64, String> {
-    nodes(config, SIGNATURE_DEPTH, SIGNATURE_EVERY)
+    remembered::signature(config, SIGNATURE_DEPTH, SIGNATURE_EVERY, || {
+        nodes(config, SIGNATURE_DEPTH, SIGNATURE_EVERY)
+    })
 }
 
 /// The node count of `config` over every `every`-th bench position at `depth` (the default
