@@ -103,15 +103,20 @@ pub fn speed(depth: i32) -> Result<u64, String> {
 /// The search signature of `config`: its node count over every [`SIGNATURE_EVERY`]-th bench
 /// position at [`SIGNATURE_DEPTH`], `cutlab bench --depth 6 --every 4`. Recorded beside every
 /// result a search makes, so that a resume with a search that behaves otherwise (a changed
-/// method, the evaluation, a network) is refused instead of mixing two engines' rows. Searched
-/// once per binary and configuration, then read back ([`remembered`]).
+/// method, the evaluation, a network) is refused instead of mixing two engines' rows.
 ///
 /// # Errors
 /// A bench position that does not parse (a bug).
 pub fn signature(config: &SearchConfig) -> Result<u64, String> {
-    remembered::signature(config, SIGNATURE_DEPTH, SIGNATURE_EVERY, || {
-        nodes(config, SIGNATURE_DEPTH, SIGNATURE_EVERY)
-    })
+    remembered_nodes(config, SIGNATURE_DEPTH, SIGNATURE_EVERY)
+}
+
+/// [`nodes`], searched once per binary and configuration, then read back ([`remembered`]).
+///
+/// # Errors
+/// A bench position that does not parse (a bug).
+pub fn remembered_nodes(config: &SearchConfig, depth: i32, every: u16) -> Result<u64, String> {
+    remembered::signature(config, depth, every, || nodes(config, depth, every))
 }
 
 /// The node count of `config` over every `every`-th bench position at `depth` (the default
@@ -119,7 +124,7 @@ pub fn signature(config: &SearchConfig) -> Result<u64, String> {
 ///
 /// # Errors
 /// A bench position that does not parse (a bug).
-pub fn nodes(config: &SearchConfig, depth: i32, every: u16) -> Result<u64, String> {
+fn nodes(config: &SearchConfig, depth: i32, every: u16) -> Result<u64, String> {
     Ok(Bench::quiet(depth, every)
         .run(config.clone(), NoopObserver, false)?
         .nodes)

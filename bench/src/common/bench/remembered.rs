@@ -1,8 +1,9 @@
 //! Search signatures remembered between runs of one binary: a signature is a node count at a
 //! fixed depth, so the same executable searching the same configuration (and network) counts
-//! the same nodes every time. Probabilistic alpha-beta at 0.95 takes 37 s in a debug build and
-//! a short `match` spends most of its time on its two engines' signatures; each is searched
-//! once per binary and read back after that.
+//! the same nodes every time. Probabilistic alpha-beta's at 0.95 takes 37 s in a debug build,
+//! the bench signature each study and datagen run records 7 s, and a short `match` spends most
+//! of its time on its two engines' signatures; each is searched once per binary and read back
+//! after that.
 //!
 //! One file a signature, `$XDG_CACHE_HOME/cutlab/signatures/<key>` (else
 //! `~/.cache/cutlab/…`), named by the FNV-1a hash of the executable's bytes, the signature's

@@ -25,11 +25,11 @@ pub fn now_utc() -> String {
 
 /// The binary's bench signature (`cutlab bench`: the default variant at its depth).
 fn bench_signature() -> String {
-    use crate::common::bench::{BENCH_DEPTH, nodes};
+    use crate::common::bench::{BENCH_DEPTH, remembered_nodes};
     let config = cutlab_search::SearchConfig::resolve(cutlab_search::DEFAULT_VARIANT);
     match config
         .map_err(|e| e.to_string())
-        .and_then(|c| nodes(&c, BENCH_DEPTH, 1))
+        .and_then(|c| remembered_nodes(&c, BENCH_DEPTH, 1))
     {
         Ok(n) => format!(
             "{n} nodes ({}, depth {BENCH_DEPTH})",
