@@ -90,18 +90,17 @@ fn keep_cut_counts(path: &Path, kept: &HashSet<(String, String)>) -> Result<(), 
         Vec::new()
     };
     let error = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let partial = path.with_extension("csv.partial");
-    let file = std::fs::File::create(&partial).map_err(|e| error(&e))?;
-    let mut writer =
-        cutlab_instrument::csv_header::writer::<CutCountRow, _>(file).map_err(|e| error(&e))?;
-    crate::common::results::write_rows(
-        &mut writer,
-        path,
-        counts
-            .iter()
-            .filter(|c| kept.contains(&(c.position.clone(), c.variant.clone()))),
-    )?;
-    std::fs::rename(&partial, path).map_err(|e| error(&e))
+    crate::common::results::write_whole_with(path, |file| {
+        let mut writer =
+            cutlab_instrument::csv_header::writer::<CutCountRow, _>(file).map_err(|e| error(&e))?;
+        crate::common::results::write_rows(
+            &mut writer,
+            path,
+            counts
+                .iter()
+                .filter(|c| kept.contains(&(c.position.clone(), c.variant.clone()))),
+        )
+    })
 }
 
 /// Runs the comparison.

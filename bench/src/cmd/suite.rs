@@ -306,10 +306,7 @@ pub fn run(args: &GenerateArgs) -> Result<(), String> {
         .collect::<HashSet<u32>>()
         .len();
     let count = write_positions(&mut text, &rows, args);
-    let partial = PathBuf::from(format!("{}.partial", args.out.display()));
-    std::fs::write(&partial, text)
-        .and_then(|()| std::fs::rename(&partial, &args.out))
-        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    results::write_whole(&args.out, text)?;
     std::fs::remove_file(&progress_path)
         .map_err(|e| format!("{}: {e}", progress_path.display()))?;
     eprintln!(

@@ -14,19 +14,7 @@ use std::{
 /// An input that cannot be read, headers that differ, a row that two inputs (or one) hold
 /// twice, or an output that cannot be written.
 pub fn merge_csv(out: &Path, inputs: &[PathBuf]) -> Result<u64, String> {
-    let mut name = out.file_name().unwrap_or_default().to_os_string();
-    name.push(".merging");
-    let partial = out.with_file_name(name);
-    let merged = write_merged(&partial, inputs);
-    match merged {
-        Ok(rows) => std::fs::rename(&partial, out)
-            .map(|()| rows)
-            .map_err(|e| format!("{}: {e}", out.display())),
-        Err(e) => {
-            let _ = std::fs::remove_file(&partial);
-            Err(e)
-        }
-    }
+    crate::common::results::write_whole_with(out, |file| write_merged(file, out, inputs))
 }
 
 /// The result files whose rows are each one observation of something named (docs/csv.md's
@@ -55,10 +43,10 @@ fn key_columns(header: &csv::StringRecord) -> Vec<usize> {
         )
 }
 
-/// Writes the merge of `inputs` to `out`; returns the number of rows.
-fn write_merged(out: &Path, inputs: &[PathBuf]) -> Result<u64, String> {
+/// Writes the merge of `inputs` to `file`, which becomes `out`; returns the number of rows.
+fn write_merged(file: std::fs::File, out: &Path, inputs: &[PathBuf]) -> Result<u64, String> {
     let mut header: Option<(csv::StringRecord, &PathBuf)> = None;
-    let mut writer = csv::Writer::from_path(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut writer = csv::Writer::from_writer(file);
     // Every row seen, its fields joined by the unit separator.
     let mut seen: HashSet<String> = HashSet::new();
     let mut rows = 0_u64;

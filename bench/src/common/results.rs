@@ -92,6 +92,45 @@ pub fn create_parent(path: &Path) -> Result<(), String> {
     }
 }
 
+/// Writes `path` whole or not at all: `fill` writes a hidden file beside it (named for this
+/// process), renamed over `path` once complete. A kill or a failure leaves the earlier file or
+/// none, never part of one, and processes writing the same file at once each leave a whole one.
+///
+/// # Errors
+/// `fill`'s error, or a file that cannot be created or renamed, named.
+pub fn write_whole_with<R>(
+    path: &Path,
+    fill: impl FnOnce(File) -> Result<R, String>,
+) -> Result<R, String> {
+    let mut name = std::ffi::OsString::from(".");
+    name.push(path.file_name().unwrap_or_default());
+    name.push(format!(".{}.partial", std::process::id()));
+    let partial = path.with_file_name(name);
+    let written = File::create(&partial)
+        .map_err(|e| format!("{}: {e}", partial.display()))
+        .and_then(fill)
+        .and_then(|value| {
+            std::fs::rename(&partial, path)
+                .map(|()| value)
+                .map_err(|e| format!("{}: {e}", path.display()))
+        });
+    if written.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
+    written
+}
+
+/// Writes `bytes` to `path` whole or not at all, as [`write_whole_with`].
+///
+/// # Errors
+/// The file cannot be written or renamed; the error names it.
+pub fn write_whole(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), String> {
+    write_whole_with(path, |mut file| {
+        std::io::Write::write_all(&mut file, bytes.as_ref())
+            .map_err(|e| format!("{}: {e}", path.display()))
+    })
+}
+
 /// The rows an earlier run left in `out`: none for a new file; an error for a file with rows
 /// unless `resume` (an existing output is never overwritten or extended silently).
 ///
@@ -135,21 +174,20 @@ pub fn drop_partial_group<T: Serialize, K: PartialEq>(
     let error = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     // The header as the file has it, then the rows kept, to a file renamed over it.
     let text = std::fs::read_to_string(path).map_err(|e| error(&e))?;
-    let partial_path = path.with_extension("csv.partial");
-    let mut file = File::create(&partial_path).map_err(|e| error(&e))?;
-    std::io::Write::write_all(
-        &mut file,
-        format!("{}\n", text.lines().next().unwrap_or_default()).as_bytes(),
-    )
-    .map_err(|e| error(&e))?;
-    let mut writer = csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(file);
-    for row in rows.iter() {
-        writer.serialize(row).map_err(|e| error(&e))?;
-    }
-    writer.flush().map_err(|e| error(&e))?;
-    std::fs::rename(&partial_path, path).map_err(|e| error(&e))
+    write_whole_with(path, |mut file| {
+        std::io::Write::write_all(
+            &mut file,
+            format!("{}\n", text.lines().next().unwrap_or_default()).as_bytes(),
+        )
+        .map_err(|e| error(&e))?;
+        let mut writer = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(file);
+        for row in rows.iter() {
+            writer.serialize(row).map_err(|e| error(&e))?;
+        }
+        writer.flush().map_err(|e| error(&e))
+    })
 }
 
 /// A run killed while writing can leave its last row cut short, with no newline after it; the
@@ -277,4 +315,56 @@ pub fn write_csv<T: Serialize + Default>(path: &Path, rows: &[T]) -> Result<(), 
     let mut writer = cutlab_instrument::csv_header::writer::<T, _>(file)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     write_rows(&mut writer, path, rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the folder holds, its names sorted.
+    fn listing(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .expect("the folder")
+            .map(|e| {
+                e.expect("an entry")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_file_is_written_whole_or_left_as_it_was() {
+        let dir = crate::common::scratch_dir("write-whole");
+        let path = dir.join("record.toml");
+        write_whole(&path, "first\n").expect("written");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "first\n");
+
+        // A writer that fails halfway leaves the earlier file and no partial one.
+        let failed = write_whole_with(&path, |mut file| {
+            std::io::Write::write_all(&mut file, b"sec").map_err(|e| e.to_string())?;
+            Err::<(), _>("interrupted".to_string())
+        });
+        assert_eq!(failed, Err("interrupted".to_string()));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "first\n");
+        assert_eq!(listing(&dir), ["record.toml"]);
+
+        // What the writer returns comes back once the file is in place.
+        let value = write_whole_with(&path, |mut file| {
+            std::io::Write::write_all(&mut file, b"second\n").map_err(|e| e.to_string())?;
+            Ok(7)
+        });
+        assert_eq!(value, Ok(7));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "second\n");
+        assert_eq!(listing(&dir), ["record.toml"]);
+
+        // A folder that is not there is an error naming the file, and nothing is made.
+        let missing = dir.join("absent").join("x.csv");
+        let error = write_whole(&missing, "x").expect_err("no folder");
+        assert!(error.contains("absent"), "{error}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

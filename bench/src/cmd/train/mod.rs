@@ -134,10 +134,7 @@ fn save_checkpoint(path: &Path, epoch: u32, model: &Model, adam: &Adam) -> Resul
     for x in model.params.iter().chain(&adam.m).chain(&adam.v) {
         bytes.extend(x.to_le_bytes());
     }
-    let partial = path.with_extension("bin.partial");
-    std::fs::write(&partial, bytes)
-        .and_then(|()| std::fs::rename(&partial, path))
-        .map_err(|e| format!("{}: {e}", path.display()))
+    crate::common::results::write_whole(path, bytes)
 }
 
 fn load_checkpoint(path: &Path) -> Result<(u32, Model, Adam), String> {

@@ -58,12 +58,8 @@ fn signature_in(
 /// Writes `nodes` to `path` whole or not at all (a temporary file renamed): processes that
 /// search the same signature at once each write the same number.
 fn remember(path: &std::path::Path, nodes: u64) {
-    let temporary = path.with_extension(format!("{}.tmp", std::process::id()));
-    let written = std::fs::create_dir_all(path.parent().unwrap_or(path))
-        .and_then(|()| std::fs::write(&temporary, format!("{nodes}\n")))
-        .and_then(|()| std::fs::rename(&temporary, path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temporary);
+    if std::fs::create_dir_all(path.parent().unwrap_or(path)).is_ok() {
+        let _ = crate::common::results::write_whole(path, format!("{nodes}\n"));
     }
 }
 

@@ -90,11 +90,8 @@ pub fn load_plan(layout: &Layout) -> Result<Vec<Step>, String> {
 pub fn record_step(layout: &Layout, record: &StepRecord) -> Result<(), String> {
     let dir = layout.file("steps");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let path = dir.join(format!("{}.toml", record.name));
-    let partial = dir.join(format!(".{}.{}.partial", record.name, std::process::id()));
     let text = toml::to_string(record).map_err(|e| format!("step record: {e}"))?;
-    std::fs::write(&partial, text).map_err(|e| format!("{}: {e}", partial.display()))?;
-    std::fs::rename(&partial, &path).map_err(|e| format!("{}: {e}", path.display()))
+    crate::common::results::write_whole(&dir.join(format!("{}.toml", record.name)), text)
 }
 
 /// The record of step `name`, if it finished.
