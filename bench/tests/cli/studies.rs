@@ -77,17 +77,17 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
     // `cutlab report` reads the study.
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     let study = dir.join("study");
-    let publish = |run: &std::path::Path| {
+    let publish_run = |args: &[&std::path::Path]| {
         Command::new(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../scripts/publish-run"
         ))
-        .arg(run)
-        .arg(&study)
+        .args(args)
         .env("CUTLAB", EXE)
         .output()
         .unwrap()
     };
+    let publish = |run: &std::path::Path| publish_run(&[run, &study]);
     stdout_of_success(&publish(&out));
     assert_eq!(
         std::fs::read_to_string(study.join("report.md")).unwrap(),
@@ -118,19 +118,7 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
     assert!(!study.join("samples.config.toml").exists());
     // Restored, the study's games and configurations come back as the run's, byte for byte.
     let restored = dir.join("restored");
-    let back = Command::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../scripts/publish-run"
-    ))
-    .args([
-        "--restore".as_ref(),
-        study.as_os_str(),
-        restored.as_os_str(),
-    ])
-    .env("CUTLAB", EXE)
-    .output()
-    .unwrap();
-    stdout_of_success(&back);
+    stdout_of_success(&publish_run(&["--restore".as_ref(), &study, &restored]));
     assert_eq!(
         std::fs::read(restored.join("matches/headline.pgn")).unwrap(),
         std::fs::read(out.join("matches/headline.pgn")).unwrap()
@@ -166,6 +154,28 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
         String::from_utf8_lossy(&older.stderr)
     );
     assert!(study.join("steps/fit.toml").is_file());
+    // A search step not finished (its record gone, as when a run stops in it) is listed as
+    // such, and its rows are published apart, under unfinished/, where no report reads them;
+    // a restore puts them back for `--resume` to continue.
+    std::fs::remove_file(out.join("steps/depth.toml")).unwrap();
+    let listed = stdout_of_success(&Command::new(EXE).arg("step").arg(&out).output().unwrap());
+    assert!(
+        listed
+            .lines()
+            .any(|l| l == "depth\tunfinished\tdepth\tdepth.csv"),
+        "{listed}"
+    );
+    let partial = dir.join("study-partial");
+    stdout_of_success(&publish_run(&[&out, &partial]));
+    assert!(partial.join("unfinished/depth.csv.gz").is_file());
+    assert!(!partial.join("depth.csv.gz").exists());
+    let back = dir.join("restored-partial");
+    stdout_of_success(&publish_run(&["--restore".as_ref(), &partial, &back]));
+    assert_eq!(
+        std::fs::read(back.join("depth.csv")).unwrap(),
+        std::fs::read(out.join("depth.csv")).unwrap()
+    );
+    assert!(!back.join("unfinished").exists());
 }
 
 #[test]
