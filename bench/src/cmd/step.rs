@@ -6,11 +6,10 @@
 use std::path::{Component, Path, PathBuf};
 
 use clap::Args;
-use serde::Deserialize;
 
 use crate::common::pipeline::{
-    Layout, Step, StepRecord, idle_wait, is_finished, load_manifest, load_plan, merge_shards,
-    recorded_steps, run_and_record, step_record,
+    Layout, Step, finished_or_listed, idle_wait, is_finished, load_plan, merge_shards,
+    run_and_record, step_record,
 };
 
 /// Options of `cutlab step`.
@@ -74,28 +73,12 @@ pub fn run(args: &StepArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// The finished steps of a manifest's list (`manifest.toml`), for a run without records of
-/// its own.
-#[derive(Default, Deserialize)]
-struct Finished {
-    #[serde(default)]
-    steps: Vec<StepRecord>,
-}
-
 /// `cutlab step DIR`: the plan's steps in its order, one line each after a header, with
-/// whether each has finished (its record, or for a run without records its manifest's list,
-/// says so), its command and its `--out` file below the run's folder (empty for a step
+/// whether each has finished ([`finished_or_listed`]), its command and its `--out` file below the run's folder (empty for a step
 /// without one, or with one elsewhere). `scripts/publish-run` reads it to keep an
 /// interrupted step's rows apart.
 fn list(layout: &Layout, plan: &[Step]) -> Result<(), String> {
-    let finished = match recorded_steps(layout) {
-        Some(steps) => steps,
-        None => {
-            load_manifest::<Finished>(layout, true)?
-                .unwrap_or_default()
-                .steps
-        }
-    };
+    let finished = finished_or_listed(layout)?;
     println!("step\tstate\tcommand\tout");
     for step in plan {
         let state = if is_finished(&finished, &step.name) {

@@ -28,7 +28,7 @@ use serde::Deserialize;
 use crate::common::{
     adjudication::{self, Adjudication},
     pipeline::{
-        Layout, recorded_steps,
+        Layout, finished_or_listed,
         study::{Header, StudyKind},
     },
 };
@@ -333,17 +333,15 @@ fn write(dir: &Path) -> Result<(), String> {
     .map(|_summary| ())
 }
 
-/// A run's manifest with the steps its records say have finished ([`recorded_steps`]): a
-/// step finished by `cutlab step` joins the manifest's list only when the runner's next step
-/// ends, and the report counts it now.
+/// A run's manifest with its finished steps ([`finished_or_listed`]): a step finished by
+/// `cutlab step` joins the manifest's list only when the runner's next step ends, and the
+/// report counts it now.
 fn recorded<M>(layout: &Layout, manifest: &ManifestText) -> Result<M, String>
 where
     M: serde::de::DeserializeOwned + AsMut<Header>,
 {
     let mut parsed: M = manifest.parse()?;
-    if let Some(steps) = recorded_steps(layout) {
-        parsed.as_mut().steps = steps;
-    }
+    parsed.as_mut().steps = finished_or_listed(layout)?;
     Ok(parsed)
 }
 

@@ -29,8 +29,8 @@ use crate::common::speed;
 pub use environment::environment;
 pub use positions::write_position_files;
 pub use records::{
-    StepRecord, check_finished_commands, finished_steps, is_finished, load_manifest, load_plan,
-    record_step, recorded_steps, rows_of_finished, save_manifest, save_plan, step_record,
+    StepRecord, check_finished_commands, finished_or_listed, finished_steps, is_finished,
+    load_manifest, load_plan, record_step, rows_of_finished, save_manifest, save_plan, step_record,
     unfinished_steps,
 };
 pub use report::{busy_machine_note, environment_table, speed_note, steps_table, write_report};

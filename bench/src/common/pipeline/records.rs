@@ -211,11 +211,32 @@ pub fn finished_steps(layout: &Layout, steps: &[Step]) -> Vec<StepRecord> {
 /// shard) counts before the runner's next step ends. `None` for a run without records of its
 /// own (`steps/`) or a plan, whose manifest's list is all there is.
 #[must_use]
-pub fn recorded_steps(layout: &Layout) -> Option<Vec<StepRecord>> {
+fn recorded_steps(layout: &Layout) -> Option<Vec<StepRecord>> {
     if !layout.file("steps").is_dir() {
         return None;
     }
     Some(finished_steps(layout, &load_plan(layout).ok()?))
+}
+
+/// The run's finished steps: its records ([`recorded_steps`]), or for a run without records
+/// of its own (a study in `results/`) the list its manifest holds; none for a run without a
+/// manifest yet. What `cutlab step DIR` lists and `cutlab report` counts.
+///
+/// # Errors
+/// A manifest that cannot be read.
+pub fn finished_or_listed(layout: &Layout) -> Result<Vec<StepRecord>, String> {
+    /// A manifest's list of finished steps, whatever else it holds.
+    #[derive(Default, Deserialize)]
+    struct Listed {
+        #[serde(default)]
+        steps: Vec<StepRecord>,
+    }
+    match recorded_steps(layout) {
+        Some(steps) => Ok(steps),
+        None => Ok(load_manifest::<Listed>(layout, true)?
+            .unwrap_or_default()
+            .steps),
+    }
 }
 
 /// Whether step `name` is among the finished `steps`: a run's only sign that the step's files
