@@ -157,6 +157,7 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
     // A search step not finished (its record gone, as when a run stops in it) is listed as
     // such, and its rows are published apart, under unfinished/, where no report reads them;
     // a restore puts them back for `--resume` to continue.
+    let depth_record = std::fs::read(out.join("steps/depth.toml")).unwrap();
     std::fs::remove_file(out.join("steps/depth.toml")).unwrap();
     let listed = stdout_of_success(&Command::new(EXE).arg("step").arg(&out).output().unwrap());
     assert!(
@@ -169,13 +170,49 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
     stdout_of_success(&publish_run(&[&out, &partial]));
     assert!(partial.join("unfinished/depth.csv.gz").is_file());
     assert!(!partial.join("depth.csv.gz").exists());
+    // Its configurations go under unfinished/ in the archive too.
+    let configs: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|f| f.starts_with("depth.") && f.ends_with(".config.toml"))
+        .collect();
+    assert!(!configs.is_empty());
+    let archived = Command::new("tar")
+        .arg("-tJf")
+        .arg(partial.join("configs.tar.xz"))
+        .output()
+        .unwrap();
+    let archived = stdout_of_success(&archived);
+    for config in &configs {
+        assert!(
+            archived
+                .lines()
+                .any(|l| l == format!("unfinished/{config}")),
+            "{archived}"
+        );
+        assert!(!archived.lines().any(|l| l == config), "{archived}");
+    }
     let back = dir.join("restored-partial");
     stdout_of_success(&publish_run(&["--restore".as_ref(), &partial, &back]));
-    assert_eq!(
-        std::fs::read(back.join("depth.csv")).unwrap(),
-        std::fs::read(out.join("depth.csv")).unwrap()
-    );
+    for file in configs.iter().map(String::as_str).chain(["depth.csv"]) {
+        assert_eq!(
+            std::fs::read(back.join(file)).unwrap(),
+            std::fs::read(out.join(file)).unwrap(),
+            "{file}"
+        );
+    }
     assert!(!back.join("unfinished").exists());
+    // The step finished, the study published again holds its rows in place, none apart
+    // (`fit`, its record removed above, is the one unfinished step left: its `--out`,
+    // params.toml, is all there is apart).
+    std::fs::write(out.join("steps/depth.toml"), depth_record).unwrap();
+    stdout_of_success(&publish_run(&[&out, &partial]));
+    assert!(partial.join("depth.csv.gz").is_file());
+    let apart: Vec<String> = std::fs::read_dir(partial.join("unfinished"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(apart, ["params.toml"]);
 }
 
 #[test]
