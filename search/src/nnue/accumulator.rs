@@ -74,14 +74,16 @@ impl Accumulator {
         };
         let (w_us, w_them) = net.output_weights.split_at(HIDDEN);
         // SCReLU: clamp(x, 0, QA)², in the order bullet's inference uses, (v·w)·v: v·w fits
-        // an i16 for |w| ≤ 128, and the sum fits an i32 (checked when the network is read).
+        // an i16 for |w| ≤ 128, and the sum fits an i32 (checked when the network is read),
+        // so v·w is taken in i16 and then widened, the form of SSE2's `pmaddwd` (an i16
+        // product summed in pairs into i32), which the compiler then uses.
         let half = |values: &[i16; HIDDEN], weights: &[i16]| -> i32 {
             values
                 .iter()
                 .zip(weights)
                 .map(|(&x, &w)| {
-                    let v = i32::from(x.clamp(0, QA as i16));
-                    v * i32::from(w) * v
+                    let v = x.clamp(0, QA as i16);
+                    i32::from(v.wrapping_mul(w)) * i32::from(v)
                 })
                 .sum()
         };
