@@ -12,6 +12,8 @@ mod cited;
 mod fits;
 mod information;
 mod numbers;
+#[cfg(test)]
+mod readme_table;
 
 use std::path::{Path, PathBuf};
 

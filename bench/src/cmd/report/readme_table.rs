@@ -1,0 +1,176 @@
+//! The README's table of worths: the effort ladder's table of each comparison's worth by
+//! effort (`results/ladder-nnue/report.md`), each worth decided at its first look followed
+//! by its replay's (`results/replay-ladder-nnue/report.md`), written from the two reports
+//! and held to the README, so that the table quotes only what they state.
+
+/// A markdown table of `report`: the rows (cells trimmed, the separator row left out) of the
+/// first table whose header starts with `header`.
+fn table(report: &str, header: &[&str]) -> Vec<Vec<String>> {
+    let cells = |line: &str| -> Vec<String> {
+        let inner = line.trim().trim_start_matches('|').trim_end_matches('|');
+        inner.split('|').map(|c| c.trim().to_string()).collect()
+    };
+    let mut lines = report
+        .lines()
+        .skip_while(|l| !(l.starts_with('|') && cells(l).iter().zip(header).all(|(c, h)| c == h)));
+    let Some(first) = lines.next() else {
+        return Vec::new();
+    };
+    std::iter::once(first)
+        .chain(lines.skip(1).take_while(|l| l.starts_with('|')))
+        .map(cells)
+        .collect()
+}
+
+/// A replay's worth as its report states it, one decimal: `+77.2`, or `-12.6?` for a
+/// replay that did not decide.
+fn signed(worth: f64, decided: bool) -> String {
+    format!("{worth:+.1}{}", if decided { "" } else { "?" })
+}
+
+/// The README's table: one row per comparison of the effort table, its worths (`-` for a
+/// match not yet stopped) each with its replay's worth beside when the row was replayed
+/// (the replay's Elo, its sign turned for a method left out, whose worth is what leaving it
+/// out costs), the change per doubling, the reading without its "so far" qualifier (the
+/// header says it), and the Stockfish 15.1 and Ethereal 11.80 figures.
+fn worths_table(ladder: &str, replays: &str) -> Result<String, String> {
+    let efforts = table(ladder, &["direction", "method"]);
+    let (header, rows) = efforts
+        .split_first()
+        .ok_or("the ladder's report has no table of worths by effort")?;
+    let column = |name: &str| {
+        header
+            .iter()
+            .position(|h| h.starts_with(name))
+            .ok_or(format!(
+                "the table of worths by effort has no column {name}"
+            ))
+    };
+    let worth_columns: Vec<(usize, String)> = header
+        .iter()
+        .enumerate()
+        .filter_map(|(i, h)| {
+            let nodes = h.strip_prefix("worth at ")?.split(' ').next()?;
+            Some((i, nodes.to_string()))
+        })
+        .collect();
+    let (doubling, reading) = (column("per doubling")?, column("reading")?);
+    let (stockfish, ethereal) = (column("Stockfish 15.1")?, column("Ethereal 11.80")?);
+    let replayed = table(replays, &["comparison", "nodes"]);
+    let (replay_header, replay_rows) = replayed
+        .split_first()
+        .ok_or("the replay's report has no table of replays")?;
+    let replay_column = |name: &str| {
+        replay_header
+            .iter()
+            .position(|h| h.starts_with(name))
+            .ok_or(format!("the table of replays has no column {name}"))
+    };
+    let (replay_elo, replay_verdict) = (replay_column("Elo")?, replay_column("verdict")?);
+    let kilo = |nodes: &str| {
+        nodes
+            .strip_suffix("000")
+            .map_or(nodes.to_string(), |k| format!("{k}k"))
+    };
+    let mut out = String::from("| comparison |");
+    for (_, nodes) in &worth_columns {
+        out += &format!(" worth at {} |", kilo(nodes));
+    }
+    out += " per doubling | reading so far | Stockfish 15.1 | Ethereal 11.80 |\n|---|";
+    out += &"---:|".repeat(worth_columns.len() + 1);
+    out += "---|---:|---:|\n";
+    for row in rows {
+        let (direction, method) = (row[0].as_str(), row[1].as_str());
+        let comparison = match direction {
+            "without" => format!("`{method}` left out"),
+            "added" => format!("`{method}` added"),
+            _ => "twice the nodes".to_string(),
+        };
+        out += &format!("| {comparison} |");
+        for (i, nodes) in &worth_columns {
+            let worth = match row[*i].as_str() {
+                "running" | "to play" => "-".to_string(),
+                cell => cell.to_string(),
+            };
+            let replay = replay_rows
+                .iter()
+                .find(|r| r[0] == format!("{direction} `{method}`") && &r[1] == nodes);
+            let beside = match replay {
+                Some(r) => {
+                    let elo: f64 = r[replay_elo]
+                        .split(' ')
+                        .next()
+                        .and_then(|e| e.parse().ok())
+                        .ok_or(format!("a replay's Elo unread: {}", r[replay_elo]))?;
+                    let worth = if direction == "without" { -elo } else { elo };
+                    format!(
+                        " (replay {})",
+                        signed(worth, r[replay_verdict] == "decided")
+                    )
+                }
+                None => String::new(),
+            };
+            out += &format!(" {worth}{beside} |");
+        }
+        let reading = row[reading].split(" so far").next().unwrap_or_default();
+        out += &format!(
+            " {} | {reading} | {} | {} |\n",
+            row[doubling], row[stockfish], row[ethereal]
+        );
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{table, worths_table};
+
+    /// The README's table of worths is the one the ladder's and its replay's reports give:
+    /// on a failure, the message holds the table to put in the README.
+    #[test]
+    fn the_readme_table_of_worths_is_the_reports() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap();
+        let expected = worths_table(
+            &read("results/ladder-nnue/report.md"),
+            &read("results/replay-ladder-nnue/report.md"),
+        )
+        .unwrap();
+        let readme = read("README.md");
+        let start = readme.find("| comparison | worth at").unwrap();
+        let end = readme[start..]
+            .find("\n\n")
+            .map_or(readme.len(), |e| start + e + 1);
+        assert!(
+            readme[start..end] == expected,
+            "README's table of worths differs from the reports'; theirs:\n{expected}"
+        );
+    }
+
+    /// A small ladder and replay: a method left out turns its replay's sign, an undecided
+    /// replay is marked, a match still playing reads `-`, and "so far" leaves the reading.
+    #[test]
+    fn a_table_of_worths_follows_its_reports() {
+        let ladder = "text\n\n\
+            | direction | method | worth at 5000 [98%] | worth at 20000 [98%] | per doubling [98%] | reading | Stockfish 15.1 | Stockfish (scaling) | Ethereal 11.80 |\n\
+            | --- | --- | --: | --: | --: | --- | --: | --- | --: |\n\
+            | without | lmr | +82 [+56, +108] | +102 [+77, +127] | +12.0 [+3.2, +20.8] | grows with effort | ~98 (step 17) | - | 249 |\n\
+            | added | mpc | -43 [-70, -16] | running | - | to play | - | - | - |\n\
+            | doubled | twice-the-nodes | +244 [+214, +274] | +197 [+170, +223] | -23.8 [-43.8, -3.7] | shrinks with effort so far (5000 to 20000 nodes) | - | - | - |\n\n\
+            after\n";
+        let replays = "\
+            | comparison | nodes | ablation: games, Elo [98%] | adjusted | replay: games | Elo [95%] | nElo [95%] | verdict (95%) | z | replay |\n\
+            | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n\
+            | without `lmr` | 5000 | 800, -81.8 [-108.1, -55.6] | -81.6 | 800 | -77.2 [-99.4, -55.1] | -86.7 [-110.8, -62.6] | decided | +0.3 | confirmed |\n\
+            | added `mpc` | 5000 | 800, -43.2 [-70.2, -16.2] | -42.0 | 800 | -12.6 [-31.0, +5.8] | -16.5 [-40.6, +7.6] | undecided | -1.1 | not confirmed |\n";
+        assert_eq!(table(ladder, &["direction", "method"]).len(), 4);
+        assert_eq!(
+            worths_table(ladder, replays).unwrap(),
+            "| comparison | worth at 5k | worth at 20k | per doubling | reading so far | Stockfish 15.1 | Ethereal 11.80 |\n\
+             |---|---:|---:|---:|---|---:|---:|\n\
+             | `lmr` left out | +82 [+56, +108] (replay +77.2) | +102 [+77, +127] | +12.0 [+3.2, +20.8] | grows with effort | ~98 (step 17) | 249 |\n\
+             | `mpc` added | -43 [-70, -16] (replay -12.6?) | - | - | to play | - | - |\n\
+             | twice the nodes | +244 [+214, +274] | +197 [+170, +223] | -23.8 [-43.8, -3.7] | shrinks with effort | - | - |\n"
+        );
+    }
+}
