@@ -32,8 +32,8 @@ pub fn busy_machine_note(steps: &[StepRecord]) -> Option<String> {
     })
 }
 
-/// A report's warning about the finished steps that measured time on a machine whose bench
-/// speed differs from the one the run's time limits were set for (`run_nps`) by more than
+/// A report's warning about the finished steps that measured time at a bench speed (this
+/// machine, this build, its load) that differs from the one the run's time limits were set for (`run_nps`) by more than
 /// [`speed::SPEED_TOLERANCE`]: their searches had another effort than the scale's. `None` when
 /// there are none, or the run's speed is unknown (a factor given by `--time-factor`).
 #[must_use]
@@ -50,10 +50,11 @@ pub fn speed_note(steps: &[StepRecord], run_nps: Option<u64>) -> Option<String> 
         .collect();
     (!other.is_empty()).then(|| {
         format!(
-            "**Timed on another machine**: the time limits were set for a bench speed of {:.2} M \
-             nps, and {} started on a machine of another speed (in brackets), so their searches \
-             had another effort than the scale's (a step resumed on another machine holds rows \
-             of both; records from before speeds were measured name none).\n\n",
+            "**Timed at another speed**: the time limits were set for a bench speed of {:.2} M \
+             nps, and {} started at another speed (in brackets), on another machine, with another \
+             build of cutlab or beside other work, so their searches had another effort than \
+             the scale's (a step resumed at another speed holds rows of both; records from before \
+             speeds were measured name none).\n\n",
             run / 1e6,
             other.join(", ")
         )
