@@ -22,6 +22,14 @@ fn table(report: &str, header: &[&str]) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The index of the column of `header` whose name starts with `name`, in the table of `what`.
+fn column(header: &[String], name: &str, what: &str) -> Result<usize, String> {
+    header
+        .iter()
+        .position(|h| h.starts_with(name))
+        .ok_or(format!("the table of {what} has no column {name}"))
+}
+
 /// A replay's worth as its report states it, one decimal: `+77.2`, or `-12.6?` for a
 /// replay that did not decide.
 fn signed(worth: f64, decided: bool) -> String {
@@ -38,14 +46,7 @@ fn worths_table(ladder: &str, replays: &str) -> Result<String, String> {
     let (header, rows) = efforts
         .split_first()
         .ok_or("the ladder's report has no table of worths by effort")?;
-    let column = |name: &str| {
-        header
-            .iter()
-            .position(|h| h.starts_with(name))
-            .ok_or(format!(
-                "the table of worths by effort has no column {name}"
-            ))
-    };
+    let effort_column = |name: &str| column(header, name, "worths by effort");
     let worth_columns: Vec<(usize, String)> = header
         .iter()
         .enumerate()
@@ -54,18 +55,16 @@ fn worths_table(ladder: &str, replays: &str) -> Result<String, String> {
             Some((i, nodes.to_string()))
         })
         .collect();
-    let (doubling, reading) = (column("per doubling")?, column("reading")?);
-    let (stockfish, ethereal) = (column("Stockfish 15.1")?, column("Ethereal 11.80")?);
+    let (doubling, reading) = (effort_column("per doubling")?, effort_column("reading")?);
+    let (stockfish, ethereal) = (
+        effort_column("Stockfish 15.1")?,
+        effort_column("Ethereal 11.80")?,
+    );
     let replayed = table(replays, &["comparison", "nodes"]);
     let (replay_header, replay_rows) = replayed
         .split_first()
         .ok_or("the replay's report has no table of replays")?;
-    let replay_column = |name: &str| {
-        replay_header
-            .iter()
-            .position(|h| h.starts_with(name))
-            .ok_or(format!("the table of replays has no column {name}"))
-    };
+    let replay_column = |name: &str| column(replay_header, name, "replays");
     let (replay_elo, replay_verdict) = (replay_column("Elo")?, replay_column("verdict")?);
     let kilo = |nodes: &str| {
         nodes
