@@ -291,7 +291,7 @@ mod tests {
             row("rfp", 1000, 800, Status::Stopped(Verdict::Decided)),
             row("see", 1000, 800, Status::Stopped(Verdict::Decided)),
             row("iir", 1000, 800, Status::Stopped(Verdict::Decided)),
-            row("lmr", 1000, 500, Status::Running),
+            row("lmr", 1000, 500, Status::Playing),
             row("rfp", 4000, 0, Status::ToPlay),
         ];
         let md = section(&manifest, &rows).unwrap();

@@ -423,7 +423,7 @@ mod tests {
             row("lmp", 5000, -34.0, 27.0, stopped),
             row("lmp", 20000, 40.0, 34.0, stopped),
             row("iir", 5000, -10.0, 13.0, stopped),
-            row("iir", 20000, -27.0, 25.0, Status::Running),
+            row("iir", 20000, -27.0, 25.0, Status::Playing),
         ];
         let dir = crate::common::scratch_dir("effort");
         let layout = Layout { dir: dir.clone() };
@@ -502,7 +502,7 @@ mod tests {
             row("lmp", 20000, -30.0, 24.0, stopped),
             row("lmp", 80000, 0.0, 0.0, Status::ToPlay),
             row("iir", 5000, -17.0, 12.0, stopped),
-            row("iir", 20000, 0.0, 30.0, Status::Running),
+            row("iir", 20000, 0.0, 30.0, Status::Playing),
             row("iir", 80000, 0.0, 0.0, Status::ToPlay),
         ];
         let dir = crate::common::scratch_dir("effort-so-far");

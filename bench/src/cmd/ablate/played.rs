@@ -1,5 +1,5 @@
 //! What a comparison's match says at one effort, read from the run's games: its Elo and nElo
-//! with the interval of its stopping rule, where it stands (to play, running, stopped with its
+//! with the interval of its stopping rule, where it stands (to play, playing, stopped with its
 //! verdict), and how many of its pairs repeat the reference's games (a method that hardly
 //! acts reads *inactive*).
 
@@ -47,7 +47,7 @@ impl Played {
                 let (elo, rout) = (stats.elo_estimate(), stats.rout_bound());
                 let nelo = stats.nelo_estimate();
                 // A stopped match's verdict is its interval's (a rout's one bound excludes 0).
-                let status = looks.stop(&s.pentanomial).map_or(Status::Running, |_| {
+                let status = looks.stop(&s.pentanomial).map_or(Status::Playing, |_| {
                     Status::Stopped(match (&elo, rout) {
                         _ if inactive => Verdict::Inactive,
                         (Some(e), _) => Verdict::of(e.low, e.high, manifest.stop_within),
@@ -113,7 +113,7 @@ pub enum Status {
     #[default]
     ToPlay,
     /// No look has stopped the match yet.
-    Running,
+    Playing,
     /// A look stopped it; its interval's verdict.
     Stopped(Verdict),
 }
@@ -124,7 +124,7 @@ impl Status {
     pub fn name(self) -> &'static str {
         match self {
             Status::ToPlay => "to play",
-            Status::Running => "running",
+            Status::Playing => "playing",
             Status::Stopped(v) => v.name(),
         }
     }

@@ -81,7 +81,7 @@ fn prob_ab_note(comparisons: &[Comparison]) -> Option<&'static str> {
 fn unstopped(rows: &[AblationRow]) -> Option<String> {
     let playing: Vec<String> = rows
         .iter()
-        .filter(|r| r.status == Status::Running)
+        .filter(|r| r.status == Status::Playing)
         .map(|r| format!("{} ({} games)", r.method, r.games))
         .collect();
     let to_play: Vec<&str> = rows

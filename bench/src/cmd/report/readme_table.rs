@@ -88,7 +88,7 @@ fn worths_table(ladder: &str, replays: &str) -> Result<String, String> {
         out += &format!("| {comparison} |");
         for (i, nodes) in &worth_columns {
             let worth = match row[*i].as_str() {
-                "running" | "to play" => "-".to_string(),
+                "playing" | "to play" => "-".to_string(),
                 cell => cell.to_string(),
             };
             let replay = replay_rows
@@ -154,7 +154,7 @@ mod tests {
             | direction | method | worth at 5000 [98%] | worth at 20000 [98%] | per doubling [98%] | reading | Stockfish 15.1 | Stockfish (scaling) | Ethereal 11.80 |\n\
             | --- | --- | --: | --: | --: | --- | --: | --- | --: |\n\
             | without | lmr | +82 [+56, +108] | +102 [+77, +127] | +12.0 [+3.2, +20.8] | grows with effort | ~98 (step 17) | - | 249 |\n\
-            | added | mpc | -43 [-70, -16] | running | - | to play | - | - | - |\n\
+            | added | mpc | -43 [-70, -16] | playing | - | to play | - | - | - |\n\
             | doubled | twice-the-nodes | +244 [+214, +274] | +197 [+170, +223] | -23.8 [-43.8, -3.7] | shrinks with effort so far (5000 to 20000 nodes) | - | - | - |\n\n\
             after\n";
         let replays = "\
