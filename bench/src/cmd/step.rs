@@ -74,9 +74,9 @@ pub fn run(args: &StepArgs) -> Result<(), String> {
 }
 
 /// `cutlab step DIR`: the plan's steps in its order, one line each after a header, with
-/// whether each has finished ([`finished_or_listed`]), its command and its `--out` file below the run's folder (empty for a step
-/// without one, or with one elsewhere). `scripts/publish-run` reads it to keep an
-/// interrupted step's rows apart.
+/// whether each has finished ([`finished_or_listed`]), its command and its `--out` file below
+/// the run's folder (empty for a step without one, or with one elsewhere). `scripts/publish-run`
+/// reads it to keep an interrupted step's rows apart.
 fn list(layout: &Layout, plan: &[Step]) -> Result<(), String> {
     let finished = finished_or_listed(layout)?;
     println!("step\tstate\tcommand\tout");

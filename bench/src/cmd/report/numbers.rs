@@ -176,12 +176,13 @@ mod tests {
         assert_eq!(unstated(&ratios, "| 2.14x [2.02, 2.27] |"), ["2.15"]);
     }
 
-    /// The reports that `text` links (`](results/NAME/report.md)`).
-    fn linked_reports(text: &str) -> Vec<String> {
+    /// The reports that `text` links below `folder` (`](results/NAME/report.md)` for
+    /// `results/`; `](NAME/report.md)` for the empty folder, from inside `results/`).
+    fn linked_reports(text: &str, folder: &str) -> Vec<String> {
         text.split("](")
             .skip(1)
             .filter_map(|rest| rest.split_once(')').map(|(target, _)| target))
-            .filter(|t| t.starts_with("results/") && t.ends_with("/report.md"))
+            .filter(|t| t.starts_with(folder) && t.ends_with("/report.md"))
             .map(str::to_string)
             .collect()
     }
@@ -197,7 +198,7 @@ mod tests {
         let start = readme.find("## Findings").unwrap();
         let section = &readme[start..];
         let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
-        let every = linked_reports(section);
+        let every = linked_reports(section, "results/");
         let mut paragraphs: Vec<String> = Vec::new();
         for line in section.lines().skip(1) {
             if line.starts_with('|') {
@@ -212,7 +213,7 @@ mod tests {
             }
         }
         for paragraph in paragraphs.iter().filter(|p| !p.is_empty()) {
-            let links = linked_reports(paragraph);
+            let links = linked_reports(paragraph, "results/");
             let reports = if links.is_empty() { &every } else { &links };
             // A report's commands state its time limits and sizes too.
             let stated: String = reports.iter().map(|r| read(r).replace('`', "")).collect();
@@ -235,12 +236,7 @@ mod tests {
         assert!(rows.len() > 10, "{}", rows.len());
         let mut unsupported = Vec::new();
         for row in rows {
-            let reports: Vec<&str> = row
-                .split("](")
-                .skip(1)
-                .filter_map(|rest| rest.split_once(')').map(|(target, _)| target))
-                .filter(|t| t.ends_with("/report.md"))
-                .collect();
+            let reports = linked_reports(row, "");
             let stated: String = reports.iter().map(|r| read(r).replace('`', "")).collect();
             let missing = unstated(&[row.to_string()], &stated);
             if !missing.is_empty() {
