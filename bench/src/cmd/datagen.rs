@@ -48,7 +48,7 @@ pub struct DatagenArgs {
           value_parser = crate::common::options::count_up_to::<u32>(1_000_000_000))]
     games: Option<u32>,
     /// Label the positions of games already played instead: packed games files (`cutlab
-    /// games pack`, e.g. `results/STUDY/games.moves.csv.xz`), comma-separated or
+    /// games pack`, e.g. `results/STUDY/matches/80000/games.moves.csv.xz`), comma-separated or
     /// repeated; every position is searched with `--nodes` for its score.
     #[arg(long, value_delimiter = ',', num_args = 1..)]
     from_games: Vec<PathBuf>,

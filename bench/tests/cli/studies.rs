@@ -111,7 +111,9 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
     // The search's cut counts, which no report reads, are left out.
     assert!(out.join("depth.cuts.csv").is_file());
     assert!(!study.join("depth.cuts.csv.gz").exists());
-    assert!(study.join("games.moves.csv.xz").is_file());
+    // The games are packed beside the folder's PGNs (the run writes them to matches/).
+    assert!(study.join("matches/games.moves.csv.xz").is_file());
+    assert!(!study.join("games.moves.csv.xz").exists());
     assert!(!study.join("matches/headline.pgn").exists());
     // The configurations are packed into one archive, none left beside the rows.
     assert!(study.join("configs.tar.xz").is_file());
@@ -123,7 +125,7 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
         std::fs::read(restored.join("matches/headline.pgn")).unwrap(),
         std::fs::read(out.join("matches/headline.pgn")).unwrap()
     );
-    assert!(!restored.join("games.moves.csv.xz").exists());
+    assert!(!restored.join("matches/games.moves.csv.xz").exists());
     for config in ["samples.config.toml", "matches/headline.config.toml"] {
         assert_eq!(
             std::fs::read(restored.join(config)).unwrap(),

@@ -11,7 +11,7 @@ use cutlab_analysis::{
 };
 
 use super::{Comparison, Layout, Manifest, games_file};
-use crate::common::packed_games::{self, ARCHIVE, Packed, repeated_pairs};
+use crate::common::packed_games::{self, Packed, repeated_pairs};
 
 /// What a comparison's match says at one effort: its Elo and nElo (or a rout's bound), where
 /// it stands with its verdict, its games and pairs, and the pairs that repeat their games.
@@ -71,15 +71,10 @@ impl Played {
     }
 }
 
-/// The games of a published run, packed (`games.moves.csv.xz`), where its PGNs are not kept;
-/// none in a run that keeps them.
+/// The games of a published run, packed (`games.moves.csv.xz` beside each folder's PGNs, or
+/// one at the top), where its PGNs are not kept; none in a run that keeps them.
 pub(super) fn archive(layout: &Layout) -> Result<Vec<Packed>, String> {
-    let path = layout.file(ARCHIVE);
-    if path.is_file() {
-        packed_games::read_packed(&path)
-    } else {
-        Ok(Vec::new())
-    }
+    packed_games::read_archives(&layout.dir)
 }
 
 /// The repeated pairs of the match whose PGN is `pgn` (relative to the run), from the PGN or
