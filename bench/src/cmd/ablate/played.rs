@@ -71,12 +71,6 @@ impl Played {
     }
 }
 
-/// The games of a published run, packed (`games.moves.csv.xz` beside each folder's PGNs, or
-/// one at the top), where its PGNs are not kept; none in a run that keeps them.
-pub(super) fn archive(layout: &Layout) -> Result<Vec<Packed>, String> {
-    packed_games::read_archives(&layout.dir)
-}
-
 /// The repeated pairs of the match whose PGN is `pgn` (relative to the run), from the PGN or
 /// from the run's `archive`; none before its first game.
 fn repeats(

@@ -6,11 +6,11 @@
 
 use super::{
     Comparison, CsvRow, Direction, Layout, Manifest,
-    played::{Played, Status, archive},
+    played::{Played, Status},
     row::AblationRow,
     searched::Searched,
 };
-use crate::common::packed_games::Packed;
+use crate::common::packed_games::{self, Packed};
 use crate::common::pipeline::{busy_machine_note, speed_note, unfinished_steps, write_report};
 use cutlab_analysis::{
     elo::{Looks, Verdict},
@@ -375,7 +375,8 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     let confidence = format!("{:.0}%", 100.0 * looks.confidence());
     let path = layout.file("ablate.csv");
     let mut csv = csv::Writer::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let archive = archive(layout)?;
+    // A published run's games are packed (none in a run that keeps its PGNs).
+    let archive = packed_games::read_archives(&layout.dir)?;
     let (mut body, mut summary) = (String::new(), String::new());
     let mut every_row = Vec::new();
     for s in sections((layout, &archive), (manifest, &looks))? {

@@ -521,8 +521,7 @@ mod tests {
     /// PGN spelt from the top.
     #[test]
     fn the_archives_of_a_folder_and_below_read_together() {
-        let dir = std::env::temp_dir().join(format!("cutlab-archives-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = crate::common::scratch_dir("archives");
         std::fs::create_dir_all(dir.join("matches/5000")).unwrap();
         write_packed(&dir.join(ARCHIVE), &pack("a.pgn", PGN, &|| {}).unwrap()).unwrap();
         let below = pack("b.pgn", PGN, &|| {}).unwrap();
