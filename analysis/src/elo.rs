@@ -325,6 +325,19 @@ impl Verdict {
         }
     }
 
+    /// The verdict a CSV wrote as `name` ([`Verdict::name`]); none for another word.
+    #[must_use]
+    pub fn named(name: &str) -> Option<Verdict> {
+        [
+            Verdict::Decided,
+            Verdict::Equivalent,
+            Verdict::Undecided,
+            Verdict::Inactive,
+        ]
+        .into_iter()
+        .find(|v| v.name() == name)
+    }
+
     /// The verdict as a report says it: `decided`, `equivalent within ±15`, `undecided after
     /// 3200 games`.
     #[must_use]
@@ -553,6 +566,20 @@ mod tests {
 
     fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() < tol
+    }
+
+    /// Each verdict reads back from the word the CSVs write; another word reads as none.
+    #[test]
+    fn a_verdict_reads_back_from_its_name() {
+        for v in [
+            Verdict::Decided,
+            Verdict::Equivalent,
+            Verdict::Undecided,
+            Verdict::Inactive,
+        ] {
+            assert_eq!(Verdict::named(v.name()), Some(v));
+        }
+        assert_eq!(Verdict::named("playing"), None);
     }
 
     #[test]

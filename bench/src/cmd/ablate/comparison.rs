@@ -45,6 +45,13 @@ impl Direction {
         }
     }
 
+    /// Whether comparisons of this direction are played at effort `k` (from 0): all at the
+    /// first, all but `with` at the others.
+    #[must_use]
+    pub fn played_at(self, k: usize) -> bool {
+        k == 0 || self != Direction::With
+    }
+
     /// What a variant of this direction is measured against.
     #[must_use]
     pub fn reference(self) -> Reference {

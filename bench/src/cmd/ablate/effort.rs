@@ -4,6 +4,7 @@
 //! the search deepens, one panel a comparison, and what others published beside it.
 
 use cutlab_analysis::{
+    elo::Verdict,
     markdown::{Table, signed_ci},
     plot,
     stats::{Estimate, Trend, trend},
@@ -141,6 +142,37 @@ fn reading_text(reading: Reading, over: usize, efforts: &[u64], bound: f64) -> S
         Some(span) => format!("{} so far ({span})", reading.name(bound)),
         None => reading.name(bound),
     }
+}
+
+/// The change per doubling of one comparison's worth and its reading, from its Elo as a
+/// report stated it at each of the run's `efforts`: the verdict its match stopped with and its
+/// Elo against the reference at the looks' confidence, `None` where the match has not stopped.
+/// Read as the section reads its rows (*stays* within `bound`, *so far* over the efforts
+/// stopped), so that a replay's sizes put in its first looks' place read alike.
+pub fn stated_reading(
+    direction: Direction,
+    efforts: &[u64],
+    stated: &[Option<(Verdict, Option<Estimate>)>],
+    bound: f64,
+) -> (Option<Estimate>, String) {
+    let rows: Vec<AblationRow> = efforts
+        .iter()
+        .zip(stated)
+        .map(|(&effort_nodes, s)| AblationRow {
+            direction,
+            effort_nodes,
+            delta_elo: s.and_then(|(_, elo)| elo),
+            status: s.map_or(Status::Playing, |(v, _)| Status::Stopped(v)),
+            ..AblationRow::default()
+        })
+        .collect();
+    #[expect(clippy::cast_precision_loss, reason = "node counts")]
+    let xs: Vec<f64> = efforts.iter().map(|&n| (n as f64).log2()).collect();
+    let (reading, over) = Reading::of(&rows.iter().collect::<Vec<_>>(), &xs, bound);
+    (
+        reading.trend().map(|t| t.slope),
+        reading_text(reading, over, efforts, bound),
+    )
 }
 
 /// The table's cells of one comparison, its rows `at` every effort read as `reading` (written
@@ -381,7 +413,6 @@ fn explanation(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cutlab_analysis::elo::Verdict;
 
     fn row(method: &str, nodes: u64, elo: f64, h: f64, status: Status) -> AblationRow {
         AblationRow {

@@ -34,6 +34,7 @@ use std::path::PathBuf;
 pub use ablate_csv::CsvRow;
 pub use comparison::{Comparison, Direction, Reference};
 use comparison::{comparisons, join};
+pub use effort::stated_reading;
 
 use clap::Args;
 use serde::{Deserialize, Serialize};
@@ -235,15 +236,6 @@ pub struct Manifest {
 impl AsMut<Header> for Manifest {
     fn as_mut(&mut self) -> &mut Header {
         &mut self.header
-    }
-}
-
-impl Manifest {
-    /// Whether comparison `c` is played at effort `k` (from 0): all at the first, the
-    /// `without` and `added` ones at the others.
-    #[must_use]
-    pub fn played_at(c: &Comparison, k: usize) -> bool {
-        k == 0 || c.direction != Direction::With
     }
 }
 

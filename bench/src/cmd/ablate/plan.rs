@@ -133,7 +133,7 @@ impl Planned<'_> {
         let looks = list(&settings.looks);
         let mut steps = Vec::new();
         for (k, nodes) in settings.nodes.iter().enumerate() {
-            for c in comparisons.iter().filter(|c| Manifest::played_at(c, k)) {
+            for c in comparisons.iter().filter(|c| c.direction.played_at(k)) {
                 let mut rule = vec![
                     "--nodes".to_string(),
                     nodes.to_string(),
@@ -295,7 +295,7 @@ pub(super) fn cost(
     for (k, nodes) in settings.nodes.iter().enumerate() {
         let n = comparisons
             .iter()
-            .filter(|c| Manifest::played_at(c, k))
+            .filter(|c| c.direction.played_at(k))
             .count();
         matches += n;
         let game_s = 250.0 * *nodes as f64 / nps.max(1) as f64;

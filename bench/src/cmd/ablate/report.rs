@@ -266,7 +266,7 @@ fn sections(
             let rows: Vec<AblationRow> = manifest
                 .comparisons
                 .iter()
-                .filter(|c| c.direction == direction && Manifest::played_at(c, k))
+                .filter(|c| c.direction == direction && c.direction.played_at(k))
                 .map(|c| row((layout, archive), (manifest, looks), c, nodes))
                 .collect::<Result<_, _>>()?;
             if !rows.is_empty() {

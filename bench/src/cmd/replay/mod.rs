@@ -12,6 +12,7 @@
 //! the replay's manifest as its report stated them, so the replay's report reads nothing else.
 
 mod report;
+mod trend;
 
 use std::path::PathBuf;
 
@@ -74,8 +75,8 @@ impl Rows {
 }
 
 /// A row of the ablation as its report stated it: which comparison, the games its rule
-/// stopped it at, its Elo with the rule's interval (none for a rout) and its size adjusted for
-/// that look.
+/// stopped it at, its Elo with the rule's interval (none for a rout), its size adjusted for
+/// that look and its verdict (`ablate.csv`'s word; absent from rows copied before it was kept).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct SourceRow {
     pub direction: ablate::Direction,
@@ -84,6 +85,8 @@ pub struct SourceRow {
     pub games: u64,
     pub elo: Option<Estimate>,
     pub adjusted_elo: Option<f64>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub verdict: String,
 }
 
 impl SourceRow {
@@ -98,7 +101,13 @@ impl SourceRow {
                 .zip(row.delta_elo_low.zip(row.delta_elo_high))
                 .map(|(value, (low, high))| Estimate { value, low, high }),
             adjusted_elo: row.delta_elo_adjusted,
+            verdict: row.verdict.clone(),
         }
+    }
+
+    /// Whether `other` is a row of the same comparison.
+    fn same_comparison(&self, other: &SourceRow) -> bool {
+        (self.direction, &self.method) == (other.direction, &other.method)
     }
 
     /// The comparison's name in files and steps, e.g. `without-rfp` (the ablation's).
@@ -140,6 +149,13 @@ pub struct Manifest {
     pub openings: Option<String>,
     /// The rows replayed, as the ablation stated them.
     pub replayed: Vec<SourceRow>,
+    /// The ablation's efforts, nodes per move.
+    #[serde(default)]
+    pub source_efforts: Vec<u64>,
+    /// Every row the ablation has stopped of each replayed comparison, at any effort, as it
+    /// stated them when the replay was last planned: the trends read with the replays.
+    #[serde(default)]
+    pub compared: Vec<SourceRow>,
 }
 
 impl AsMut<Header> for Manifest {
@@ -311,13 +327,20 @@ impl Study for ReplayArgs {
             .filter(|r| self.rows.takes(&r.verdict, r.games as u64, looks))
             .map(SourceRow::of)
             .filter(|r| {
-                !manifest.replayed.iter().any(|m| {
-                    (m.direction, &m.method, m.effort_nodes)
-                        == (r.direction, &r.method, r.effort_nodes)
-                })
+                !manifest
+                    .replayed
+                    .iter()
+                    .any(|m| m.same_comparison(r) && m.effort_nodes == r.effort_nodes)
             })
             .collect();
         manifest.replayed.extend(taken);
+        manifest.compared = source
+            .rows
+            .iter()
+            .map(SourceRow::of)
+            .filter(|r| manifest.replayed.iter().any(|m| m.same_comparison(r)))
+            .collect();
+        manifest.source_efforts.clone_from(&source.manifest.nodes);
         manifest.of = self.of.display().to_string();
         manifest.source_seed = source.manifest.header.seed;
         manifest.source_looks.clone_from(looks);

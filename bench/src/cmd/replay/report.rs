@@ -13,7 +13,10 @@ use cutlab_analysis::{
 };
 use serde::Serialize;
 
-use super::{Manifest, Rows, SourceRow};
+use super::{
+    Manifest, Rows, SourceRow,
+    trend::{self, ReplayElo},
+};
 use crate::common::pipeline::{Layout, is_finished, write_report};
 
 /// A replayed row: the ablation's statement and, once its replay has played, the replay's.
@@ -386,6 +389,18 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
             "\n![The ablation's rows and their replays](replays.svg)\n\n{reading}"
         ));
         summary.push_str(&format!("\n{reading}"));
+        let replays: Vec<ReplayElo> = rows
+            .iter()
+            // A rout's replay has no finite interval: its row keeps the ablation's size.
+            .filter(|r| r.elo().is_some())
+            .filter_map(|r| {
+                Some(ReplayElo {
+                    row: r.source,
+                    elo_se: r.stats()?.elo_with_se(),
+                })
+            })
+            .collect();
+        md.push_str(&trend::section(manifest, &replays, (confidence, bound)).unwrap_or_default());
     }
     write_csv(&layout.file("replays.csv"), &rows, bound)?;
     write_report(layout, md, &manifest.header, "")?;

@@ -1,7 +1,12 @@
 //! The README's table of worths: the effort ladder's table of each comparison's worth by
 //! effort (`results/ladder-nnue/report.md`), each worth decided at its first look followed
-//! by its replay's (`results/replay-ladder-nnue/report.md`), written from the two reports
-//! and held to the README, so that the table quotes only what they state.
+//! by its replay's (`results/replay-ladder-nnue/report.md`), and each change per doubling by
+//! the one the replay's report reads with the replays in their place, written from the two
+//! reports and held to the README, so that the table quotes only what they state.
+
+use clap::ValueEnum;
+
+use crate::cmd::ablate::Direction;
 
 /// A markdown table of `report`: the rows (cells trimmed, the separator row left out) of the
 /// first table whose header starts with `header`.
@@ -39,8 +44,9 @@ fn signed(worth: f64, decided: bool) -> String {
 /// The README's table: one row per comparison of the effort table, its worths (`-` for a
 /// match not yet stopped) each with its replay's worth beside when the row was replayed
 /// (the replay's Elo, its sign turned for a method left out, whose worth is what leaving it
-/// out costs), the change per doubling, the reading without its "so far" qualifier (the
-/// header says it), and the Stockfish 15.1 and Ethereal 11.80 figures.
+/// out costs), the change per doubling and the reading without its "so far" qualifier (the
+/// header says it), each with the replay report's beside where a replay changes it, and the
+/// Stockfish 15.1 and Ethereal 11.80 figures.
 fn worths_table(ladder: &str, replays: &str) -> Result<String, String> {
     let efforts = table(ladder, &["direction", "method"]);
     let (header, rows) = efforts
@@ -66,6 +72,14 @@ fn worths_table(ladder: &str, replays: &str) -> Result<String, String> {
         .ok_or("the replay's report has no table of replays")?;
     let replay_column = |name: &str| column(replay_header, name, "replays");
     let (replay_elo, replay_verdict) = (replay_column("Elo")?, replay_column("verdict")?);
+    let trends = table(replays, &["comparison", "replayed at"]);
+    let trend_columns = match trends.split_first() {
+        Some((h, _)) => Some((
+            column(h, "per doubling, with", "trends")?,
+            column(h, "reading with", "trends")?,
+        )),
+        None => None,
+    };
     let kilo = |nodes: &str| {
         nodes
             .strip_suffix("000")
@@ -111,10 +125,33 @@ fn worths_table(ladder: &str, replays: &str) -> Result<String, String> {
             };
             out += &format!(" {worth}{beside} |");
         }
-        let reading = row[reading].split(" so far").next().unwrap_or_default();
+        let label = Direction::from_str(direction, false)
+            .map_err(|e| format!("a direction unread: {e}"))?
+            .label(method);
+        let unqualified = |reading: &str| {
+            reading
+                .split(" so far")
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        };
+        let (mut slope, mut reading) = (row[doubling].clone(), unqualified(&row[reading]));
+        let trend = trends.iter().skip(1).find(|t| t[0] == label);
+        // A comparison whose efforts still play has no line either way: nothing to set beside.
+        let trend = trend.filter(|t| trend_columns.is_some_and(|(c, _)| t[c] != "-"));
+        if let (Some(t), Some((replayed_slope, replayed_reading))) = (trend, trend_columns) {
+            let replayed_value = t[replayed_slope].split(' ').next().unwrap_or_default();
+            if t[replayed_slope] != slope {
+                slope += &format!(" (replays {replayed_value})");
+            }
+            let replayed_reading = unqualified(&t[replayed_reading]);
+            if replayed_reading != reading {
+                reading += &format!(" (replays: {replayed_reading})");
+            }
+        }
         out += &format!(
-            " {} | {reading} | {} | {} |\n",
-            row[doubling], row[stockfish], row[ethereal]
+            " {slope} | {reading} | {} | {} |\n",
+            row[stockfish], row[ethereal]
         );
     }
     Ok(out)
@@ -147,7 +184,8 @@ mod tests {
     }
 
     /// A small ladder and replay: a method left out turns its replay's sign, an undecided
-    /// replay is marked, a match still playing reads `-`, and "so far" leaves the reading.
+    /// replay is marked, a match still playing reads `-`, "so far" leaves the reading, and
+    /// the line the replays change stands beside the ablation's (one still playing does not).
     #[test]
     fn a_table_of_worths_follows_its_reports() {
         let ladder = "text\n\n\
@@ -161,13 +199,17 @@ mod tests {
             | comparison | nodes | ablation: games, Elo [98%] | adjusted | replay: games | Elo [95%] | nElo [95%] | verdict (95%) | z | replay |\n\
             | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n\
             | without `lmr` | 5000 | 800, -81.8 [-108.1, -55.6] | -81.6 | 800 | -77.2 [-99.4, -55.1] | -86.7 [-110.8, -62.6] | decided | +0.3 | confirmed |\n\
-            | added `mpc` | 5000 | 800, -43.2 [-70.2, -16.2] | -42.0 | 800 | -12.6 [-31.0, +5.8] | -16.5 [-40.6, +7.6] | undecided | -1.1 | not confirmed |\n";
+            | added `mpc` | 5000 | 800, -43.2 [-70.2, -16.2] | -42.0 | 800 | -12.6 [-31.0, +5.8] | -16.5 [-40.6, +7.6] | undecided | -1.1 | not confirmed |\n\n\
+            | comparison | replayed at | per doubling, as stated [98%] | reading | per doubling, with the replays [98%] | reading with the replays |\n\
+            | --- | --- | --: | --- | --: | --- |\n\
+            | without lmr | 5000 | +12.0 [+3.2, +20.8] | grows with effort | +4.1 [-4.7, +12.9] | not shown to change |\n\
+            | mpc added | 5000 | - | playing | - | playing |\n";
         assert_eq!(table(ladder, &["direction", "method"]).len(), 4);
         assert_eq!(
             worths_table(ladder, replays).unwrap(),
             "| comparison | worth at 5k | worth at 20k | per doubling | reading so far | Stockfish 15.1 | Ethereal 11.80 |\n\
              |---|---:|---:|---:|---|---:|---:|\n\
-             | `lmr` left out | +82 [+56, +108] (replay +77.2) | +102 [+77, +127] | +12.0 [+3.2, +20.8] | grows with effort | ~98 (step 17) | 249 |\n\
+             | `lmr` left out | +82 [+56, +108] (replay +77.2) | +102 [+77, +127] | +12.0 [+3.2, +20.8] (replays +4.1) | grows with effort (replays: not shown to change) | ~98 (step 17) | 249 |\n\
              | `mpc` added | -43 [-70, -16] (replay -12.6?) | - | - | to play | - | - |\n\
              | twice the nodes | +244 [+214, +274] | +197 [+170, +223] | -23.8 [-43.8, -3.7] | shrinks with effort | - | - |\n"
         );
