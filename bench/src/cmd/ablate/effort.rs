@@ -401,7 +401,9 @@ fn explanation(
          simulated on this run's pairs, one match of one true worth at each effort, at the \
          worst of true worths 0 to 40). A match stopped at an early look overstates its size \
          (it stopped because its estimate was far from 0), so a trend that rests on a row \
-         decided at its first look is the likeliest to shrink on a replay. Stockfish 15.1's \
+         decided at its first look is the likeliest to shrink on a replay (`cutlab replay` \
+         plays those rows again and its report reads each trend with the replays in their \
+         place). Stockfish 15.1's \
          \"(~N Elo)\" notes, its later \"scales well / poorly\" remarks and Ethereal 11.80's \
          ablation at 12+0.12 (Elo lost without the step) stand beside the leave-one-out \
          rows (sources in `bench/src/cmd/ablate/notes.rs`).\n",
