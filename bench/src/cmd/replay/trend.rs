@@ -70,7 +70,8 @@ pub fn section(
         &format!(">per doubling, with the replays [{percent}]"),
         "reading with the replays",
     ]);
-    let (mut compared, mut changed) = (0, Vec::new());
+    let mut changed = Vec::new();
+    // The first replayed row of each comparison read so far.
     let mut seen: Vec<&SourceRow> = Vec::new();
     for r in replays {
         let first = r.row;
@@ -85,7 +86,6 @@ pub fn section(
             .filter(|o| o.row.same_comparison(first))
             .map(|o| o.row.effort_nodes.to_string())
             .collect();
-        let context = (manifest, replays);
         let (before, before_text) = ablate::stated_reading(
             first.direction,
             efforts,
@@ -95,11 +95,10 @@ pub fn section(
         let (after, after_text) = ablate::stated_reading(
             first.direction,
             efforts,
-            &stated(first, efforts, context, (confidence, bound)),
+            &stated(first, efforts, (manifest, replays), (confidence, bound)),
             bound,
         );
         let label = first.direction.label(&first.method);
-        compared += 1;
         if before_text != after_text {
             changed.push(format!("{label}, {before_text} → {after_text}"));
         }
@@ -112,6 +111,7 @@ pub fn section(
             after_text,
         ]);
     }
+    let compared = seen.len();
     if compared == 0 {
         return None;
     }
