@@ -132,8 +132,15 @@ pub fn section(
          place: the replay's Elo with its standard error at the ablation's {percent} \
          confidence, so both lines weigh their points alike. The other efforts keep the \
          ablation's sizes as they stood when this replay was last planned (`cutlab replay \
-         --resume` reads them again).\n\n{}\n{verdict}\n",
-        table.render()
+         --resume` reads them again).{books}\n\n{}\n{verdict}\n",
+        table.render(),
+        books = manifest
+            .openings
+            .as_ref()
+            .map_or_else(String::new, |o| format!(
+                " The replays play other openings (`{o}`) than the ablation's matches: where a \
+             method's worth differs between the books, a line with the replays mixes the two."
+            )),
     ))
 }
 
@@ -166,11 +173,13 @@ mod tests {
     /// 80,000 nodes, four doublings apart: (34 - 2) / 4 = +8.0 a doubling, ± hypot(10, 20) /
     /// 4 = 5.59, growing. The replay at 80,000 reads -4 with a standard error of 20 /
     /// z(0.975): at 97.5% ± 20, so the line is (4 - 2) / 4 = +0.5 ± 5.59, not shown to change
-    /// (its change across the four doublings reaches past ±15).
+    /// (its change across the four doublings reaches past ±15). Played from other openings,
+    /// the section says so.
     #[test]
     fn a_replay_in_place_of_its_first_look_changes_the_trend() {
         let manifest = Manifest {
             source_efforts: vec![5000, 80000],
+            openings: Some("held-out.epd".into()),
             compared: vec![
                 row(5000, -2.0, 10.0, "undecided"),
                 row(80000, -34.0, 20.0, "decided"),
@@ -199,6 +208,10 @@ mod tests {
                 "The reading changes with the replays: without singular, grows with effort → \
                  not shown to change."
             ),
+            "{md}"
+        );
+        assert!(
+            md.contains("The replays play other openings (`held-out.epd`)"),
             "{md}"
         );
     }
