@@ -61,6 +61,9 @@ pub fn section(
     (confidence, bound): (f64, f64),
 ) -> Option<String> {
     let efforts = &manifest.source_efforts;
+    if efforts.len() < 2 {
+        return None;
+    }
     let percent = format!("{:.0}%", 100.0 * confidence);
     let mut table = Table::new(&[
         "comparison",
@@ -76,8 +79,7 @@ pub fn section(
     for r in replays {
         let first = r.row;
         let played_everywhere = (0..efforts.len()).all(|k| first.direction.played_at(k));
-        if efforts.len() < 2 || !played_everywhere || seen.iter().any(|s| s.same_comparison(first))
-        {
+        if !played_everywhere || seen.iter().any(|s| s.same_comparison(first)) {
             continue;
         }
         seen.push(first);
@@ -86,18 +88,11 @@ pub fn section(
             .filter(|o| o.row.same_comparison(first))
             .map(|o| o.row.effort_nodes.to_string())
             .collect();
-        let (before, before_text) = ablate::stated_reading(
-            first.direction,
-            efforts,
-            &stated(first, efforts, (manifest, &[]), (confidence, bound)),
-            bound,
-        );
-        let (after, after_text) = ablate::stated_reading(
-            first.direction,
-            efforts,
-            &stated(first, efforts, (manifest, replays), (confidence, bound)),
-            bound,
-        );
+        let read = |replays: &[ReplayElo]| {
+            let rows = stated(first, efforts, (manifest, replays), (confidence, bound));
+            ablate::stated_reading(first.direction, efforts, &rows, bound)
+        };
+        let ((before, before_text), (after, after_text)) = (read(&[]), read(replays));
         let label = first.direction.label(&first.method);
         if before_text != after_text {
             changed.push(format!("{label}, {before_text} → {after_text}"));
