@@ -73,13 +73,15 @@ fn worths_table(ladder: &str, replays: &str) -> Result<String, String> {
     let replay_column = |name: &str| column(replay_header, name, "replays");
     let (replay_elo, replay_verdict) = (replay_column("Elo")?, replay_column("verdict")?);
     let trends = table(replays, &["comparison", "replayed at"]);
-    let trend_columns = match trends.split_first() {
-        Some((h, _)) => Some((
-            column(h, "per doubling, with", "trends")?,
-            column(h, "reading with", "trends")?,
-        )),
-        None => None,
-    };
+    let trend_columns = trends
+        .first()
+        .map(|h| {
+            Ok::<_, String>((
+                column(h, "per doubling, with", "trends")?,
+                column(h, "reading with", "trends")?,
+            ))
+        })
+        .transpose()?;
     let kilo = |nodes: &str| {
         nodes
             .strip_suffix("000")
@@ -136,10 +138,13 @@ fn worths_table(ladder: &str, replays: &str) -> Result<String, String> {
                 .to_string()
         };
         let (mut slope, mut reading) = (row[doubling].clone(), unqualified(&row[reading]));
-        let trend = trends.iter().skip(1).find(|t| t[0] == label);
         // A comparison whose efforts still play has no line either way: nothing to set beside.
-        let trend = trend.filter(|t| trend_columns.is_some_and(|(c, _)| t[c] != "-"));
-        if let (Some(t), Some((replayed_slope, replayed_reading))) = (trend, trend_columns) {
+        if let Some((replayed_slope, replayed_reading)) = trend_columns
+            && let Some(t) = trends
+                .iter()
+                .skip(1)
+                .find(|t| t[0] == label && t[replayed_slope] != "-")
+        {
             let replayed_value = t[replayed_slope].split(' ').next().unwrap_or_default();
             if t[replayed_slope] != slope {
                 slope += &format!(" (replays {replayed_value})");
