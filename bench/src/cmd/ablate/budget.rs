@@ -25,7 +25,11 @@ pub struct Match {
 impl From<&AblationRow> for Match {
     fn from(r: &AblationRow) -> Match {
         Match {
-            step: format!("match-{}-{}-{}", r.effort_nodes, r.direction, r.method),
+            step: format!(
+                "match-{}-{}",
+                r.effort_nodes,
+                super::comparison::name(r.direction.name(), &r.method)
+            ),
             nodes: r.effort_nodes,
             games: r.games,
             stopped: matches!(r.status, Status::Stopped(_)),
@@ -312,6 +316,19 @@ mod tests {
         );
         let none = [row("rfp", 1000, 0, Status::ToPlay)];
         assert!(section(&manifest, &none).is_none());
+    }
+
+    /// A row of a part read from a file is the match step named by the file's stem, as the
+    /// plan names it: its cost is measured.
+    #[test]
+    fn a_row_of_a_network_file_is_its_step() {
+        let row = AblationRow {
+            direction: Direction::Without,
+            method: "nnue@search/nets/embedded.nnue".into(),
+            effort_nodes: 80000,
+            ..AblationRow::default()
+        };
+        assert_eq!(Match::from(&row).step, "match-80000-without-nnue-embedded");
     }
 
     /// A resumed run's two planned matches at 1,000 nodes (looks 800, 1,600): one finished,
