@@ -195,6 +195,44 @@ fn total(efforts: &[Effort]) -> (f64, f64) {
         .fold((0.0, 0.0), |(lo, hi), (l, h)| (lo + l, hi + h))
 }
 
+/// What a whole rung of the ladder ([`whole_rung`]) costs at each effort where this run plays
+/// fewer matches than one: its matches from their first look to their last at the cost of a
+/// game measured at that effort, and at four times the nodes with the cost in proportion
+/// (the ladder's next rung: its efforts are four times apart). Empty where no such effort has
+/// a measured cost.
+///
+/// [`whole_rung`]: super::comparison::whole_rung
+fn whole_rungs(manifest: &Manifest, efforts: &[Effort]) -> String {
+    let (methods, added, rung) = super::comparison::whole_rung(&manifest.stack);
+    let threads = threads(manifest);
+    let games = |look: u64| rung as u64 * look;
+    let (low, high) = (
+        games(manifest.looks[0]),
+        games(manifest.looks[manifest.looks.len() - 1]),
+    );
+    efforts
+        .iter()
+        .filter(|e| e.matches < rung)
+        .filter_map(|e| {
+            let (per_game, _) = e.measured?;
+            #[expect(clippy::cast_precision_loss, reason = "counts")]
+            let hours = |games: u64| per_game * games as f64 / threads as f64 / 3600.0;
+            Some(format!(
+                " A whole rung of the ladder at {nodes} nodes ({methods} methods left out, \
+                 {added} added, a doubling: {rung} matches, {low} to {high} games) takes \
+                 {:.1} to {:.1} hours on {threads} threads at the cost of a game measured \
+                 here; at {} nodes, the cost in proportion to the nodes, {:.1} to {:.1}.",
+                hours(low),
+                hours(high),
+                4 * e.nodes,
+                4.0 * hours(low),
+                4.0 * hours(high),
+                nodes = e.nodes,
+            ))
+        })
+        .collect()
+}
+
 /// The budget section: one row per effort (matches stopped of planned, games played,
 /// core-seconds a game, and the hours left on the run's threads). `None` before any match
 /// has finished.
@@ -231,8 +269,9 @@ pub fn section(manifest: &Manifest, rows: &[AblationRow]) -> Option<String> {
          takes all its games, so its cost can read low); an effort without a finished match \
          takes the nearest measured one's cost in proportion to the nodes a move. The hours \
          left run from every unstopped match stopping at its next look to every one running \
-         to its last: {low_total:.1} to {high_total:.1} hours on {threads} threads in all.\n\n\
-         {}\n",
+         to its last: {low_total:.1} to {high_total:.1} hours on {threads} threads in \
+         all.{}\n\n{}\n",
+        whole_rungs(manifest, &efforts),
         t.render()
     ))
 }
@@ -329,6 +368,53 @@ mod tests {
             ..AblationRow::default()
         };
         assert_eq!(Match::from(&row).step, "match-80000-without-nnue-embedded");
+    }
+
+    /// A run over a stack of two methods and the network plays one match at 1,000 nodes, 800
+    /// games in 400 s on 2 threads (1 core-second a game). A whole rung over that stack is
+    /// both methods left out, the nine seeds' methods added and a doubling: 12 matches, 9,600
+    /// to 19,200 games under looks 800 and 1,600, 4,800 to 9,600 s on 2 threads; at 4,000
+    /// nodes four times that. A run that plays a whole rung at an effort says nothing of it.
+    #[test]
+    fn a_partial_run_prices_a_whole_rung_at_its_measured_cost() {
+        let mut manifest = Manifest {
+            stack: "null-move-modern+lmr+nnue".into(),
+            nodes: vec![1000],
+            looks: vec![800, 1600],
+            ..Manifest::default()
+        };
+        manifest.header.threads = 2;
+        manifest.header.steps = vec![StepRecord {
+            seconds: 400.0,
+            command: "cutlab match --concurrency 2 --nodes 1000".into(),
+            ..StepRecord::finished("match-1000-without-lmr")
+        }];
+        let row = |method: &str| AblationRow {
+            direction: Direction::Without,
+            method: method.into(),
+            effort_nodes: 1000,
+            games: 800,
+            status: Status::Stopped(Verdict::Decided),
+            ..AblationRow::default()
+        };
+        let md = section(&manifest, &[row("lmr")]).unwrap();
+        let hours = |s: f64| s / 3600.0;
+        let expected = format!(
+            "A whole rung of the ladder at 1000 nodes (2 methods left out, 9 added, a \
+             doubling: 12 matches, 9600 to 19200 games) takes {:.1} to {:.1} hours on 2 \
+             threads at the cost of a game measured here; at 4000 nodes, the cost in \
+             proportion to the nodes, {:.1} to {:.1}.",
+            hours(4800.0),
+            hours(9600.0),
+            hours(4.0 * 4800.0),
+            hours(4.0 * 9600.0)
+        );
+        assert!(md.contains(&expected), "{md}");
+        let whole: Vec<AblationRow> = std::iter::once(row("lmr"))
+            .chain((1..12).map(|i| row(&format!("m{i}"))))
+            .collect();
+        let md = section(&manifest, &whole).unwrap();
+        assert!(!md.contains("A whole rung"), "{md}");
     }
 
     /// A resumed run's two planned matches at 1,000 nodes (looks 800, 1,600): one finished,

@@ -4,7 +4,7 @@
 use cutlab_search::SearchConfig;
 use serde::{Deserialize, Serialize};
 
-use super::{AblateArgs, DOUBLED};
+use super::{AblateArgs, DOUBLED, SEED_METHODS};
 
 /// The kind of a comparison.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -163,6 +163,22 @@ fn same_family(a: &str, b: &str) -> bool {
 /// not measured unless named in `--methods`, and the baseline takes the stack's.
 fn is_evaluation(part: &str) -> bool {
     cutlab_search::part_kind(part) == cutlab_search::PartKind::Evaluation
+}
+
+/// A whole rung of the effort ladder over `stack`, spelled out as a manifest holds it (issue
+/// 55: every method of the stack left out; ProbCut, MPC, the null moves and the Multi-Cut
+/// forms added; a doubling), as counts: the stack's methods, the seeds' methods added and the
+/// matches in all. Probabilistic alpha-beta is not added: it replaces the node function
+/// rather than adding to a stack.
+#[must_use]
+pub fn whole_rung(stack: &str) -> (usize, usize, usize) {
+    let parts: Vec<&str> = stack.split('+').collect();
+    let methods = parts.iter().filter(|p| !is_evaluation(p)).count();
+    let added = SEED_METHODS
+        .split(',')
+        .filter(|m| *m != "prob-ab" && !parts.contains(m))
+        .count();
+    (methods, added, methods + added + 1)
 }
 
 /// `parts` with `method` in place of its family's part (added when none is there).
