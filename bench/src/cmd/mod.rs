@@ -72,7 +72,7 @@ pub enum Command {
     Merge(merge::MergeArgs),
     /// What each forward-pruning method of a stack buys and costs: leave one out of the stack
     /// and add one in to a baseline; depth, tree size, false cuts, regret and Elo per method.
-    Ablate(ablate::AblateArgs),
+    Ablate(Box<ablate::AblateArgs>),
     /// Play an ablation's rows that its stopping rule decided early again, with another seed
     /// at a fixed number of games: how much the stop inflated each size.
     Replay(replay::ReplayArgs),

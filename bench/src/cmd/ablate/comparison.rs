@@ -149,6 +149,102 @@ pub fn name(direction: &str, method: &str) -> String {
     }
 }
 
+/// An effort that plays only some of the run's comparisons (`ablate --only NODES=NAME,...`):
+/// a rung of the ladder played for a few methods, its report read beside the efforts below.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Only {
+    /// Nodes per move of the effort.
+    pub nodes: u64,
+    /// The comparisons it plays, by name ([`Comparison::name`]: `without-lmp`,
+    /// `doubled-twice-the-nodes`).
+    pub comparisons: Vec<String>,
+}
+
+impl std::str::FromStr for Only {
+    type Err = String;
+
+    /// `320000=without-lmp,doubled-twice-the-nodes`.
+    fn from_str(s: &str) -> Result<Only, String> {
+        let (nodes, names) = s.split_once('=').ok_or(format!(
+            "'{s}': give NODES=NAME,NAME,... (e.g. 320000=without-lmp)"
+        ))?;
+        let nodes = nodes
+            .trim()
+            .parse()
+            .map_err(|e| format!("'{s}': nodes '{nodes}': {e}"))?;
+        let comparisons: Vec<String> = names
+            .split(',')
+            .map(|n| n.trim().to_string())
+            .filter(|n| !n.is_empty())
+            .collect();
+        if comparisons.is_empty() {
+            return Err(format!("'{s}': no comparison named"));
+        }
+        crate::common::options::no_repeats("--only", &comparisons)?;
+        Ok(Only { nodes, comparisons })
+    }
+}
+
+impl std::fmt::Display for Only {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}={}", self.nodes, self.comparisons.join(","))
+    }
+}
+
+/// Whether the comparison of `direction` named `name` ([`Comparison::name`]) plays at effort
+/// `k` of the run, `nodes` a move: where its direction plays ([`Direction::played_at`]), and
+/// where that effort plays only some comparisons (`only`), among them.
+#[must_use]
+pub fn plays(direction: Direction, name: &str, (k, nodes): (usize, u64), only: &[Only]) -> bool {
+    direction.played_at(k)
+        && only
+            .iter()
+            .filter(|o| o.nodes == nodes)
+            .all(|o| o.comparisons.iter().any(|c| c == name))
+}
+
+/// Checks `only` against the run's `efforts` and `comparisons`: one entry an effort, above the
+/// first (which plays every comparison), each naming comparisons that the effort plays by
+/// their direction and that every effort below it plays, so that each comparison's efforts
+/// run from the first without a gap and its line over them reads as every other.
+///
+/// # Errors
+/// The option and the entry at fault.
+pub fn check_only(
+    only: &[Only],
+    efforts: &[u64],
+    comparisons: &[Comparison],
+) -> Result<(), String> {
+    let at: Vec<u64> = only.iter().map(|o| o.nodes).collect();
+    crate::common::options::no_repeats("--only", &at)?;
+    for o in only {
+        let k = efforts
+            .iter()
+            .position(|&n| n == o.nodes)
+            .ok_or(format!("--only {o}: {} is not one of --nodes", o.nodes))?;
+        if k == 0 {
+            return Err(format!(
+                "--only {o}: the first effort plays every comparison; give a higher one"
+            ));
+        }
+        for name in &o.comparisons {
+            let c = comparisons
+                .iter()
+                .find(|c| c.name() == *name)
+                .ok_or(format!(
+                    "--only {o}: '{name}' is not a comparison of this run"
+                ))?;
+            if let Some(gap) = (0..=k).find(|&j| !plays(c.direction, name, (j, efforts[j]), only)) {
+                return Err(format!(
+                    "--only {o}: '{name}' is not played at {} nodes",
+                    efforts[gap]
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Joins preset parts into a variant name.
 pub fn join(parts: &[String]) -> String {
     parts.join("+")

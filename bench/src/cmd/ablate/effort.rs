@@ -12,6 +12,9 @@ use cutlab_analysis::{
 
 use super::{Direction, Layout, notes, played::Status, row::AblationRow};
 
+/// The cell of an effort that does not play a comparison (`ablate --only`).
+pub const NOT_PLAYED: &str = "not played";
+
 /// What a method is worth to the search its row measures, in Elo: leaving it out costs what
 /// it is worth, adding it gains it (and a doubling of the nodes gains what it is worth).
 pub fn worth(direction: Direction, delta_elo: &Estimate) -> Estimate {
@@ -175,10 +178,10 @@ pub fn stated_reading(
     )
 }
 
-/// The table's cells of one comparison, its rows `at` every effort read as `reading` (written
-/// `text`): its worth at each, its change per doubling, its reading and the figures others
-/// published.
-fn cells(at: &[&AblationRow], (reading, text): (Reading, String)) -> Vec<String> {
+/// The table's cells of one comparison, its rows `at` the first of the run's `efforts` read as
+/// `reading` (written `text`): its worth at each (*not played* at an effort above them), its
+/// change per doubling, its reading and the figures others published.
+fn cells(at: &[&AblationRow], efforts: usize, (reading, text): (Reading, String)) -> Vec<String> {
     let first = at[0];
     let mut cells = vec![first.direction.to_string(), first.method.clone()];
     cells.extend(at.iter().map(|r| match (worth_of(r), r.elo_rout) {
@@ -187,6 +190,7 @@ fn cells(at: &[&AblationRow], (reading, text): (Reading, String)) -> Vec<String>
         (None, Some(_)) if matches!(r.status, Status::Stopped(_)) => "a rout".to_string(),
         (None, _) => r.status.name().to_string(),
     }));
+    cells.resize(2 + efforts, NOT_PLAYED.to_string());
     let published = |note: fn(&str) -> Option<&'static str>| {
         (first.direction == Direction::Without)
             .then(|| note(&first.method))
@@ -219,23 +223,25 @@ fn header(efforts: &[u64], percent: &str) -> Table {
     Table::new(&columns.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
-/// Each comparison played at every one of `efforts`: its rows, one an effort, in the order
-/// of the first effort's rows.
+/// Each comparison played at two of `efforts` or more: its rows, one an effort from the first
+/// (a comparison's efforts run from the first without a gap, [`super::comparison::check_only`]),
+/// in the order of the first effort's rows.
 fn comparisons<'a>(rows: &'a [AblationRow], efforts: &[u64]) -> Vec<Vec<&'a AblationRow>> {
     rows.iter()
         .filter(|r| r.effort_nodes == efforts[0])
-        .filter_map(|first| {
+        .map(|first| {
             efforts
                 .iter()
-                .map(|&n| {
+                .map_while(|&n| {
                     rows.iter().find(|r| {
                         r.effort_nodes == n
                             && r.direction == first.direction
                             && r.method == first.method
                     })
                 })
-                .collect()
+                .collect::<Vec<_>>()
         })
+        .filter(|at| at.len() >= 2)
         .collect()
 }
 
@@ -268,15 +274,20 @@ pub fn section(
     let (mut stays, mut flat) = (Vec::new(), Vec::new());
     // The number of efforts each slope rests on.
     let mut slopes: Vec<usize> = Vec::new();
+    // Whether an effort above a comparison's last does not play it.
+    let mut partial = false;
     for at in comparisons(rows, efforts) {
         let first = at[0];
-        let (reading, over) = Reading::of(&at, &xs, bound);
-        let text = reading_text(reading, over, efforts, bound);
+        // The efforts it plays: all, or the first few where a higher one plays only some.
+        let played = &efforts[..at.len()];
+        partial |= played.len() < efforts.len();
+        let (reading, over) = Reading::of(&at, &xs[..at.len()], bound);
+        let text = reading_text(reading, over, played, bound);
         let name = first.direction.label(&first.method);
-        table.row(cells(&at, (reading, text.clone())));
+        table.row(cells(&at, efforts.len(), (reading, text.clone())));
         if let Some(t) = reading.trend() {
             slopes.push(over);
-            let named = match span(over, efforts) {
+            let named = match span(over, played) {
                 Some(span) => format!("{name} (so far, {span})"),
                 None => name.clone(),
             };
@@ -323,6 +334,12 @@ pub fn section(
         sentences.push(format!(
             "- Not shown to change (each slope's interval holds 0): {}.",
             flat.join(", ")
+        ));
+    }
+    if partial {
+        sentences.push(format!(
+            "- *{NOT_PLAYED}*: an effort that plays only some comparisons (`ablate --only`); \
+             the line of a comparison it does not play rests on the efforts below it."
         ));
     }
     let shown = slopes.len() - stays.len() - flat.len();
@@ -559,6 +576,46 @@ mod tests {
         assert!(
             md.contains("1 of 1 slopes read as a trend; with no change anywhere about 0.2 would")
                 && md.contains("(20.0% of comparisons over the first 2:"),
+            "{md}"
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// An effort that does not play a comparison (`ablate --only`) shows it *not played*,
+    /// and its line rests on the efforts below, read over them alone (no *so far*): reverse
+    /// futility pruning left out costs 10 ± 20 and 20 ± 20 at 5,000 and 20,000 nodes, +5.0 ±
+    /// hypot(20, 20) / 2 a doubling, not shown to change; the by-chance count takes the
+    /// two-effort rate for it and the three-effort one for a comparison played at all three.
+    #[test]
+    fn a_comparison_an_effort_does_not_play_is_read_over_the_efforts_below() {
+        let stopped = Status::Stopped(Verdict::Decided);
+        let rows = [
+            row("lmp", 5000, 13.0, 13.0, stopped),
+            row("lmp", 20000, -30.0, 24.0, stopped),
+            row("lmp", 80000, -90.0, 24.0, stopped),
+            row("rfp", 5000, -10.0, 20.0, stopped),
+            row("rfp", 20000, -20.0, 20.0, stopped),
+        ];
+        let dir = crate::common::scratch_dir("effort-only");
+        let layout = Layout { dir: dir.clone() };
+        let md = over_three(&layout, &rows, 0.98, [0.2, 0.1]);
+        let half = 20.0_f64.hypot(20.0) / 2.0;
+        let rfp = md.lines().find(|l| l.contains("| rfp ")).unwrap();
+        assert!(
+            rfp.contains(&format!("+5.0 [{:+.1}, {:+.1}]", 5.0 - half, 5.0 + half))
+                && rfp.contains(&format!(" {NOT_PLAYED} |"))
+                && rfp.contains("| not shown to change ")
+                && !rfp.contains("so far"),
+            "{md}"
+        );
+        assert!(
+            md.contains("- *not played*: an effort that plays only some"),
+            "{md}"
+        );
+        assert!(
+            md.contains(
+                "about 0.3 would by chance (10.0% of comparisons over all 3 efforts, 20.0% over the first 2:"
+            ),
             "{md}"
         );
         std::fs::remove_dir_all(&dir).ok();

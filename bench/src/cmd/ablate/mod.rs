@@ -32,7 +32,7 @@ mod searched;
 use std::path::PathBuf;
 
 pub use ablate_csv::CsvRow;
-pub use comparison::{Comparison, Direction, Reference};
+pub use comparison::{Comparison, Direction, Only, Reference, plays};
 use comparison::{comparisons, join};
 pub use effort::stated_reading;
 
@@ -114,10 +114,16 @@ pub struct AblateArgs {
     #[arg(long, value_parser = clap::value_parser!(i32).range(1..=100))]
     depth: Option<i32>,
     /// The efforts of the matches, nodes per move, comma-separated, lowest first (the first
-    /// plays every comparison, the others `without` and `added`).
+    /// plays every comparison, the others all but `with`; see --only).
     #[arg(long, value_delimiter = ',',
           value_parser = crate::common::options::count_up_to::<u64>(1 << 40))]
     nodes: Vec<u64>,
+    /// An effort that plays only some comparisons, `NODES=NAME,...` with the names of the
+    /// match files (`320000=without-lmp,doubled-twice-the-nodes`), once per effort: a rung
+    /// of the ladder for a few methods. Each must be played at every effort below. A resumed
+    /// run keeps its own and may add one for an effort it adds to --nodes.
+    #[arg(long, value_name = "NODES=NAMES")]
+    only: Vec<Only>,
     /// The game counts at which each match is looked at (`cutlab match --looks`).
     #[arg(long, value_delimiter = ',',
           value_parser = crate::common::options::count_up_to::<u64>(2_000_000))]
@@ -218,6 +224,10 @@ pub struct Manifest {
     pub comparisons: Vec<Comparison>,
     /// Nodes per move of the matches, one effort each (the first plays every comparison).
     pub nodes: Vec<u64>,
+    /// Efforts that play only some comparisons (absent: every effort plays all its
+    /// directions').
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub only: Vec<Only>,
     /// Game counts of the looks at each match.
     pub looks: Vec<u64>,
     /// Half-width at which a look stops a match, Elo.
@@ -284,6 +294,7 @@ impl Study for AblateArgs {
         manifest.baseline.clone_from(&baseline);
         manifest.comparisons.clone_from(&comparisons);
         manifest.nodes.clone_from(&settings.nodes);
+        manifest.only.clone_from(&settings.only);
         manifest.looks.clone_from(&settings.looks);
         manifest.stop_within = settings.stop_within;
         manifest.openings = args.openings.as_ref().map(|p| p.display().to_string());
@@ -356,6 +367,7 @@ mod tests {
     use clap::Parser;
 
     use super::*;
+    use plan::Settings;
 
     #[derive(Parser)]
     struct Cli {
@@ -443,5 +455,98 @@ mod tests {
         assert_eq!(made[0].name(), "doubled-twice-the-nodes");
         assert_eq!(made[0].variant, "null-move+lmr+rfp");
         assert!(!made[0].searches_a_tree());
+    }
+
+    /// `--only` plays a few comparisons at a higher effort: above the first, each named one a
+    /// comparison played at every effort below; the plan's matches there are those alone. A
+    /// resume may add an effort above its last with its own `--only`, and keeps the run's
+    /// efforts, looks and `--only` otherwise.
+    #[test]
+    fn only_plays_a_few_comparisons_at_an_effort_and_a_resume_may_add_a_rung() {
+        let parse = |extra: &[&str]| {
+            let mut argv = vec![
+                "ablate",
+                "--stack",
+                "null-move+lmr+rfp",
+                "--extras",
+                "probcut",
+                "--directions",
+                "without,with,added,doubled",
+            ];
+            argv.extend_from_slice(extra);
+            Cli::try_parse_from(argv).map_err(|e| e.to_string())
+        };
+        let settings = |extra: &[&str], run: Option<&Manifest>| {
+            let cli = parse(extra)?;
+            Settings::new(&cli.args, &Scale::DECISIVE, run)
+        };
+        let rung = [
+            "--nodes",
+            "5000,20000",
+            "--only",
+            "20000=without-lmr,doubled-twice-the-nodes",
+        ];
+        let planned = settings(&rung, None).unwrap();
+        assert_eq!(
+            planned.only[0].comparisons,
+            ["without-lmr", "doubled-twice-the-nodes"]
+        );
+        let (_, _, made) = comparisons(&parse(&rung).unwrap().args).unwrap();
+        let at = |k: usize| -> Vec<String> {
+            made.iter()
+                .filter(|c| plays(c.direction, &c.name(), (k, planned.nodes[k]), &planned.only))
+                .map(Comparison::name)
+                .collect()
+        };
+        assert_eq!(at(0).len(), made.len());
+        assert_eq!(at(1), ["without-lmr", "doubled-twice-the-nodes"]);
+        for (bad, why) in [
+            ("5000=without-lmr", "the first effort"),
+            ("80000=without-lmr", "not one of --nodes"),
+            ("20000=without-iir", "not a comparison"),
+            ("20000=with-rfp", "not played at 20000"),
+        ] {
+            let e = settings(&["--nodes", "5000,20000", "--only", bad], None)
+                .err()
+                .unwrap();
+            assert!(e.contains(why) && e.contains(bad), "{bad}: {e}");
+        }
+        assert!(parse(&["--only", "20000"]).is_err());
+        assert!(parse(&["--only", "20000=a,a"]).is_err());
+        // A run at 5,000 and 20,000 nodes adds a rung at 80,000 playing one comparison.
+        let run = Manifest {
+            nodes: vec![5000, 20000],
+            looks: vec![800, 1600],
+            stop_within: 15.0,
+            ..Manifest::default()
+        };
+        let added = ["--nodes", "5000,20000,80000", "--only", "80000=without-rfp"];
+        let resumed = settings(&added, Some(&run)).unwrap();
+        assert_eq!(resumed.nodes, [5000, 20000, 80000]);
+        assert_eq!(resumed.looks, [800, 1600]);
+        let run = Manifest {
+            nodes: resumed.nodes.clone(),
+            only: resumed.only.clone(),
+            ..run
+        };
+        assert_eq!(settings(&[], Some(&run)).unwrap().only, run.only);
+        assert!(settings(&added, Some(&run)).is_ok());
+        // The manifest keeps it: written and read back.
+        let mut written = run.clone();
+        written.header.steps = vec![crate::common::pipeline::StepRecord::finished("size-stack")];
+        written.openings = Some("book.epd".into());
+        let text = toml::to_string(&written).unwrap();
+        let back: Manifest = toml::from_str(&text).unwrap();
+        assert_eq!(back.only, run.only, "{text}");
+        assert_eq!(back.openings, written.openings, "{text}");
+        for refused in [
+            &["--nodes", "5000,40000"][..],
+            &["--looks", "800,1600,3200"],
+            &["--only", "80000=without-lmr"],
+            &["--only", "20000=without-rfp"],
+        ] {
+            let e = settings(refused, Some(&run)).err().unwrap();
+            assert!(e.contains("the run was started with"), "{refused:?}: {e}");
+        }
     }
 }

@@ -4,7 +4,11 @@
 
 use cutlab_instrument::Method;
 
-use super::{AblateArgs, Comparison, Direction, Manifest, Reference, Scale, games_file, list};
+use super::{
+    AblateArgs, Comparison, Direction, Manifest, Only, Reference, Scale,
+    comparison::{check_only, comparisons, plays},
+    games_file, list,
+};
 use crate::common::pipeline::{
     Layout, Step, StepRecord, is_finished,
     steps::{Builder, oracle_spec},
@@ -15,14 +19,18 @@ use crate::common::pipeline::{
 pub(super) struct Settings {
     pub(super) depth: String,
     pub(super) nodes: Vec<u64>,
+    /// Efforts that play only some comparisons.
+    pub(super) only: Vec<Only>,
     pub(super) looks: Vec<u64>,
     pub(super) stop_within: f64,
 }
 
 impl Settings {
     /// The settings, checked before anything runs. A resumed run (`run`: its manifest) keeps
-    /// its efforts, looks and bound where they are left out, and refuses others: its matches
-    /// were played under them, and a match under others would be mixed in or left unreported.
+    /// its efforts, looks, bound and `--only` where they are left out, and refuses others: its
+    /// matches were played under them, and a match under others would be mixed in or left
+    /// unreported. It may add efforts above its last (the ladder's next rung), and an `--only`
+    /// for each.
     pub(super) fn new(
         args: &AblateArgs,
         scale: &Scale,
@@ -33,7 +41,9 @@ impl Settings {
         ) {
             ([], Some(r)) => Ok(r.to_vec()),
             ([], None) => Ok(default.to_vec()),
-            (g, Some(r)) if g != r => Err(resumed_otherwise(option, &list(r), &list(g))),
+            (g, Some(r)) if !g.starts_with(r) || (option == "--looks" && g != r) => {
+                Err(resumed_otherwise(option, &list(r), &list(g)))
+            }
             (g, _) => Ok(g.to_vec()),
         };
         let stop_within = match (args.stop_within, run.map(|m| m.stop_within)) {
@@ -61,11 +71,40 @@ impl Settings {
                 scale.looks,
             )?,
             stop_within,
+            only: Vec::new(),
         };
         crate::common::options::no_repeats("--nodes", &settings.nodes)?;
         if settings.nodes.windows(2).any(|w| w[0] >= w[1]) {
             return Err("--nodes: give the efforts lowest first".into());
         }
+        let only = match run {
+            Some(run) if !args.only.is_empty() => {
+                let kept: Vec<Only> = args
+                    .only
+                    .iter()
+                    .filter(|o| run.nodes.contains(&o.nodes))
+                    .cloned()
+                    .collect();
+                if kept != run.only {
+                    let spelled = |only: &[Only]| {
+                        only.iter()
+                            .map(Only::to_string)
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    };
+                    return Err(resumed_otherwise(
+                        "--only",
+                        &spelled(&run.only),
+                        &spelled(&kept),
+                    ));
+                }
+                args.only.clone()
+            }
+            Some(run) => run.only.clone(),
+            None => args.only.clone(),
+        };
+        check_only(&only, &settings.nodes, &comparisons(args)?.2)?;
+        let settings = Settings { only, ..settings };
         // The match's own rule checks the looks and the bound before any step runs.
         cutlab_analysis::elo::Looks::new(settings.looks.clone(), settings.stop_within)?;
         Ok(settings)
@@ -133,7 +172,10 @@ impl Planned<'_> {
         let looks = list(&settings.looks);
         let mut steps = Vec::new();
         for (k, nodes) in settings.nodes.iter().enumerate() {
-            for c in comparisons.iter().filter(|c| c.direction.played_at(k)) {
+            for c in comparisons
+                .iter()
+                .filter(|c| plays(c.direction, &c.name(), (k, *nodes), &settings.only))
+            {
                 let mut rule = vec![
                     "--nodes".to_string(),
                     nodes.to_string(),
@@ -295,7 +337,7 @@ pub(super) fn cost(
     for (k, nodes) in settings.nodes.iter().enumerate() {
         let n = comparisons
             .iter()
-            .filter(|c| c.direction.played_at(k))
+            .filter(|c| plays(c.direction, &c.name(), (k, *nodes), &settings.only))
             .count();
         matches += n;
         let game_s = 250.0 * *nodes as f64 / nps.max(1) as f64;

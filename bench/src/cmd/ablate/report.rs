@@ -266,7 +266,10 @@ fn sections(
             let rows: Vec<AblationRow> = manifest
                 .comparisons
                 .iter()
-                .filter(|c| c.direction == direction && c.direction.played_at(k))
+                .filter(|c| {
+                    c.direction == direction
+                        && super::plays(c.direction, &c.name(), (k, nodes), &manifest.only)
+                })
                 .map(|c| row((layout, archive), (manifest, looks), c, nodes))
                 .collect::<Result<_, _>>()?;
             if !rows.is_empty() {

@@ -152,6 +152,9 @@ pub struct Manifest {
     /// The ablation's efforts, nodes per move.
     #[serde(default)]
     pub source_efforts: Vec<u64>,
+    /// The ablation's efforts that play only some comparisons (`ablate --only`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub source_only: Vec<ablate::Only>,
     /// Every row the ablation has stopped of each replayed comparison, at any effort, as it
     /// stated them when the replay was last planned: the trends read with the replays.
     #[serde(default)]
@@ -341,6 +344,7 @@ impl Study for ReplayArgs {
             .filter(|r| manifest.replayed.iter().any(|m| m.same_comparison(r)))
             .collect();
         manifest.source_efforts.clone_from(&source.manifest.nodes);
+        manifest.source_only.clone_from(&source.manifest.only);
         manifest.of = self.of.display().to_string();
         manifest.source_seed = source.manifest.header.seed;
         manifest.source_looks.clone_from(looks);

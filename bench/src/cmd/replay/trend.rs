@@ -52,7 +52,7 @@ fn stated(
 }
 
 /// The section: a row for each comparison with a finished replay that the ablation plays at
-/// all of its efforts (two or more), its change per doubling and reading as the ablation
+/// two efforts or more (all, or the first few where a higher one plays only some), its change per doubling and reading as the ablation
 /// stated its sizes (at the looks' `confidence`) and with the `replays` in their place; then
 /// how many readings the replays change. `None` without such a comparison.
 pub fn section(
@@ -60,8 +60,8 @@ pub fn section(
     replays: &[ReplayElo],
     (confidence, bound): (f64, f64),
 ) -> Option<String> {
-    let efforts = &manifest.source_efforts;
-    if efforts.len() < 2 {
+    let all = &manifest.source_efforts;
+    if all.len() < 2 {
         return None;
     }
     let percent = format!("{:.0}%", 100.0 * confidence);
@@ -78,8 +78,17 @@ pub fn section(
     let mut seen: Vec<&SourceRow> = Vec::new();
     for r in replays {
         let first = r.row;
-        let played_everywhere = (0..efforts.len()).all(|k| first.direction.played_at(k));
-        if !played_everywhere || seen.iter().any(|s| s.same_comparison(first)) {
+        // The efforts it plays, from the first: two or more make a line.
+        let name = ablate::comparison::name(first.direction.name(), &first.method);
+        let played = all
+            .iter()
+            .enumerate()
+            .take_while(|&(k, &n)| {
+                ablate::plays(first.direction, &name, (k, n), &manifest.source_only)
+            })
+            .count();
+        let efforts = &all[..played];
+        if played < 2 || seen.iter().any(|s| s.same_comparison(first)) {
             continue;
         }
         seen.push(first);
@@ -233,6 +242,47 @@ mod tests {
         let md = squeezed(&read(&row(5000, -30.0, 10.0, "decided"), -25.0).unwrap());
         assert!(
             md.contains("| without singular | 5000 | - | playing | - | playing |"),
+            "{md}"
+        );
+    }
+
+    /// An effort that does not play a comparison (`ablate --only`) leaves its line to the
+    /// efforts below: with none but the first below, no line; with two, the line through
+    /// them, not *playing*. Stated +30 ± 10 Elo at 5,000 and +50 ± 10 at 20,000 (two
+    /// doublings) for a method left out, worths -30 and -50: -10.0 ± hypot(10, 10) / 2 = ±7.1
+    /// a doubling.
+    #[test]
+    fn an_effort_that_does_not_play_a_comparison_leaves_its_line_to_those_below() {
+        let only = |nodes: u64| ablate::Only {
+            nodes,
+            comparisons: vec!["without-lmr".into()],
+        };
+        let (low, high) = (
+            row(5000, 30.0, 10.0, "decided"),
+            row(20000, 50.0, 10.0, "decided"),
+        );
+        let manifest = |efforts: Vec<u64>, only: Vec<ablate::Only>| Manifest {
+            source_efforts: efforts,
+            source_only: only,
+            compared: vec![low.clone(), high.clone()],
+            ..Manifest::default()
+        };
+        let replays = [ReplayElo {
+            row: &low,
+            elo_se: (28.0, 5.0),
+        }];
+        let short = manifest(vec![5000, 20000], vec![only(20000)]);
+        assert!(section(&short, &replays, (0.975, 15.0)).is_none());
+        let ladder = manifest(vec![5000, 20000, 80000], vec![only(80000)]);
+        let md = squeezed(&section(&ladder, &replays, (0.975, 15.0)).unwrap());
+        let half = 10.0_f64.hypot(10.0) / 2.0;
+        let stated = format!(
+            "-10.0 [{:+.1}, {:+.1}] | shrinks with effort |",
+            -10.0 - half,
+            -10.0 + half
+        );
+        assert!(
+            md.contains(&format!("| without singular | 5000 | {stated}")),
             "{md}"
         );
     }
