@@ -36,15 +36,17 @@ impl Settings {
         scale: &Scale,
         run: Option<&Manifest>,
     ) -> Result<Settings, String> {
-        let pick = |option: &str, given: &[u64], recorded: Option<&[u64]>, default: &[u64]| match (
-            given, recorded,
-        ) {
-            ([], Some(r)) => Ok(r.to_vec()),
-            ([], None) => Ok(default.to_vec()),
-            (g, Some(r)) if !g.starts_with(r) || (option == "--looks" && g != r) => {
-                Err(resumed_otherwise(option, &list(r), &list(g)))
+        // A resume keeps what was recorded; the efforts alone may grow above the last.
+        let pick = |option: &str, given: &[u64], recorded: Option<&[u64]>, default: &[u64]| {
+            let grows = option == "--nodes";
+            match (given, recorded) {
+                ([], Some(r)) => Ok(r.to_vec()),
+                ([], None) => Ok(default.to_vec()),
+                (g, Some(r)) if g != r && !(grows && g.starts_with(r)) => {
+                    Err(resumed_otherwise(option, &list(r), &list(g)))
+                }
+                (g, _) => Ok(g.to_vec()),
             }
-            (g, _) => Ok(g.to_vec()),
         };
         let stop_within = match (args.stop_within, run.map(|m| m.stop_within)) {
             (Some(given), Some(r)) if (given - r).abs() > f64::EPSILON => {
@@ -77,38 +79,43 @@ impl Settings {
         if settings.nodes.windows(2).any(|w| w[0] >= w[1]) {
             return Err("--nodes: give the efforts lowest first".into());
         }
-        let only = match run {
-            Some(run) if !args.only.is_empty() => {
-                let kept: Vec<Only> = args
-                    .only
-                    .iter()
-                    .filter(|o| run.nodes.contains(&o.nodes))
-                    .cloned()
-                    .collect();
-                if kept != run.only {
-                    let spelled = |only: &[Only]| {
-                        only.iter()
-                            .map(Only::to_string)
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    };
-                    return Err(resumed_otherwise(
-                        "--only",
-                        &spelled(&run.only),
-                        &spelled(&kept),
-                    ));
-                }
-                args.only.clone()
-            }
-            Some(run) => run.only.clone(),
-            None => args.only.clone(),
-        };
+        let only = resumed_only(&args.only, run)?;
         check_only(&only, &settings.nodes, &comparisons(args)?.2)?;
         let settings = Settings { only, ..settings };
         // The match's own rule checks the looks and the bound before any step runs.
         cutlab_analysis::elo::Looks::new(settings.looks.clone(), settings.stop_within)?;
         Ok(settings)
     }
+}
+
+/// The run's `--only`: a resume's own, with those `given` for the efforts it adds; `given`
+/// alone for a new run.
+///
+/// # Errors
+/// A resume whose `given` differs from its own at an effort it has.
+fn resumed_only(given: &[Only], run: Option<&Manifest>) -> Result<Vec<Only>, String> {
+    let Some(run) = run.filter(|_| !given.is_empty()) else {
+        return Ok(run.map_or_else(|| given.to_vec(), |r| r.only.clone()));
+    };
+    let kept: Vec<Only> = given
+        .iter()
+        .filter(|o| run.nodes.contains(&o.nodes))
+        .cloned()
+        .collect();
+    if kept != run.only {
+        let spelled = |only: &[Only]| {
+            only.iter()
+                .map(Only::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        return Err(resumed_otherwise(
+            "--only",
+            &spelled(&run.only),
+            &spelled(&kept),
+        ));
+    }
+    Ok(given.to_vec())
 }
 
 /// Time per search of the depth and regret comparisons: `--time-ms`, else the scale's times
