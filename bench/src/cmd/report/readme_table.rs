@@ -41,6 +41,61 @@ fn signed(worth: f64, decided: bool) -> String {
     format!("{worth:+.1}{}", if decided { "" } else { "?" })
 }
 
+/// What stands beside a worth that was replayed: the replay's worth as its report states it
+/// (`elo`, the replay's Elo with its interval, its sign turned for a method left out, whose
+/// worth is what leaving it out costs), marked where its `verdict` does not decide.
+fn replay_beside(direction: &str, elo: &str, verdict: &str) -> Result<String, String> {
+    let value: f64 = elo
+        .split(' ')
+        .next()
+        .and_then(|e| e.parse().ok())
+        .ok_or(format!("a replay's Elo unread: {elo}"))?;
+    let worth = if direction == "without" {
+        -value
+    } else {
+        value
+    };
+    Ok(format!(" (replay {})", signed(worth, verdict == "decided")))
+}
+
+/// A comparison's change per doubling and reading, each with the replays' beside where they
+/// differ (`replayed`: the slope cell with its interval and the reading of the replay's
+/// report).
+fn trend_beside(
+    (slope, reading): (String, String),
+    (replayed_slope, replayed_reading): (&str, String),
+) -> (String, String) {
+    let value = replayed_slope.split(' ').next().unwrap_or_default();
+    let slope = if replayed_slope == slope {
+        slope
+    } else {
+        format!("{slope} (replays {value})")
+    };
+    let reading = if replayed_reading == reading {
+        reading
+    } else {
+        format!("{reading} (replays: {replayed_reading})")
+    };
+    (slope, reading)
+}
+
+/// The README table's heading and alignment rows, a worth column for each of `efforts` (nodes,
+/// written `5k`).
+fn heading(efforts: &[&str]) -> String {
+    let kilo = |nodes: &str| {
+        nodes
+            .strip_suffix("000")
+            .map_or(nodes.to_string(), |k| format!("{k}k"))
+    };
+    let mut out = String::from("| comparison |");
+    for nodes in efforts {
+        out += &format!(" worth at {} |", kilo(nodes));
+    }
+    out += " per doubling | reading so far | Stockfish 15.1 | Ethereal 11.80 |\n|---|";
+    out += &"---:|".repeat(efforts.len() + 1);
+    out + "---|---:|---:|\n"
+}
+
 /// The README's table: one row per comparison of the effort table, its worths (`-` for a
 /// match not yet stopped) each with its replay's worth beside when the row was replayed
 /// (the replay's Elo, its sign turned for a method left out, whose worth is what leaving it
@@ -82,18 +137,8 @@ fn worths_table(ladder: &str, replays: &str) -> Result<String, String> {
             ))
         })
         .transpose()?;
-    let kilo = |nodes: &str| {
-        nodes
-            .strip_suffix("000")
-            .map_or(nodes.to_string(), |k| format!("{k}k"))
-    };
-    let mut out = String::from("| comparison |");
-    for (_, nodes) in &worth_columns {
-        out += &format!(" worth at {} |", kilo(nodes));
-    }
-    out += " per doubling | reading so far | Stockfish 15.1 | Ethereal 11.80 |\n|---|";
-    out += &"---:|".repeat(worth_columns.len() + 1);
-    out += "---|---:|---:|\n";
+    let efforts: Vec<&str> = worth_columns.iter().map(|(_, n)| n.as_str()).collect();
+    let mut out = heading(&efforts);
     for row in rows {
         let (direction, method) = (row[0].as_str(), row[1].as_str());
         let comparison = match direction {
@@ -111,18 +156,7 @@ fn worths_table(ladder: &str, replays: &str) -> Result<String, String> {
                 .iter()
                 .find(|r| r[0] == format!("{direction} `{method}`") && &r[1] == nodes);
             let beside = match replay {
-                Some(r) => {
-                    let elo: f64 = r[replay_elo]
-                        .split(' ')
-                        .next()
-                        .and_then(|e| e.parse().ok())
-                        .ok_or(format!("a replay's Elo unread: {}", r[replay_elo]))?;
-                    let worth = if direction == "without" { -elo } else { elo };
-                    format!(
-                        " (replay {})",
-                        signed(worth, r[replay_verdict] == "decided")
-                    )
-                }
+                Some(r) => replay_beside(direction, &r[replay_elo], &r[replay_verdict])?,
                 None => String::new(),
             };
             out += &format!(" {worth}{beside} |");
@@ -145,14 +179,11 @@ fn worths_table(ladder: &str, replays: &str) -> Result<String, String> {
                 .skip(1)
                 .find(|t| t[0] == label && t[replayed_slope] != "-")
         {
-            let replayed_value = t[replayed_slope].split(' ').next().unwrap_or_default();
-            if t[replayed_slope] != slope {
-                slope += &format!(" (replays {replayed_value})");
-            }
-            let replayed_reading = unqualified(&t[replayed_reading]);
-            if replayed_reading != reading {
-                reading += &format!(" (replays: {replayed_reading})");
-            }
+            let replayed = (
+                t[replayed_slope].as_str(),
+                unqualified(&t[replayed_reading]),
+            );
+            (slope, reading) = trend_beside((slope, reading), replayed);
         }
         out += &format!(
             " {slope} | {reading} | {} | {} |\n",
