@@ -51,10 +51,11 @@ fn stated(
         .collect()
 }
 
-/// The section: a row for each comparison with a finished replay that the ablation plays at
-/// two efforts or more (all, or the first few where a higher one plays only some), its change per doubling and reading as the ablation
-/// stated its sizes (at the looks' `confidence`) and with the `replays` in their place; then
-/// how many readings the replays change. `None` without such a comparison.
+/// The section: a row for each comparison with a finished replay that the ablation plays at two
+/// efforts or more (all, or the first few where a higher one plays only some), its change per
+/// doubling and reading as the ablation stated its sizes (at the looks' `confidence`) and with
+/// the `replays` in their place; then how many readings the replays change. `None` without such
+/// a comparison.
 pub fn section(
     manifest: &Manifest,
     replays: &[ReplayElo],
