@@ -3,12 +3,14 @@
 //! row is read with what made it; a resume under other settings is refused, naming them, and
 //! a run moved or restored elsewhere keeps its settings.
 
+use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 
 use cutlab_search::SearchConfig;
 use cutlab_suites::Suite;
 use serde::Serialize;
 
+use super::content_hash::{self, ContentHash};
 use super::results::{create_parent, has_rows};
 
 /// Writes `<out stem>.<variant>.config.toml` for every variant beside the run's `--out`, its
@@ -260,35 +262,12 @@ fn write_run_config<A: serde::Serialize>(
 /// builds and machines (std's hasher is not).
 #[must_use]
 pub fn suite_content(suite: &cutlab_suites::Suite) -> String {
-    let mut hash = Fnv1a::default();
+    let mut hash = ContentHash::default();
     for p in &suite.positions {
         hash.write(p.to_epd().as_bytes());
         hash.write(b"\n");
     }
-    hash.hex()
-}
-
-/// The 64-bit FNV-1a hash (Fowler, Noll and Vo), for recording an input by its content.
-pub struct Fnv1a(u64);
-
-impl Default for Fnv1a {
-    fn default() -> Fnv1a {
-        Fnv1a(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Fnv1a {
-    /// Hashes `bytes` in.
-    pub fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-
-    /// The hash so far, 16 hex digits.
-    pub fn hex(&self) -> String {
-        format!("{:016x}", self.0)
-    }
+    content_hash::hex(&hash)
 }
 
 /// Checks that the result files `outs` were made with the same settings (the shards of one

@@ -1,13 +1,14 @@
-//! The libraries the commands share: the bench and its signatures, CSV merging, the
-//! training-data record, packed games and their move text, external engines' processes,
-//! children that die with their parent and outputs locked while written, options flattened
-//! into their arguments, result files that resume, the parallel runner, the study runner and
-//! its Slurm jobs, progress bars, shards, self-play's random streams and adjudication, and time
-//! limits that follow the machine's speed. Nothing here calls a command.
+//! The libraries the commands share: the bench and its signatures, inputs hashed by content,
+//! CSV merging, the training-data record, packed games and their move text, external engines'
+//! processes, children that die with their parent and outputs locked while written, options
+//! flattened into their arguments, result files that resume, the parallel runner, the study
+//! runner and its Slurm jobs, progress bars, shards, self-play's random streams and
+//! adjudication, and time limits that follow the machine's speed. Nothing here calls a command.
 
 pub mod adjudication;
 pub mod bench;
 pub mod configs;
+pub mod content_hash;
 pub mod csv_merge;
 pub mod dataformat;
 pub mod durations;

@@ -1,10 +1,12 @@
 //! Training positions: `cutlab datagen`'s records read into memory, their features and
 //! targets, and the games held apart for validation.
 
+use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 
 use bulletformat::ChessBoard;
 
+use crate::common::content_hash::{self, ContentHash};
 use crate::common::dataformat::{self, Features, RECORD_BYTES, invalid_record, read_record};
 
 /// The positions of one set (training or validation).
@@ -99,7 +101,7 @@ pub struct Data {
 /// A file that cannot be read, or is not a whole number of valid records.
 pub fn load(inputs: &[PathBuf], share: f64, seed: u64) -> Result<Data, String> {
     let (mut train, mut validation) = (Positions::default(), Positions::default());
-    let mut content = crate::common::configs::Fnv1a::default();
+    let mut content = ContentHash::default();
     for (k, input) in inputs.iter().enumerate() {
         let path = data_file(input);
         let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -154,7 +156,7 @@ pub fn load(inputs: &[PathBuf], share: f64, seed: u64) -> Result<Data, String> {
     Ok(Data {
         train,
         validation,
-        content: content.hex(),
+        content: content_hash::hex(&content),
     })
 }
 

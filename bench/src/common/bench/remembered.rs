@@ -10,12 +10,13 @@
 //! depth and positions, the configuration and the network file's bytes. A file that is missing
 //! or unreadable is searched again; one that cannot be written is not remembered.
 
+use std::hash::Hasher;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use cutlab_search::SearchConfig;
 
-use crate::common::configs::Fnv1a;
+use crate::common::content_hash::{self, ContentHash};
 
 /// The signature of `config` remembered by this binary, or `search`'s, remembered for next time.
 ///
@@ -75,14 +76,14 @@ fn directory() -> Option<PathBuf> {
 /// The name of `config`'s signature file: everything its node count depends on, hashed
 /// (`None` when this executable or the network cannot be read: the search says why).
 fn key(config: &SearchConfig, depth: i32, every: u16) -> Option<String> {
-    let mut hash = Fnv1a::default();
+    let mut hash = ContentHash::default();
     hash.write(executable()?.as_bytes());
     hash.write(format!("depth={depth} every={every}\n").as_bytes());
     hash.write(toml::to_string(config).ok()?.as_bytes());
     if let Some(network) = &config.network {
         hash.write(&std::fs::read(network).ok()?);
     }
-    Some(hash.hex())
+    Some(content_hash::hex(&hash))
 }
 
 /// The hash of this executable's bytes, read once a process: the running image, even when
@@ -93,9 +94,9 @@ fn executable() -> Option<&'static str> {
         let bytes = std::fs::read("/proc/self/exe")
             .or_else(|_| std::fs::read(std::env::current_exe()?))
             .ok()?;
-        let mut hash = Fnv1a::default();
+        let mut hash = ContentHash::default();
         hash.write(&bytes);
-        Some(hash.hex())
+        Some(content_hash::hex(&hash))
     })
     .as_deref()
 }
