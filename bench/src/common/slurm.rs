@@ -202,45 +202,10 @@ pub fn submit_plan(
                     .ok_or_else(|| format!("step {} needs {a}, which is not before it", step.name))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let n = options.slurm_array.max(1);
-        let id = if step.sharding == Sharding::Whole || n == 1 {
-            let job = Job {
-                name: format!("cutlab-{}", step.name),
-                array: None,
-                command: step_command(&step.name, &[]),
-                after,
-                cpus: cpus(step),
-                exclusive: step.measures_time(),
-            };
-            let id = submit(layout, &job, options)?;
-            submitted.push((job.name, id.clone()));
-            id
-        } else {
-            let array = Job {
-                name: format!("cutlab-{}", step.name),
-                array: Some(n),
-                command: format!(
-                    "{} --shard \"$SLURM_ARRAY_TASK_ID/{n}\"",
-                    step_command(&step.name, &[])
-                ),
-                after,
-                cpus: cpus(step),
-                exclusive: step.measures_time(),
-            };
-            let array_id = submit(layout, &array, options)?;
-            submitted.push((array.name, array_id.clone()));
-            let merge = Job {
-                name: format!("cutlab-{}-merge", step.name),
-                array: None,
-                command: step_command(&step.name, &["--merge".into(), n.to_string()]),
-                after: vec![array_id],
-                cpus: 1,
-                exclusive: false,
-            };
-            let id = submit(layout, &merge, options)?;
-            submitted.push((merge.name, id.clone()));
-            id
-        };
+        let (jobs, id) = submit_step(layout, step, after, options, &|extra: &[String]| {
+            step_command(&step.name, extra)
+        })?;
+        submitted.extend(jobs);
         ids.insert(&step.name, id);
     }
     if let Some(finish) = finish {
@@ -262,6 +227,50 @@ pub fn submit_plan(
     let path = layout.file("slurm/jobs.tsv");
     std::fs::write(&path, table).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(submitted)
+}
+
+/// A step's jobs: one job, or an array of `--slurm-array` shards and the job that merges
+/// them; the jobs submitted (name, id) and the id that the steps after it wait on.
+fn submit_step(
+    layout: &Layout,
+    step: &Step,
+    after: Vec<String>,
+    options: &SlurmOptions,
+    command: &dyn Fn(&[String]) -> String,
+) -> Result<(Vec<(String, String)>, String), String> {
+    let n = options.slurm_array.max(1);
+    let name = format!("cutlab-{}", step.name);
+    if step.sharding == Sharding::Whole || n == 1 {
+        let job = Job {
+            name,
+            array: None,
+            command: command(&[]),
+            after,
+            cpus: cpus(step),
+            exclusive: step.measures_time(),
+        };
+        let id = submit(layout, &job, options)?;
+        return Ok((vec![(job.name, id.clone())], id));
+    }
+    let array = Job {
+        name,
+        array: Some(n),
+        command: format!("{} --shard \"$SLURM_ARRAY_TASK_ID/{n}\"", command(&[])),
+        after,
+        cpus: cpus(step),
+        exclusive: step.measures_time(),
+    };
+    let array_id = submit(layout, &array, options)?;
+    let merge = Job {
+        name: format!("cutlab-{}-merge", step.name),
+        array: None,
+        command: command(&["--merge".into(), n.to_string()]),
+        after: vec![array_id.clone()],
+        cpus: 1,
+        exclusive: false,
+    };
+    let id = submit(layout, &merge, options)?;
+    Ok((vec![(array.name, array_id), (merge.name, id.clone())], id))
 }
 
 /// Where a run's jobs went, for the user: job ids, how to watch them.
