@@ -15,7 +15,7 @@ pub fn hex(hash: &ContentHash) -> String {
 mod tests {
     use super::*;
 
-    /// The FNV-1a 64-bit test vectors of the algorithm's reference (`fnv` 1 and `fnv` "a").
+    /// Three of the test vectors published with FNV-1a (64 bits): "", "a" and "foobar".
     #[test]
     fn the_hash_is_fnv_1a_of_64_bits() {
         let of = |bytes: &[u8]| {
