@@ -14,10 +14,6 @@ fn row(method: &str, nodes: u64, elo: f64, h: f64, status: Status) -> AblationRo
     }
 }
 
-/// Late move pruning left out reads -34 ± 27 at 5,000 nodes (worth +34) and +40 ± 34 at
-/// 20,000 (worth -40): over the two doublings between them its worth changes by -74 ±
-/// hypot(27, 34), -37.0 ± 21.7 a doubling, shrinking; with a third effort the line
-/// weighs each worth by 1/h²; a row still playing has no slope.
 /// The section over 5,000, 20,000 and 80,000 nodes at `confidence`, a trend over the
 /// first two efforts and over all three arising by chance at the rates `chances`.
 fn over_three(layout: &Layout, rows: &[AblationRow], confidence: f64, chances: [f64; 2]) -> String {
@@ -30,6 +26,10 @@ fn over_three(layout: &Layout, rows: &[AblationRow], confidence: f64, chances: [
     .unwrap()
 }
 
+/// Late move pruning left out reads -34 ± 27 at 5,000 nodes (worth +34) and +40 ± 34 at
+/// 20,000 (worth -40): over the two doublings between them its worth changes by -74 ±
+/// hypot(27, 34), -37.0 ± 21.7 a doubling, shrinking; with a third effort the line
+/// weighs each worth by 1/h²; a row still playing has no slope.
 #[test]
 fn a_worth_that_changes_with_effort_reads_as_a_trend() {
     let stopped = Status::Stopped(Verdict::Decided);
