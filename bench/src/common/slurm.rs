@@ -202,9 +202,7 @@ pub fn submit_plan(
                     .ok_or_else(|| format!("step {} needs {a}, which is not before it", step.name))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let (jobs, id) = submit_step(layout, step, after, options, &|extra: &[String]| {
-            step_command(&step.name, extra)
-        })?;
+        let (jobs, id) = submit_step(layout, step, after, options, &step_command)?;
         submitted.extend(jobs);
         ids.insert(&step.name, id);
     }
@@ -230,13 +228,14 @@ pub fn submit_plan(
 }
 
 /// A step's jobs: one job, or an array of `--slurm-array` shards and the job that merges
-/// them; the jobs submitted (name, id) and the id that the steps after it wait on.
+/// them, each running `command(step name, extra arguments)`; the jobs submitted (name, id)
+/// and the id that the steps after it wait on.
 fn submit_step(
     layout: &Layout,
     step: &Step,
     after: Vec<String>,
     options: &SlurmOptions,
-    command: &dyn Fn(&[String]) -> String,
+    command: &dyn Fn(&str, &[String]) -> String,
 ) -> Result<(Vec<(String, String)>, String), String> {
     let n = options.slurm_array.max(1);
     let name = format!("cutlab-{}", step.name);
@@ -244,7 +243,7 @@ fn submit_step(
         let job = Job {
             name,
             array: None,
-            command: command(&[]),
+            command: command(&step.name, &[]),
             after,
             cpus: cpus(step),
             exclusive: step.measures_time(),
@@ -255,7 +254,10 @@ fn submit_step(
     let array = Job {
         name,
         array: Some(n),
-        command: format!("{} --shard \"$SLURM_ARRAY_TASK_ID/{n}\"", command(&[])),
+        command: format!(
+            "{} --shard \"$SLURM_ARRAY_TASK_ID/{n}\"",
+            command(&step.name, &[])
+        ),
         after,
         cpus: cpus(step),
         exclusive: step.measures_time(),
@@ -264,7 +266,7 @@ fn submit_step(
     let merge = Job {
         name: format!("cutlab-{}-merge", step.name),
         array: None,
-        command: command(&["--merge".into(), n.to_string()]),
+        command: command(&step.name, &["--merge".into(), n.to_string()]),
         after: vec![array_id.clone()],
         cpus: 1,
         exclusive: false,
