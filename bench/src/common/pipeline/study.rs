@@ -219,15 +219,7 @@ pub fn run<S: Study>(
     options: &StudyOptions,
     out: &Path,
 ) -> Result<(), String> {
-    // The job options mean nothing without --slurm (they were silently ignored).
-    if !options.slurm
-        && let Some(option) = std::env::args().find(|a| a.starts_with("--slurm-"))
-    {
-        return Err(format!(
-            "{}: a Slurm option, given without --slurm",
-            option.split('=').next().unwrap_or(&option)
-        ));
-    }
+    refuse_slurm_options_alone(options)?;
     let layout = Layout {
         dir: out.to_path_buf(),
     };
@@ -245,14 +237,8 @@ pub fn run<S: Study>(
     // 3. The positions.
     let header = manifest.as_mut();
     let (source, sampled) = if S::POSITIONS {
-        let suite = options.suite.load()?;
-        let positions = options
-            .positions
-            .or(resumed.then_some(header.positions))
-            .unwrap_or(sample.positions);
-        let shares = [sample.oracle_positions, sample.trace_positions];
-        let sampled = write_position_files(&layout, &suite, (positions, options.seed), shares)?;
-        (suite.source, sampled)
+        let recorded = resumed.then_some(header.positions);
+        write_positions(&layout, sample, options, recorded)?
     } else {
         (String::new(), 0)
     };
@@ -294,19 +280,57 @@ pub fn run<S: Study>(
     }
     let started = Instant::now();
     run_steps::<S>(&layout, &steps, &mut manifest, options)?;
+    // 8. The report, once every step is done.
+    report::<S>(&layout, sample, &mut manifest, steps.len(), started)
+}
+
+/// The job options mean nothing without `--slurm` (they were silently ignored): refused,
+/// naming the first.
+fn refuse_slurm_options_alone(options: &StudyOptions) -> Result<(), String> {
+    match std::env::args().find(|a| a.starts_with("--slurm-")) {
+        Some(option) if !options.slurm => Err(format!(
+            "{}: a Slurm option, given without --slurm",
+            option.split('=').next().unwrap_or(&option)
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Step 3: the seeded sample of the suite, as many positions as `--positions`, the resumed
+/// run's (`recorded`) or the scale's say; returns the suite's name and the positions written.
+fn write_positions(
+    layout: &Layout,
+    sample: &Sample,
+    options: &StudyOptions,
+    recorded: Option<usize>,
+) -> Result<(String, usize), String> {
+    let suite = options.suite.load()?;
+    let positions = options.positions.or(recorded).unwrap_or(sample.positions);
+    let shares = [sample.oracle_positions, sample.trace_positions];
+    let sampled = write_position_files(layout, &suite, (positions, options.seed), shares)?;
+    Ok((suite.source, sampled))
+}
+
+/// Step 8: the report and its summary once all `planned` steps are done, or a line saying
+/// how many are. A resumed run's own time is not the run's: the steps' records are.
+fn report<S: Study>(
+    layout: &Layout,
+    sample: &Sample,
+    manifest: &mut S::Manifest,
+    planned: usize,
+    started: Instant,
+) -> Result<(), String> {
     let finished = &manifest.as_mut().steps;
-    if finished.len() < steps.len() {
+    if finished.len() < planned {
         eprintln!(
-            "{} of {} steps done; the report is written when all are (run the other shards, or \
-             again with --resume)",
+            "{} of {planned} steps done; the report is written when all are (run the other \
+             shards, or again with --resume)",
             finished.len(),
-            steps.len()
         );
         return Ok(());
     }
-    // 8. The report. A resumed run's own time is not the run's: the steps' records are.
     let steps_min = finished.iter().map(|s| s.seconds).sum::<f64>() / 60.0;
-    let summary = (S::REPORT)(&layout, &manifest)?;
+    let summary = (S::REPORT)(layout, manifest)?;
     println!("{summary}");
     println!(
         "{} ({} scale) finished: its steps took {steps_min:.1} min in all, {:.1} min in this \
