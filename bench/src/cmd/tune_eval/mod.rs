@@ -156,17 +156,7 @@ fn split(samples: Vec<Sample>, share: f64, seed: u64) -> (Vec<Sample>, Vec<Sampl
 
 /// Runs the tuning.
 pub fn run(args: &TuneEvalArgs) -> Result<(), String> {
-    for file in ["weights.rs", "loss.csv", "tune-eval.toml"] {
-        crate::common::results::new_output(
-            &args.out.join(file),
-            "--out",
-            args.force,
-            &[&args.positions],
-        )?;
-    }
-    if !(0.0..1.0).contains(&args.validation_share) {
-        return Err("--validation-share must be in [0, 1)".to_string());
-    }
+    check_options(args)?;
     let tuned = tuned_mask(args.sections.as_deref())?;
     let suite = load_positions(args)?;
     let (samples, counts) = samples::load(&suite)?;
@@ -181,10 +171,7 @@ pub fn run(args: &TuneEvalArgs) -> Result<(), String> {
         .map(|w| [f64::from(w.0), f64::from(w.1)])
         .collect();
     let k = texel::fit_k(&train, &start);
-    let before = (
-        texel::loss(&train, &start, k),
-        texel::loss(&validation, &start, k),
-    );
+    let before = losses((&train, &validation), &start, k);
     println!(
         "{}: {} positions, {} kept ({} in check, {} not quiet dropped): {} train, {} validation",
         suite.source,
@@ -208,10 +195,7 @@ pub fn run(args: &TuneEvalArgs) -> Result<(), String> {
     fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let loss_path = args.out.join("loss.csv");
     let weights = descent(args, (&train, &validation), (&start, &tuned), k, &loss_path)?;
-    let after = (
-        texel::loss(&train, &weights, k),
-        texel::loss(&validation, &weights, k),
-    );
+    let after = losses((&train, &validation), &weights, k);
 
     let fit = [
         format!(
@@ -248,6 +232,31 @@ pub fn run(args: &TuneEvalArgs) -> Result<(), String> {
         config_path.display()
     );
     Ok(())
+}
+
+/// Refuses outputs that exist (without `--force`) and a validation share outside [0, 1),
+/// before anything is read.
+fn check_options(args: &TuneEvalArgs) -> Result<(), String> {
+    for file in ["weights.rs", "loss.csv", "tune-eval.toml"] {
+        crate::common::results::new_output(
+            &args.out.join(file),
+            "--out",
+            args.force,
+            &[&args.positions],
+        )?;
+    }
+    if !(0.0..1.0).contains(&args.validation_share) {
+        return Err("--validation-share must be in [0, 1)".to_string());
+    }
+    Ok(())
+}
+
+/// The mean squared errors of `weights` on the training and the held-out samples.
+fn losses((train, validation): (&[Sample], &[Sample]), weights: &[[f64; 2]], k: f64) -> (f64, f64) {
+    (
+        texel::loss(train, weights, k),
+        texel::loss(validation, weights, k),
+    )
 }
 
 /// Gradient descent from `start` on the `tuned` weights, the loss of both sets written every
