@@ -120,15 +120,7 @@ pub fn section(
     if compared == 0 {
         return None;
     }
-    let verdict = match (changed.len(), compared) {
-        (0, 1) => "The reading does not change with the replays.".to_string(),
-        (0, _) => format!("None of the {compared} readings changes with the replays."),
-        (_, 1) => format!("The reading changes with the replays: {}.", changed[0]),
-        (n, _) => format!(
-            "{n} of the {compared} readings change with the replays: {}.",
-            changed.join("; ")
-        ),
-    };
+    let verdict = verdict(&changed, compared);
     Some(format!(
         "\n## The trends with the replays\n\nEach replayed comparison's worth against effort, \
          as the ablation's report reads it (the weighted line through its worths against log2 \
@@ -147,6 +139,19 @@ pub fn section(
              method's worth differs between the books, a line with the replays mixes the two."
             )),
     ))
+}
+
+/// Whether the `compared` readings change with the replays, naming each that does.
+fn verdict(changed: &[String], compared: usize) -> String {
+    match (changed.len(), compared) {
+        (0, 1) => "The reading does not change with the replays.".to_string(),
+        (0, _) => format!("None of the {compared} readings changes with the replays."),
+        (_, 1) => format!("The reading changes with the replays: {}.", changed[0]),
+        (n, _) => format!(
+            "{n} of the {compared} readings change with the replays: {}.",
+            changed.join("; ")
+        ),
+    }
 }
 
 #[cfg(test)]

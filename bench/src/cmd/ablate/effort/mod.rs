@@ -3,6 +3,8 @@
 //! change per doubling with its interval), whether that says it grows, shrinks or stays as
 //! the search deepens, one panel a comparison, and what others published beside it.
 
+use std::path::Path;
+
 use cutlab_analysis::{
     elo::Verdict,
     markdown::{Table, signed_ci},
@@ -311,6 +313,25 @@ pub fn section(
         });
     }
     let figure = "worth-by-effort.svg";
+    draw(&layout.file(figure), &panels, (efforts, &xs), &percent)?;
+    sentences.extend(grouped_sentences((&stays, &flat), partial, bound));
+    let shown = slopes.len() - stays.len() - flat.len();
+    Ok(format!(
+        "{}\n{}\n![each comparison's worth against log2 of the nodes per move]({figure})\n\n{}\n",
+        explanation(efforts, &percent, bound, (shown, &slopes), chance),
+        table.render(),
+        sentences.join("\n")
+    ))
+}
+
+/// The figure: each comparison's worths and line against log2 of the nodes (`xs`), one panel
+/// each.
+fn draw(
+    path: &Path,
+    panels: &[plot::TrendPanel],
+    (efforts, xs): (&[u64], &[f64]),
+    percent: &str,
+) -> Result<(), String> {
     let ticks: Vec<(f64, String)> = xs
         .iter()
         .zip(efforts)
@@ -318,11 +339,21 @@ pub fn section(
         .collect();
     let y_label = format!("worth, Elo ({percent})");
     plot::trend_panels(
-        &layout.file(figure),
-        &panels,
+        path,
+        panels,
         &ticks,
         ("nodes per move (log scale)", &y_label),
-    )?;
+    )
+}
+
+/// The sentences that name the comparisons in a group (`stays` within ±`bound`, `flat`: not
+/// shown to change), and the note on efforts that play only some comparisons (`partial`).
+fn grouped_sentences(
+    (stays, flat): (&[String], &[String]),
+    partial: bool,
+    bound: f64,
+) -> Vec<String> {
+    let mut sentences = Vec::new();
     if !stays.is_empty() {
         sentences.push(format!(
             "- Stays within ±{bound} with effort (its change across the efforts lies inside \
@@ -342,13 +373,7 @@ pub fn section(
              the line of a comparison it does not play rests on the efforts below it."
         ));
     }
-    let shown = slopes.len() - stays.len() - flat.len();
-    Ok(format!(
-        "{}\n{}\n![each comparison's worth against log2 of the nodes per move]({figure})\n\n{}\n",
-        explanation(efforts, &percent, bound, (shown, &slopes), chance),
-        table.render(),
-        sentences.join("\n")
-    ))
+    sentences
 }
 
 /// The section's heading and the paragraph that says how to read it: `shown` of the slopes
