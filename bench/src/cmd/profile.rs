@@ -5,6 +5,7 @@
 use std::{collections::HashMap, path::PathBuf};
 
 use clap::Args;
+use cutlab_analysis::markdown::Table;
 use cutlab_search::{Limits, Search};
 use pprof::protos::Message as _;
 
@@ -85,6 +86,24 @@ pub fn run(args: &ProfileArgs) -> Result<(), String> {
         .report()
         .build()
         .map_err(|e| format!("profiler report: {e}"))?;
+    write_profiles(&report, args)?;
+    let (table, total) = self_time(&report);
+    println!(
+        "{} positions, {} ms each, variant {}: {nodes} nodes, {total} samples\n\n{}\nwrote {}{}",
+        positions.len(),
+        args.time_ms,
+        args.variant,
+        table.render(),
+        args.flamegraph.display(),
+        args.pprof
+            .as_ref()
+            .map_or(String::new(), |p| format!(" and {}", p.display()))
+    );
+    Ok(())
+}
+
+/// Writes the flame graph, and the pprof profile when asked for.
+fn write_profiles(report: &pprof::Report, args: &ProfileArgs) -> Result<(), String> {
     let file = std::fs::File::create(&args.flamegraph)
         .map_err(|e| format!("{}: {e}", args.flamegraph.display()))?;
     report
@@ -98,8 +117,13 @@ pub fn run(args: &ProfileArgs) -> Result<(), String> {
             .map_err(|e| format!("pprof encoding: {e}"))?;
         std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    // Self time: the innermost function of each sample that is the engine's or shakmaty's
-    // (inlined standard-library helpers such as slice indexing are charged to their caller).
+    Ok(())
+}
+
+/// The twelve functions with the most self time, and the samples in all. Self time is the
+/// innermost function of each sample that is the engine's or shakmaty's (inlined
+/// standard-library helpers such as slice indexing are charged to their caller).
+fn self_time(report: &pprof::Report) -> (Table, isize) {
     let mut own: HashMap<String, isize> = HashMap::new();
     let mut total = 0;
     for (frames, count) in &report.data {
@@ -113,8 +137,7 @@ pub fn run(args: &ProfileArgs) -> Result<(), String> {
     }
     let mut top: Vec<(String, isize)> = own.into_iter().collect();
     top.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    let mut table =
-        cutlab_analysis::markdown::Table::new(&["function (self time)", ">samples", ">share"]);
+    let mut table = Table::new(&["function (self time)", ">samples", ">share"]);
     for (name, count) in top.into_iter().take(12) {
         #[expect(clippy::cast_precision_loss, reason = "sample counts")]
         let share = 100.0 * count as f64 / total.max(1) as f64;
@@ -124,18 +147,7 @@ pub fn run(args: &ProfileArgs) -> Result<(), String> {
             format!("{share:.1}%"),
         ]);
     }
-    println!(
-        "{} positions, {} ms each, variant {}: {nodes} nodes, {total} samples\n\n{}\nwrote {}{}",
-        positions.len(),
-        args.time_ms,
-        args.variant,
-        table.render(),
-        args.flamegraph.display(),
-        args.pprof
-            .as_ref()
-            .map_or(String::new(), |p| format!(" and {}", p.display()))
-    );
-    Ok(())
+    (table, total)
 }
 
 /// A symbol without its hash suffix and generic noise, for the terminal table.
