@@ -96,9 +96,18 @@ fn scale_paragraph(s: &Sizes) -> String {
 
 /// The searches' rows: the regression, the depth comparison, the oracle and the traces.
 fn search_rows(s: &Sizes, budget: &mut Budget) {
+    // Seconds of one search to the regression's depth; a traced search takes about twice that.
+    let regress_one = REGRESS_SECONDS_AT_10 * s.factor * 2f64.powi(s.scale.regress_depth - 10);
+    regression_row(s, budget, regress_one);
+    depth_row(s, budget);
+    oracle_row(s, budget);
+    false_cuts_row(s, budget, regress_one);
+}
+
+/// Table 1's regression: the sampled positions and the balanced endgames, to the scale's depth.
+fn regression_row(s: &Sizes, budget: &mut Budget, regress_one: f64) {
     let sc = s.scale;
     let threads = s.threads.max(1) as f64;
-    let regress_one = REGRESS_SECONDS_AT_10 * s.factor * 2f64.powi(sc.regress_depth - 10);
     let endgames = sc.endgame_games as f64 * 0.9;
     budget.row(
         [
@@ -120,6 +129,12 @@ fn search_rows(s: &Sizes, budget: &mut Budget) {
         ],
         regress_one * (s.positions as f64 + 3.0 * endgames) / threads + 2.0 * endgames,
     );
+}
+
+/// The depth comparison: depth at fixed time, or tree size and time to a fixed depth.
+fn depth_row(s: &Sizes, budget: &mut Budget) {
+    let sc = s.scale;
+    let threads = s.threads.max(1) as f64;
     let depth_ms = (sc.depth_time_ms as f64 * s.factor).round();
     // Deterministic, the depth step searches to the trace depth and reports the time it took
     // (the plan's `limited`); the budget stays the timed step's, as a guide.
@@ -148,6 +163,12 @@ fn search_rows(s: &Sizes, budget: &mut Budget) {
         ],
         s.positions as f64 * scale::DEPTH_VARIANTS.len() as f64 * depth_ms / 1000.0 / threads,
     );
+}
+
+/// The oracle's regret of each variant.
+fn oracle_row(s: &Sizes, budget: &mut Budget) {
+    let sc = s.scale;
+    let threads = s.threads.max(1) as f64;
     let oracle_ms = (sc.oracle_time_ms as f64 * s.factor).round();
     let oracle_positions = sc.sample.oracle_positions.min(s.positions);
     budget.row(
@@ -167,6 +188,11 @@ fn search_rows(s: &Sizes, budget: &mut Budget) {
         oracle_positions as f64 * (scale::ORACLE_VARIANTS.len() as f64 * oracle_ms / 1000.0 + 5.0)
             / threads,
     );
+}
+
+/// The traces' false cuts, one traced search of each method per position.
+fn false_cuts_row(s: &Sizes, budget: &mut Budget, regress_one: f64) {
+    let sc = s.scale;
     budget.row(
         [
             "false cuts".into(),
