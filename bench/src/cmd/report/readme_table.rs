@@ -121,22 +121,7 @@ fn worths_table(ladder: &str, replays: &str) -> Result<String, String> {
         effort_column("Stockfish 15.1")?,
         effort_column("Ethereal 11.80")?,
     );
-    let replayed = table(replays, &["comparison", "nodes"]);
-    let (replay_header, replay_rows) = replayed
-        .split_first()
-        .ok_or("the replay's report has no table of replays")?;
-    let replay_column = |name: &str| column(replay_header, name, "replays");
-    let (replay_elo, replay_verdict) = (replay_column("Elo")?, replay_column("verdict")?);
-    let trends = table(replays, &["comparison", "replayed at"]);
-    let trend_columns = trends
-        .first()
-        .map(|h| {
-            Ok::<_, String>((
-                column(h, "per doubling, with", "trends")?,
-                column(h, "reading with", "trends")?,
-            ))
-        })
-        .transpose()?;
+    let replays = Replays::read(replays)?;
     let efforts: Vec<&str> = worth_columns.iter().map(|(_, n)| n.as_str()).collect();
     let mut out = heading(&efforts);
     for row in rows {
@@ -152,37 +137,14 @@ fn worths_table(ladder: &str, replays: &str) -> Result<String, String> {
                 "playing" | "to play" => "-".to_string(),
                 cell => cell.to_string(),
             };
-            let replay = replay_rows
-                .iter()
-                .find(|r| r[0] == format!("{direction} `{method}`") && &r[1] == nodes);
-            let beside = match replay {
-                Some(r) => replay_beside(direction, &r[replay_elo], &r[replay_verdict])?,
-                None => String::new(),
-            };
+            let beside = replays.worth_beside(direction, method, nodes)?;
             out += &format!(" {worth}{beside} |");
         }
         let label = Direction::from_str(direction, false)
             .map_err(|e| format!("a direction unread: {e}"))?
             .label(method);
-        let unqualified = |reading: &str| {
-            reading
-                .split(" so far")
-                .next()
-                .unwrap_or_default()
-                .to_string()
-        };
         let (mut slope, mut reading) = (row[doubling].clone(), unqualified(&row[reading]));
-        // A comparison whose efforts still play has no line either way: nothing to set beside.
-        if let Some((replayed_slope, replayed_reading)) = trend_columns
-            && let Some(t) = trends
-                .iter()
-                .skip(1)
-                .find(|t| t[0] == label && t[replayed_slope] != "-")
-        {
-            let replayed = (
-                t[replayed_slope].as_str(),
-                unqualified(&t[replayed_reading]),
-            );
+        if let Some(replayed) = replays.trend(&label) {
             (slope, reading) = trend_beside((slope, reading), replayed);
         }
         out += &format!(
@@ -191,6 +153,83 @@ fn worths_table(ladder: &str, replays: &str) -> Result<String, String> {
         );
     }
     Ok(out)
+}
+
+/// A reading without its "so far" qualifier (the README's header says it).
+fn unqualified(reading: &str) -> String {
+    reading
+        .split(" so far")
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The replay's report, as the README's table reads it: its table of replays, and its table
+/// of the trends with the replays (absent when no comparison has two efforts).
+struct Replays {
+    /// The table of replays, header first.
+    rows: Vec<Vec<String>>,
+    /// Its columns of the replay's Elo and verdict.
+    elo: usize,
+    verdict: usize,
+    /// The table of trends, header first (empty when absent).
+    trends: Vec<Vec<String>>,
+    /// Its columns of the change per doubling and the reading with the replays.
+    trend_columns: Option<(usize, usize)>,
+}
+
+impl Replays {
+    /// The two tables of the replay's `report`.
+    fn read(report: &str) -> Result<Self, String> {
+        let rows = table(report, &["comparison", "nodes"]);
+        let header = rows
+            .first()
+            .ok_or("the replay's report has no table of replays")?;
+        let replay_column = |name: &str| column(header, name, "replays");
+        let (elo, verdict) = (replay_column("Elo")?, replay_column("verdict")?);
+        let trends = table(report, &["comparison", "replayed at"]);
+        let trend_columns = trends
+            .first()
+            .map(|h| {
+                Ok::<_, String>((
+                    column(h, "per doubling, with", "trends")?,
+                    column(h, "reading with", "trends")?,
+                ))
+            })
+            .transpose()?;
+        Ok(Self {
+            rows,
+            elo,
+            verdict,
+            trends,
+            trend_columns,
+        })
+    }
+
+    /// What stands beside the worth of `direction` `method` at `nodes`: its replay's worth,
+    /// or nothing where the row was not replayed.
+    fn worth_beside(&self, direction: &str, method: &str, nodes: &str) -> Result<String, String> {
+        let replay = self.rows[1..]
+            .iter()
+            .find(|r| r[0] == format!("{direction} `{method}`") && r[1] == nodes);
+        match replay {
+            Some(r) => replay_beside(direction, &r[self.elo], &r[self.verdict]),
+            None => Ok(String::new()),
+        }
+    }
+
+    /// The change per doubling (with its interval) and the reading of comparison `label` with
+    /// the replays in place; none for a comparison whose efforts still play, which has no line
+    /// either way.
+    fn trend(&self, label: &str) -> Option<(&str, String)> {
+        let (slope, reading) = self.trend_columns?;
+        let t = self
+            .trends
+            .iter()
+            .skip(1)
+            .find(|t| t[0] == label && t[slope] != "-")?;
+        Some((t[slope].as_str(), unqualified(&t[reading])))
+    }
 }
 
 #[cfg(test)]
