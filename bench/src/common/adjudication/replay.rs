@@ -215,6 +215,15 @@ pub fn summary(Replayed { rows, matches }: &Replayed) -> String {
             percent(wilson(wrong, fired, 0.95))
         );
     }
+    write_plies_saved(&mut s, rows);
+    write_matches(&mut s, matches);
+    s
+}
+
+/// The plies adjudication saved, as a share of the natural games' plies with its t interval.
+fn write_plies_saved(s: &mut String, rows: &[AdjudicatedRow]) {
+    use std::fmt::Write as _;
+    let n = rows.len();
     let natural: usize = rows.iter().map(|r| r.plies).sum();
     let saved: Vec<f64> = rows
         .iter()
@@ -239,6 +248,11 @@ pub fn summary(Replayed { rows, matches }: &Replayed) -> String {
             ),
         };
     }
+}
+
+/// Each match's Elo and nElo from its natural games, then from its adjudicated ones.
+fn write_matches(s: &mut String, matches: &[(String, Vec<GameRow>, Vec<GameRow>)]) {
+    use std::fmt::Write as _;
     for (name, games, adjudicated) in matches {
         let (Some(a), Some(b)) = (MatchSummary::of(games), MatchSummary::of(adjudicated)) else {
             continue;
@@ -257,7 +271,6 @@ pub fn summary(Replayed { rows, matches }: &Replayed) -> String {
             b.stats.nelo_error
         );
     }
-    s
 }
 
 #[cfg(test)]
