@@ -51,6 +51,51 @@ fn stated(
         .collect()
 }
 
+/// The efforts the ablation plays `first`'s comparison at, from the first: all, or the first
+/// few where a higher one plays only some (`ablate --only`). Two or more make a line.
+fn played_efforts<'m>(manifest: &'m Manifest, first: &SourceRow) -> &'m [u64] {
+    let all = &manifest.source_efforts;
+    let name = ablate::comparison::name(first.direction.name(), &first.method);
+    let played = all
+        .iter()
+        .enumerate()
+        .take_while(|&(k, &n)| ablate::plays(first.direction, &name, (k, n), &manifest.source_only))
+        .count();
+    &all[..played]
+}
+
+/// The table's row of `first`'s comparison: where it was replayed, its change per doubling and
+/// reading as stated and with the `replays`; and the change of reading, when there is one.
+fn trend_row(
+    first: &SourceRow,
+    efforts: &[u64],
+    (manifest, replays): (&Manifest, &[ReplayElo]),
+    (confidence, bound): (f64, f64),
+) -> (Vec<String>, Option<String>) {
+    let at: Vec<String> = replays
+        .iter()
+        .filter(|o| o.row.same_comparison(first))
+        .map(|o| o.row.effort_nodes.to_string())
+        .collect();
+    let read = |replays: &[ReplayElo]| {
+        let rows = stated(first, efforts, (manifest, replays), (confidence, bound));
+        ablate::stated_reading(first.direction, efforts, &rows, bound)
+    };
+    let ((before, before_text), (after, after_text)) = (read(&[]), read(replays));
+    let label = first.direction.label(&first.method);
+    let change =
+        (before_text != after_text).then(|| format!("{label}, {before_text} → {after_text}"));
+    let cells = vec![
+        label,
+        at.join(", "),
+        signed_ci(before.as_ref(), 1, ""),
+        before_text,
+        signed_ci(after.as_ref(), 1, ""),
+        after_text,
+    ];
+    (cells, change)
+}
+
 /// The section: a row for each comparison with a finished replay that the ablation plays at two
 /// efforts or more (all, or the first few where a higher one plays only some), its change per
 /// doubling and reading as the ablation stated its sizes (at the looks' `confidence`) and with
@@ -79,42 +124,14 @@ pub fn section(
     let mut seen: Vec<&SourceRow> = Vec::new();
     for r in replays {
         let first = r.row;
-        // The efforts it plays, from the first: two or more make a line.
-        let name = ablate::comparison::name(first.direction.name(), &first.method);
-        let played = all
-            .iter()
-            .enumerate()
-            .take_while(|&(k, &n)| {
-                ablate::plays(first.direction, &name, (k, n), &manifest.source_only)
-            })
-            .count();
-        let efforts = &all[..played];
-        if played < 2 || seen.iter().any(|s| s.same_comparison(first)) {
+        let efforts = played_efforts(manifest, first);
+        if efforts.len() < 2 || seen.iter().any(|s| s.same_comparison(first)) {
             continue;
         }
         seen.push(first);
-        let at: Vec<String> = replays
-            .iter()
-            .filter(|o| o.row.same_comparison(first))
-            .map(|o| o.row.effort_nodes.to_string())
-            .collect();
-        let read = |replays: &[ReplayElo]| {
-            let rows = stated(first, efforts, (manifest, replays), (confidence, bound));
-            ablate::stated_reading(first.direction, efforts, &rows, bound)
-        };
-        let ((before, before_text), (after, after_text)) = (read(&[]), read(replays));
-        let label = first.direction.label(&first.method);
-        if before_text != after_text {
-            changed.push(format!("{label}, {before_text} → {after_text}"));
-        }
-        table.row(vec![
-            label,
-            at.join(", "),
-            signed_ci(before.as_ref(), 1, ""),
-            before_text,
-            signed_ci(after.as_ref(), 1, ""),
-            after_text,
-        ]);
+        let (cells, change) = trend_row(first, efforts, (manifest, replays), (confidence, bound));
+        table.row(cells);
+        changed.extend(change);
     }
     let compared = seen.len();
     if compared == 0 {
