@@ -7,7 +7,7 @@ use std::{collections::HashMap, path::PathBuf};
 use clap::Args;
 use cutlab_analysis::{
     plot::{ScatterPanel, scatter_panels},
-    regression::fit_line,
+    regression::{LineFit, fit_line},
 };
 use cutlab_instrument::Stage;
 use cutlab_search::{
@@ -131,57 +131,22 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
     }
     let pairs = parse_pairs(&args.pairs)?;
     let values = sample_values(&args.samples)?;
-    let mut fits = FitParams {
+    let (fitted, panel_points) = fit_pairs(&values, &pairs, args.range);
+    let fits = FitParams {
         source: format!(
             "cutlab fit {} --pairs {} --range {}",
-            args.samples
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(" "),
+            listed(&args.samples, " "),
             args.pairs,
             args.range
         ),
-        pairs: Vec::new(),
+        pairs: fitted,
     };
-    let mut panel_points = Vec::new();
-    for &(shallow, deep) in &pairs {
-        for stage in [Stage::Middlegame, Stage::Endgame] {
-            let points = pair_points(&values, (shallow, deep), stage, args.range);
-            let (xs, ys): (Vec<f64>, Vec<f64>) = points.iter().copied().unzip();
-            let fit = fit_line(&xs, &ys);
-            match fit {
-                Some(f) => {
-                    fits.pairs.push(PairFit {
-                        shallow,
-                        deep,
-                        stage,
-                        a: f.a,
-                        b: f.b,
-                        sigma: f.sigma,
-                        r: f.r,
-                        n: f.n as u64,
-                    });
-                }
-                None => eprintln!(
-                    "({shallow},{deep}) {}: too few points to fit ({})",
-                    stage.name(),
-                    points.len()
-                ),
-            }
-            panel_points.push((format!("({shallow},{deep}) {}", stage.name()), points, fit));
-        }
-    }
     // An empty or foreign file fits nothing: say so, and write no empty parameter file.
     if fits.pairs.is_empty() {
         return Err(format!(
             "no depth pair could be fitted: {} position(s) with values at the pairs' depths in {}",
             values.len(),
-            args.samples
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
+            listed(&args.samples, ", ")
         ));
     }
     print!("{}", cutlab_analysis::tables::regression(&fits).render());
@@ -198,6 +163,54 @@ pub fn run(args: &FitArgs) -> Result<(), String> {
     scatter_panels(&plot, &panels, "v' (shallow), cp", "v (deep), cp")?;
     println!("\nwrote {} and {}", args.out.display(), plot.display());
     Ok(())
+}
+
+/// A panel of the figure: its title, its (v', v) points and their line, when one fits.
+type Panel = (String, Vec<(f64, f64)>, Option<LineFit>);
+
+/// Fits each depth pair of `pairs` in each stage, saying on standard error which have too few
+/// points; returns the fits and a panel for every pair and stage.
+fn fit_pairs(
+    values: &SampleValues,
+    pairs: &[(i32, i32)],
+    range: i32,
+) -> (Vec<PairFit>, Vec<Panel>) {
+    let (mut fits, mut panels) = (Vec::new(), Vec::new());
+    for &(shallow, deep) in pairs {
+        for stage in [Stage::Middlegame, Stage::Endgame] {
+            let points = pair_points(values, (shallow, deep), stage, range);
+            let (xs, ys): (Vec<f64>, Vec<f64>) = points.iter().copied().unzip();
+            let fit = fit_line(&xs, &ys);
+            match fit {
+                Some(f) => fits.push(PairFit {
+                    shallow,
+                    deep,
+                    stage,
+                    a: f.a,
+                    b: f.b,
+                    sigma: f.sigma,
+                    r: f.r,
+                    n: f.n as u64,
+                }),
+                None => eprintln!(
+                    "({shallow},{deep}) {}: too few points to fit ({})",
+                    stage.name(),
+                    points.len()
+                ),
+            }
+            panels.push((format!("({shallow},{deep}) {}", stage.name()), points, fit));
+        }
+    }
+    (fits, panels)
+}
+
+/// The sample files' paths, joined by `separator`.
+fn listed(samples: &[PathBuf], separator: &str) -> String {
+    samples
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(separator)
 }
 
 #[cfg(test)]
