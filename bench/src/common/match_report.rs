@@ -108,35 +108,10 @@ pub fn report(
         penta.ww
     );
     if let Some(s) = sprt {
-        let llr = s.llr(penta);
-        let verdict = match s.decision(llr) {
-            Some(true) => "H1 accepted",
-            Some(false) => "H0 accepted",
-            None => "continue",
-        };
-        let scale = match s.scale {
-            cutlab_analysis::elo::EloScale::Logistic => "",
-            cutlab_analysis::elo::EloScale::Normalized => " nElo",
-        };
-        out.push_str(&format!(
-            "LLR: {llr:.2} ({:.2}, {:.2}) [{:.2}, {:.2}]{scale} {verdict}\n",
-            s.lower, s.upper, s.elo0, s.elo1
-        ));
+        out.push_str(&sprt_line(s, penta));
     }
     if let Some((l, stop)) = looks {
-        let s = l.stats(penta);
-        let games: Vec<String> = l.games().iter().map(u64::to_string).collect();
-        let state = stop.map_or("not stopped yet", Stop::name);
-        out.push_str(&format!(
-            "Looks at {} games, {:.1}% intervals (Bonferroni over {}), stop within +/- {}: Elo {:.2} +/- {} at {} games, {state}\n",
-            games.join(", "),
-            100.0 * l.confidence(),
-            l.games().len(),
-            l.bound_elo(),
-            s.elo,
-            half_width(s.elo_error),
-            2 * penta.pairs(),
-        ));
+        out.push_str(&looks_line(l, stop, penta));
     }
     let restarts: u32 = rows.iter().map(|r| r.restarts).sum();
     let restarted = rows.iter().filter(|r| r.restarts > 0).count();
@@ -144,4 +119,39 @@ pub fn report(
         "Time forfeits: {forfeits}, illegal moves: {illegal}, engine failures: {failures}, engine restarts: {restarts} (games continued after one: {restarted})\n"
     ));
     out
+}
+
+/// The SPRT's line: its log-likelihood ratio, bounds, hypotheses and decision.
+fn sprt_line(s: &Sprt, penta: &Pentanomial) -> String {
+    let llr = s.llr(penta);
+    let verdict = match s.decision(llr) {
+        Some(true) => "H1 accepted",
+        Some(false) => "H0 accepted",
+        None => "continue",
+    };
+    let scale = match s.scale {
+        cutlab_analysis::elo::EloScale::Logistic => "",
+        cutlab_analysis::elo::EloScale::Normalized => " nElo",
+    };
+    format!(
+        "LLR: {llr:.2} ({:.2}, {:.2}) [{:.2}, {:.2}]{scale} {verdict}\n",
+        s.lower, s.upper, s.elo0, s.elo1
+    )
+}
+
+/// The looks' line: where the rule looks, its intervals, and the estimate it stands at.
+fn looks_line(l: &Looks, stop: Option<Stop>, penta: &Pentanomial) -> String {
+    let s = l.stats(penta);
+    let games: Vec<String> = l.games().iter().map(u64::to_string).collect();
+    let state = stop.map_or("not stopped yet", Stop::name);
+    format!(
+        "Looks at {} games, {:.1}% intervals (Bonferroni over {}), stop within +/- {}: Elo {:.2} +/- {} at {} games, {state}\n",
+        games.join(", "),
+        100.0 * l.confidence(),
+        l.games().len(),
+        l.bound_elo(),
+        s.elo,
+        half_width(s.elo_error),
+        2 * penta.pairs(),
+    )
 }
