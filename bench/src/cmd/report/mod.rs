@@ -226,65 +226,10 @@ fn matches_report(dir: &Path, study: &MatchStudy, draw: bool) -> Result<String, 
             md.push_str(&format!("\n{}\n", section.text.trim_end()));
         }
         if !section.matches.is_empty() {
-            let detail = section.detail.as_deref();
-            let (mut head, mut rule) = detail.map_or((String::new(), String::new()), |d| {
-                (format!(" {d} |"), " ---: |".to_string())
-            });
-            let again = section
-                .matches
-                .iter()
-                .filter(|e| e.against.is_some())
-                .count();
-            if again == section.matches.len() {
-                head.push_str(" played first: Elo [95%], games | apart (standard errors) |");
-                rule.push_str(" ---: | ---: |");
-            } else if again > 0 {
-                return Err(format!(
-                    "section {:?}: give every match of the table `against`, or none",
-                    section.title
-                ));
-            }
-            md.push_str(&format!(
-                "\n| match |{head} games | W-D-L | score | Elo [95%] | nElo [95%] | pentanomial | LOS | verdict (95%) |\n| --- |{rule} ---: | --- | ---: | --- | --- | --- | ---: | --- |\n"
-            ));
-            let mut elo = Vec::new();
-            for entry in &section.matches {
-                let (row, estimate) = match_row(dir, entry, detail.is_some())?;
-                md.push_str(&row);
-                elo.push(estimate);
-            }
-            if section.matches.len() > 1 {
-                let figure = format!("matches-{}.svg", k + 1);
-                md.push_str(&format!(
-                    "\n![Elo of each match, 95% intervals]({figure})\n"
-                ));
-                if draw {
-                    let labels: Vec<String> = section
-                        .matches
-                        .iter()
-                        .map(|e| e.label.replace('`', ""))
-                        .collect();
-                    plot::forest_series(
-                        &dir.join(&figure),
-                        (&section.title, "Elo of the first engine (95% intervals)"),
-                        plot::Axis::ELO,
-                        &labels,
-                        &[("", &elo)],
-                    )?;
-                }
-            }
+            md.push_str(&matches_table(dir, section, k + 1, draw)?);
         }
         for replay in &section.adjudication {
-            let rules =
-                Adjudication::parse(replay.draw.as_deref(), replay.resign.as_deref(), None)?;
-            let files: Vec<PathBuf> = replay.games.iter().map(|g| dir.join(g)).collect();
-            let mut replayed = adjudication::replay::replay(&files, rules)?;
-            // Each games file named as the manifest names it, below the study.
-            for (played, name) in replayed.matches.iter_mut().zip(&replay.games) {
-                played.0.clone_from(name);
-            }
-            let lines = adjudication::replay::summary(&replayed);
-            md.push_str(&format!("\n**{}**\n\n```text\n{lines}```\n", replay.label));
+            md.push_str(&adjudication_replay(dir, replay)?);
         }
         for info in &section.information {
             md.push_str(&information::table(dir, info)?);
@@ -294,6 +239,77 @@ fn matches_report(dir: &Path, study: &MatchStudy, draw: bool) -> Result<String, 
         }
     }
     Ok(md)
+}
+
+/// A section's table of matches (number `number` of the study's sections), and its figure
+/// when it has more than one match (drawn when `draw`).
+fn matches_table(
+    dir: &Path,
+    section: &Section,
+    number: usize,
+    draw: bool,
+) -> Result<String, String> {
+    let detail = section.detail.as_deref();
+    let (mut head, mut rule) = detail.map_or((String::new(), String::new()), |d| {
+        (format!(" {d} |"), " ---: |".to_string())
+    });
+    let again = section
+        .matches
+        .iter()
+        .filter(|e| e.against.is_some())
+        .count();
+    if again == section.matches.len() {
+        head.push_str(" played first: Elo [95%], games | apart (standard errors) |");
+        rule.push_str(" ---: | ---: |");
+    } else if again > 0 {
+        return Err(format!(
+            "section {:?}: give every match of the table `against`, or none",
+            section.title
+        ));
+    }
+    let mut md = format!(
+        "\n| match |{head} games | W-D-L | score | Elo [95%] | nElo [95%] | pentanomial | LOS | verdict (95%) |\n| --- |{rule} ---: | --- | ---: | --- | --- | --- | ---: | --- |\n"
+    );
+    let mut elo = Vec::new();
+    for entry in &section.matches {
+        let (row, estimate) = match_row(dir, entry, detail.is_some())?;
+        md.push_str(&row);
+        elo.push(estimate);
+    }
+    if section.matches.len() > 1 {
+        let figure = format!("matches-{number}.svg");
+        md.push_str(&format!(
+            "\n![Elo of each match, 95% intervals]({figure})\n"
+        ));
+        if draw {
+            let labels: Vec<String> = section
+                .matches
+                .iter()
+                .map(|e| e.label.replace('`', ""))
+                .collect();
+            plot::forest_series(
+                &dir.join(&figure),
+                (&section.title, "Elo of the first engine (95% intervals)"),
+                plot::Axis::ELO,
+                &labels,
+                &[("", &elo)],
+            )?;
+        }
+    }
+    Ok(md)
+}
+
+/// An adjudication replayed on a section's games: what it would have changed.
+fn adjudication_replay(dir: &Path, replay: &Replay) -> Result<String, String> {
+    let rules = Adjudication::parse(replay.draw.as_deref(), replay.resign.as_deref(), None)?;
+    let files: Vec<PathBuf> = replay.games.iter().map(|g| dir.join(g)).collect();
+    let mut replayed = adjudication::replay::replay(&files, rules)?;
+    // Each games file named as the manifest names it, below the study.
+    for (played, name) in replayed.matches.iter_mut().zip(&replay.games) {
+        played.0.clone_from(name);
+    }
+    let lines = adjudication::replay::summary(&replayed);
+    Ok(format!("\n**{}**\n\n```text\n{lines}```\n", replay.label))
 }
 
 /// The report of a study that `cutlab report` writes in one piece (every kind but `ablate`
