@@ -176,42 +176,60 @@ pub fn table(dir: &Path, info: &Information) -> Result<String, String> {
         &format!(">against {} [95%, {RESAMPLES} resamples]", info.reference),
         "reading",
     ]);
-    let mut best = (0, f64::NEG_INFINITY);
     for (k, set) in info.sets.iter().enumerate() {
-        let ratio = point[k] / point[reference];
-        let draws = &resampled[k];
-        let (low, high) = (quantile(draws, 0.025), quantile(draws, 0.975));
-        let reading = if k == reference {
-            "the reference"
-        } else if low > 1.0 {
-            "more"
-        } else if high < 1.0 {
-            "less"
+        let (against, reading) = if k == reference {
+            ("1".to_string(), "the reference")
         } else {
-            "not shown to differ"
+            against(point[k] / point[reference], &resampled[k])
         };
-        if point[k] > best.1 {
-            best = (k, point[k]);
-        }
         t.row(vec![
             set.name.clone(),
             sets[k].len().to_string(),
             sets[k].iter().map(|p| p.0.len()).sum::<usize>().to_string(),
             format!("{:.2}", point[k]),
-            if k == reference {
-                "1".to_string()
-            } else {
-                format!("{ratio:.2} [{low:.2}, {high:.2}]")
-            },
+            against,
             reading.to_string(),
         ]);
     }
-    let (k, _) = best;
-    let decided = k != reference && quantile(&resampled[k], 0.025) > 1.0;
     Ok(format!(
-        "\n**{}**\n\n{}\nMost information per CPU second: {}, {} the reference{}.\n",
+        "\n**{}**\n\n{}\n{}\n",
         info.label,
         t.render(),
+        most_information(info, &point, (reference, &resampled))
+    ))
+}
+
+/// A set's information against the reference's: the `ratio` with its resampled interval
+/// (from `draws`), and its reading.
+fn against(ratio: f64, draws: &[f64]) -> (String, &'static str) {
+    let (low, high) = (quantile(draws, 0.025), quantile(draws, 0.975));
+    let reading = if low > 1.0 {
+        "more"
+    } else if high < 1.0 {
+        "less"
+    } else {
+        "not shown to differ"
+    };
+    (format!("{ratio:.2} [{low:.2}, {high:.2}]"), reading)
+}
+
+/// The sentence that names the set with the most information per CPU second (the first of
+/// the highest `point` estimates), against the `reference` and whether its interval shows it.
+fn most_information(
+    info: &Information,
+    point: &[f64],
+    (reference, resampled): (usize, &[Vec<f64>]),
+) -> String {
+    let mut best = (0, f64::NEG_INFINITY);
+    for (k, &p) in point.iter().enumerate() {
+        if p > best.1 {
+            best = (k, p);
+        }
+    }
+    let (k, _) = best;
+    let decided = k != reference && quantile(&resampled[k], 0.025) > 1.0;
+    format!(
+        "Most information per CPU second: {}, {} the reference{}.",
         info.sets[k].name,
         if k == reference {
             "which is".to_string()
@@ -223,7 +241,7 @@ pub fn table(dir: &Path, info: &Information) -> Result<String, String> {
         } else {
             " (not shown to differ from it: its interval holds 1)"
         }
-    ))
+    )
 }
 
 #[cfg(test)]
