@@ -166,6 +166,27 @@ struct Contrasts {
     waiting: usize,
 }
 
+impl Contrasts {
+    /// Counts the contrast of the two runs' matches `(a, b)` read as `verdict`: whether it
+    /// differs, whether both have stopped (or one is still to play or stop), and the stopped
+    /// matches' pentanomials.
+    fn tally(&mut self, (a, b): (Option<Measured>, Option<Measured>), verdict: &str) {
+        self.differ += usize::from(verdict == "differs");
+        if a.zip(b).is_some_and(|(x, y)| x.stopped && y.stopped) {
+            self.contrasts += 1;
+        } else {
+            self.waiting += 1;
+        }
+        self.stopped.extend(
+            [a, b]
+                .into_iter()
+                .flatten()
+                .filter(|m| m.stopped)
+                .map(|m| m.pentanomial),
+        );
+    }
+}
+
 /// The report of an ablations contrast; with `draw`, its figures too (one per effort, see
 /// [`figure`], in `dir`).
 ///
@@ -269,19 +290,7 @@ fn contrasts_at(
         let ma = measured(&a.1, c, nodes, (&runs.looks_a, runs.confidence))?;
         let mb = measured(&b.1, other, nodes, (&runs.looks_b, runs.confidence))?;
         let (diff, verdict) = difference(ma, mb);
-        at.differ += usize::from(verdict == "differs");
-        if ma.zip(mb).is_some_and(|(x, y)| x.stopped && y.stopped) {
-            at.contrasts += 1;
-        } else {
-            at.waiting += 1;
-        }
-        at.stopped.extend(
-            [ma, mb]
-                .into_iter()
-                .flatten()
-                .filter(|m| m.stopped)
-                .map(|m| m.pentanomial),
-        );
+        at.tally((ma, mb), verdict);
         let code = format!("`{}`", c.method);
         let (name, cell_name) = if study.directions.len() > 1 {
             (c.direction.label(&c.method), c.direction.label(&code))
