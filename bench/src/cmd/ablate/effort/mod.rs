@@ -387,35 +387,7 @@ fn explanation(
     chance: &dyn Fn(usize) -> f64,
 ) -> String {
     let efforts_text: Vec<String> = efforts.iter().map(u64::to_string).collect();
-    let all = efforts.len();
-    let mut spans = trends.to_vec();
-    spans.sort_unstable_by(|a, b| b.cmp(a));
-    spans.dedup();
-    let so_far = spans.iter().any(|&k| k < all);
-    if !so_far {
-        spans = vec![all];
-    }
-    let chances: Vec<(usize, f64)> = spans.iter().map(|&k| (k, chance(k))).collect();
-    let rate = |k: usize| chances.iter().find(|c| c.0 == k).map_or(0.0, |c| c.1);
-    let rates = if so_far {
-        let parts: Vec<String> = spans
-            .iter()
-            .enumerate()
-            .map(|(i, &k)| {
-                let of = if i == 0 { " of comparisons" } else { "" };
-                let over = if k == all {
-                    format!("all {all} efforts")
-                } else {
-                    format!("the first {k}")
-                };
-                format!("{:.1}%{of} over {over}", 100.0 * rate(k))
-            })
-            .collect();
-        parts.join(", ")
-    } else {
-        format!("{:.1}% of comparisons", 100.0 * rate(all))
-    };
-    let expected: f64 = trends.iter().map(|&k| rate(k)).sum();
+    let (so_far, rates, expected) = by_chance(efforts.len(), trends, chance);
     let so_far_text = if so_far {
         " *so far*: the line through the efforts whose matches have stopped, while a later \
          one plays; it changes as that one stops."
@@ -452,6 +424,41 @@ fn explanation(
         efforts_text.join(", "),
         trends.len(),
     )
+}
+
+/// How many slopes would read as a trend by chance: whether some comparison rests on fewer
+/// than `all` efforts (*so far*), the rates of a false trend (`chance`, by the number of
+/// efforts a slope rests on) as the text gives them, and the expected count over `trends`.
+fn by_chance(all: usize, trends: &[usize], chance: &dyn Fn(usize) -> f64) -> (bool, String, f64) {
+    let mut spans = trends.to_vec();
+    spans.sort_unstable_by(|a, b| b.cmp(a));
+    spans.dedup();
+    let so_far = spans.iter().any(|&k| k < all);
+    if !so_far {
+        spans = vec![all];
+    }
+    let chances: Vec<(usize, f64)> = spans.iter().map(|&k| (k, chance(k))).collect();
+    let rate = |k: usize| chances.iter().find(|c| c.0 == k).map_or(0.0, |c| c.1);
+    let rates = if so_far {
+        let parts: Vec<String> = spans
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| {
+                let of = if i == 0 { " of comparisons" } else { "" };
+                let over = if k == all {
+                    format!("all {all} efforts")
+                } else {
+                    format!("the first {k}")
+                };
+                format!("{:.1}%{of} over {over}", 100.0 * rate(k))
+            })
+            .collect();
+        parts.join(", ")
+    } else {
+        format!("{:.1}% of comparisons", 100.0 * rate(all))
+    };
+    let expected: f64 = trends.iter().map(|&k| rate(k)).sum();
+    (so_far, rates, expected)
 }
 
 #[cfg(test)]
