@@ -100,20 +100,7 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
         (None, Some(ms)) => Limits::movetime(ms),
         (None, None) => unreachable!("clap requires one of --depth and --time-ms"),
     };
-    let filter = NodeFilter {
-        min_depth: args.min_depth.unwrap_or(i32::MIN),
-        only_cut_tests: args.only_cut_tests,
-        sample: args.sample,
-        seed: args.seed,
-    };
-    let csv = CsvSink::create(&args.out, filter).map_err(|e| e.to_string())?;
-    let observer: TraceObserver = Tee(
-        Counters::default(),
-        Tee(
-            Histograms::default(),
-            Tee(csv, CutSampler::new(args.verify_cuts.clone(), args.seed)),
-        ),
-    );
+    let observer = observer(args)?;
     crate::common::configs::write_config(&args.out, "trace", args, &config, &suite, false)?;
     let mut search = Search::with_observer(config, args.hash_mb, observer)?;
 
@@ -155,6 +142,25 @@ pub fn run(args: &TraceArgs) -> Result<(), String> {
         verify(args, &sampler, &search.config)?;
     }
     Ok(())
+}
+
+/// The trace's observer: the counters, the histograms, the CSV rows of the nodes that pass
+/// the filter (`--min-depth`, `--only-cut-tests`, `--sample`) and the sampled cuts to verify.
+fn observer(args: &TraceArgs) -> Result<TraceObserver, String> {
+    let filter = NodeFilter {
+        min_depth: args.min_depth.unwrap_or(i32::MIN),
+        only_cut_tests: args.only_cut_tests,
+        sample: args.sample,
+        seed: args.seed,
+    };
+    let csv = CsvSink::create(&args.out, filter).map_err(|e| e.to_string())?;
+    Ok(Tee(
+        Counters::default(),
+        Tee(
+            Histograms::default(),
+            Tee(csv, CutSampler::new(args.verify_cuts.clone(), args.seed)),
+        ),
+    ))
 }
 
 /// One position's counters as rows of `<stem>.tallies.csv`.
