@@ -209,9 +209,10 @@ impl Replays {
     /// What stands beside the worth of `direction` `method` at `nodes`: its replay's worth,
     /// or nothing where the row was not replayed.
     fn worth_beside(&self, direction: &str, method: &str, nodes: &str) -> Result<String, String> {
+        let label = format!("{direction} `{method}`");
         let replay = self.rows[1..]
             .iter()
-            .find(|r| r[0] == format!("{direction} `{method}`") && r[1] == nodes);
+            .find(|r| r[0] == label && r[1] == nodes);
         match replay {
             Some(r) => replay_beside(direction, &r[self.elo], &r[self.verdict]),
             None => Ok(String::new()),
