@@ -92,6 +92,19 @@ pub fn ablate_rfp(out: &std::path::Path) -> Command {
     command
 }
 
+/// `scripts/publish-run ARGS...` with this build as its `CUTLAB`: a run published into a
+/// study, or with `--restore` a study restored into a run.
+pub fn publish_run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> std::process::Output {
+    Command::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../scripts/publish-run"
+    ))
+    .args(args)
+    .env("CUTLAB", EXE)
+    .output()
+    .expect("publish-run runs")
+}
+
 /// Runs `command`, which must succeed (else its standard error is the failure), and returns
 /// its output.
 pub fn succeeds(command: &mut Command) -> std::process::Output {

@@ -2,20 +2,30 @@
 //! published study's report written again from its data and restored from `results/`.
 
 use crate::common::*;
+use std::path::Path;
+use std::process::Output;
 
 #[test]
 fn reproduce_writes_the_report_and_resumes_without_rerunning() {
     let dir = temp_dir("reproduce");
     let out = dir.join("run");
-    let run = |extra: &[&str]| {
-        reproduce_smoke(&out)
-            .args(["--positions", "6"])
-            .args(extra)
-            .output()
-            .expect("cutlab runs")
-    };
-    let first = run(&[]);
-    assert_success(&first);
+    assert_success(&reproduce_six(&out, &[]));
+    the_report_has_every_section(&out);
+    let steps = a_resume_reruns_only_what_lost_its_record(&out);
+    published_and_restored_it_is_the_same_run(&dir, &out, steps);
+    an_unfinished_step_is_published_apart(&dir, &out);
+}
+
+/// The smoke run of `reproduce` on 6 positions into `out`, with `extra` options.
+fn reproduce_six(out: &Path, extra: &[&str]) -> Output {
+    reproduce_smoke(out)
+        .args(["--positions", "6"])
+        .args(extra)
+        .output()
+        .expect("cutlab runs")
+}
+
+fn the_report_has_every_section(out: &Path) {
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     for section in [
         "## Table 1",
@@ -54,41 +64,38 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
         1 + 6 * 7,
         "6 positions x 7 variants"
     );
+}
 
-    let again = run(&[]);
+/// A second run is refused without `--resume`; resumed, every step is done earlier, and a
+/// step whose record is removed runs again (the manifest's list of finished steps does not
+/// bring it back). Returns the number of steps.
+fn a_resume_reruns_only_what_lost_its_record(out: &Path) -> usize {
+    let again = reproduce_six(out, &[]);
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("--resume"));
-    let resumed = run(&["--resume"]);
+    let resumed = reproduce_six(out, &["--resume"]);
     assert!(resumed.status.success());
     let log = String::from_utf8_lossy(&resumed.stderr);
     let steps = log.lines().filter(|l| l.starts_with('[')).count();
     assert!(steps > 10, "{log}");
     assert_eq!(log.matches("done earlier").count(), steps, "{log}");
-    // A step whose record is removed runs again (the manifest's list of finished steps does
-    // not bring it back); the others are done earlier.
     std::fs::remove_file(out.join("steps/fit.toml")).unwrap();
-    let refit = run(&["--resume"]);
+    let refit = reproduce_six(out, &["--resume"]);
     assert!(refit.status.success());
     let log = String::from_utf8_lossy(&refit.stderr);
     assert_eq!(log.matches("done earlier").count(), steps - 1, "{log}");
     assert!(log.contains("] cutlab fit "), "{log}");
-    // Published by `scripts/publish-run` (CSVs gzipped, PGNs and configurations packed, the
-    // traces' node, test and verified-cut rows and the cut counts left out), the run gives the same report:
-    // `cutlab report` reads the study.
+    steps
+}
+
+/// Published by `scripts/publish-run` (CSVs gzipped, PGNs and configurations packed, the
+/// traces' node, test and verified-cut rows and the cut counts left out), the run gives the
+/// same report; restored, it is the run again and resumes with all its `steps` done; published
+/// again, a study takes only its own run grown.
+fn published_and_restored_it_is_the_same_run(dir: &Path, out: &Path, steps: usize) {
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     let study = dir.join("study");
-    let publish_run = |args: &[&std::path::Path]| {
-        Command::new(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../scripts/publish-run"
-        ))
-        .args(args)
-        .env("CUTLAB", EXE)
-        .output()
-        .unwrap()
-    };
-    let publish = |run: &std::path::Path| publish_run(&[run, &study]);
-    stdout_of_success(&publish(&out));
+    stdout_of_success(&publish_run(&[out, &study]));
     assert_eq!(
         std::fs::read_to_string(study.join("report.md")).unwrap(),
         report
@@ -120,7 +127,7 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
     assert!(!study.join("samples.config.toml").exists());
     // Restored, the study's games and configurations come back as the run's, byte for byte.
     let restored = dir.join("restored");
-    stdout_of_success(&publish_run(&["--restore".as_ref(), &study, &restored]));
+    stdout_of_success(&publish_run(&[Path::new("--restore"), &study, &restored]));
     assert_eq!(
         std::fs::read(restored.join("matches/headline.pgn")).unwrap(),
         std::fs::read(out.join("matches/headline.pgn")).unwrap()
@@ -137,7 +144,7 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
     // The restored run resumes where it is, spelt from another working directory: its
     // records name the first run's folder, and every step is done earlier.
     let resumed = reproduce_smoke("./restored/")
-        .current_dir(&dir)
+        .current_dir(dir)
         .args(["--positions", "6", "--resume"])
         .output()
         .expect("cutlab runs");
@@ -146,9 +153,9 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
     assert_eq!(log.matches("done earlier").count(), steps, "{log}");
     // Published again, a study takes only its own run grown: a copy that lacks a finished
     // step (an older run) is refused and the study kept as it was.
-    stdout_of_success(&publish(&out));
+    stdout_of_success(&publish_run(&[out, &study]));
     std::fs::remove_file(out.join("steps/fit.toml")).unwrap();
-    let older = publish(&out);
+    let older = publish_run(&[out, &study]);
     assert!(!older.status.success());
     assert!(
         String::from_utf8_lossy(&older.stderr).contains("steps/fit.toml is not"),
@@ -156,12 +163,16 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
         String::from_utf8_lossy(&older.stderr)
     );
     assert!(study.join("steps/fit.toml").is_file());
-    // A search step not finished (its record gone, as when a run stops in it) is listed as
-    // such, and its rows are published apart, under unfinished/, where no report reads them;
-    // a restore puts them back for `--resume` to continue.
+}
+
+/// A search step not finished (its record gone, as when a run stops in it) is listed as such,
+/// and its rows and configurations are published apart, under unfinished/, where no report
+/// reads them; a restore puts them back for `--resume` to continue, and once the step has
+/// finished the study holds its rows in place.
+fn an_unfinished_step_is_published_apart(dir: &Path, out: &Path) {
     let depth_record = std::fs::read(out.join("steps/depth.toml")).unwrap();
     std::fs::remove_file(out.join("steps/depth.toml")).unwrap();
-    let listed = stdout_of_success(&Command::new(EXE).arg("step").arg(&out).output().unwrap());
+    let listed = stdout_of_success(&Command::new(EXE).arg("step").arg(out).output().unwrap());
     assert!(
         listed
             .lines()
@@ -169,11 +180,10 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
         "{listed}"
     );
     let partial = dir.join("study-partial");
-    stdout_of_success(&publish_run(&[&out, &partial]));
+    stdout_of_success(&publish_run(&[out, &partial]));
     assert!(partial.join("unfinished/depth.csv.gz").is_file());
     assert!(!partial.join("depth.csv.gz").exists());
-    // Its configurations go under unfinished/ in the archive too.
-    let configs: Vec<String> = std::fs::read_dir(&out)
+    let configs: Vec<String> = std::fs::read_dir(out)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|f| f.starts_with("depth.") && f.ends_with(".config.toml"))
@@ -195,7 +205,7 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
         assert!(!archived.lines().any(|l| l == config), "{archived}");
     }
     let back = dir.join("restored-partial");
-    stdout_of_success(&publish_run(&["--restore".as_ref(), &partial, &back]));
+    stdout_of_success(&publish_run(&[Path::new("--restore"), &partial, &back]));
     for file in configs.iter().map(String::as_str).chain(["depth.csv"]) {
         assert_eq!(
             std::fs::read(back.join(file)).unwrap(),
@@ -205,10 +215,10 @@ fn reproduce_writes_the_report_and_resumes_without_rerunning() {
     }
     assert!(!back.join("unfinished").exists());
     // The step finished, the study published again holds its rows in place, none apart
-    // (`fit`, its record removed above, is the one unfinished step left: its `--out`,
+    // (`fit`, its record removed before, is the one unfinished step left: its `--out`,
     // params.toml, is all there is apart).
     std::fs::write(out.join("steps/depth.toml"), depth_record).unwrap();
-    stdout_of_success(&publish_run(&[&out, &partial]));
+    stdout_of_success(&publish_run(&[out, &partial]));
     assert!(partial.join("depth.csv.gz").is_file());
     let apart: Vec<String> = std::fs::read_dir(partial.join("unfinished"))
         .unwrap()
@@ -390,7 +400,7 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
 /// written again from its committed data, and it must equal the committed report.
 #[test]
 fn every_committed_report_is_what_its_data_says() {
-    let results = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../results");
+    let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results");
     let mut studies = 0;
     for entry in std::fs::read_dir(&results).expect("results/") {
         let dir = entry.unwrap().path();
@@ -414,7 +424,7 @@ fn every_committed_report_is_what_its_data_says() {
 fn a_report_that_differs_from_its_data_fails_the_check() {
     // The study where it lies in a repository: its cited figures are read from the sources.
     let root = temp_dir("report-check");
-    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     std::os::unix::fs::symlink(repo.join("search"), root.join("search")).unwrap();
     let dir = root.join("results/modern-faithful");
     std::fs::create_dir_all(&dir).unwrap();
@@ -486,18 +496,8 @@ fn a_report_that_differs_from_its_data_fails_the_check() {
 #[test]
 fn a_damaged_study_is_not_restored_and_the_retry_is_not_refused() {
     let dir = temp_dir("restore-damaged");
-    let published = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/vs-ethereal");
-    let restore = |study: &std::path::Path, run: &std::path::Path| {
-        Command::new(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../scripts/publish-run"
-        ))
-        .arg("--restore")
-        .args([study, run])
-        .env("CUTLAB", EXE)
-        .output()
-        .unwrap()
-    };
+    let published = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/vs-ethereal");
+    let restore = |study: &Path, run: &Path| publish_run(&[Path::new("--restore"), study, run]);
     let study = dir.join("study");
     let run = dir.join("run");
     let copy = || {
