@@ -230,23 +230,32 @@ fn an_unfinished_step_is_published_apart(dir: &Path, out: &Path) {
 #[test]
 fn ablate_measures_each_method_both_ways_and_resumes() {
     let dir = temp_dir("ablate");
-    let run = |extra: &[&str]| {
-        ablate_rfp(&dir)
-            .args(["--positions", "2", "--extras", "mpc", "--nodes", "300"])
-            .args(["--looks", "20", "--depth", "4", "--time-ms", "30"])
-            .args(["--threads", "2"])
-            .args(extra)
-            .output()
-            .expect("ablate runs")
-    };
-    let out = run(&[]);
-    assert_success(&out);
+    assert_success(&ablate_small(&dir, &[]));
     let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(
         report.contains("Leave one out")
             && report.contains("Add one in")
             && report.contains("Added to the stack")
     );
+    every_step_is_dated_and_timed(&dir, &report);
+    the_csv_has_a_row_per_comparison_with_every_measurement(&dir, &report);
+    a_resume_reruns_nothing_and_refuses_another_run(&dir);
+    a_run_in_progress_is_reported_without_its_unstopped_matches(&dir);
+}
+
+/// The ablation of `rfp`, with MPC added, on 2 positions at 300 nodes (20 games a match),
+/// into `dir`, with `extra` options.
+fn ablate_small(dir: &Path, extra: &[&str]) -> Output {
+    ablate_rfp(dir)
+        .args(["--positions", "2", "--extras", "mpc", "--nodes", "300"])
+        .args(["--looks", "20", "--depth", "4", "--time-ms", "30"])
+        .args(["--threads", "2"])
+        .args(extra)
+        .output()
+        .expect("ablate runs")
+}
+
+fn every_step_is_dated_and_timed(dir: &Path, report: &str) {
     // The manifest dates every step and records the binary's bench signature.
     let manifest = std::fs::read_to_string(dir.join("manifest.toml")).unwrap();
     assert!(
@@ -273,6 +282,9 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
             .unwrap()
             .contains("speed_nps")
     );
+}
+
+fn the_csv_has_a_row_per_comparison_with_every_measurement(dir: &Path, report: &str) {
     for direction in ["without", "with", "added"] {
         assert!(dir.join(format!("forest-300-{direction}.svg")).is_file());
     }
@@ -326,9 +338,12 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
         report.contains("## What the rule does to its numbers") && report.contains("cover "),
         "{report}"
     );
+}
+
+fn a_resume_reruns_nothing_and_refuses_another_run(dir: &Path) {
     // An existing run is not mixed into; --resume reruns nothing.
-    assert!(!run(&[]).status.success());
-    let again = run(&["--resume"]);
+    assert!(!ablate_small(dir, &[]).status.success());
+    let again = ablate_small(dir, &["--resume"]);
     assert!(again.status.success());
     let log = String::from_utf8_lossy(&again.stderr);
     assert!(
@@ -345,7 +360,7 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
     // written: other positions (once accepted, the report said 3 where the data held 2) or
     // another effort (once played beside the old matches, which went unreported).
     for (option, value, recorded) in [("--positions", "3", "2"), ("--nodes", "400", "300")] {
-        let other = ablate_rfp(&dir)
+        let other = ablate_rfp(dir)
             .args(["--extras", "mpc", "--resume", option, value])
             .output()
             .expect("ablate runs");
@@ -359,6 +374,9 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
         );
     }
     assert!(!dir.join("matches/400").exists());
+}
+
+fn a_run_in_progress_is_reported_without_its_unstopped_matches(dir: &Path) {
     // A run in progress is reported too, its unstopped matches listed and kept out of the CSV:
     // one match cut to 10 of its 20 games (no look yet), one not started.
     let games = |name: &str| dir.join(format!("matches/300/{name}.csv"));
