@@ -1,9 +1,11 @@
 //! The network's commands end to end: `datagen` (self-play and played games) and `train`.
 
 use crate::common::*;
+use std::path::Path;
+use std::process::Output;
 
 /// The 32-byte records of a datagen run, sorted (their order follows the threads).
-fn datagen_records(dir: &std::path::Path) -> Vec<Vec<u8>> {
+fn datagen_records(dir: &Path) -> Vec<Vec<u8>> {
     let bytes = std::fs::read(dir.join("data.bin")).unwrap();
     assert_eq!(bytes.len() % 32, 0);
     let mut records: Vec<Vec<u8>> = bytes.chunks(32).map(<[u8]>::to_vec).collect();
@@ -12,7 +14,7 @@ fn datagen_records(dir: &std::path::Path) -> Vec<Vec<u8>> {
 }
 
 /// The records of the runs `dir/one` and `dir/two` (shards 1/2 and 2/2), together, sorted.
-fn shard_records(dir: &std::path::Path) -> Vec<Vec<u8>> {
+fn shard_records(dir: &Path) -> Vec<Vec<u8>> {
     let mut shards = datagen_records(&dir.join("one"));
     shards.extend(datagen_records(&dir.join("two")));
     shards.sort();
@@ -103,25 +105,7 @@ fn train_writes_a_network_and_resumes_from_its_checkpoint() {
             .args(["datagen", "--games", "6", "--nodes", "300", "--out"])
             .arg(dir.join("data")),
     );
-    let train = |out: &str, extra: &[&str]| {
-        Command::new(EXE)
-            .arg("train")
-            .arg(dir.join("data"))
-            .args([
-                "--batch",
-                "64",
-                "--validation",
-                "0.3",
-                "--drop-epoch",
-                "3",
-                "--out",
-            ])
-            .arg(dir.join(out))
-            .args(extra)
-            .output()
-            .unwrap()
-    };
-    let whole = train("whole", &["--epochs", "3"]);
+    let whole = train(&dir, "whole", &["--epochs", "3"]);
     assert_success(&whole);
     let net = std::fs::read(dir.join("whole/net.nnue")).unwrap();
     assert!(net.starts_with(b"CUTLABNN"));
@@ -130,48 +114,87 @@ fn train_writes_a_network_and_resumes_from_its_checkpoint() {
         text.contains("generated_at_commit") && text.contains("training_positions"),
         "{text}"
     );
-    let losses = |out: &str| -> Vec<String> {
-        std::fs::read_to_string(dir.join(out).join("loss.csv"))
-            .unwrap()
-            .lines()
-            .map(|l| {
-                let fields: Vec<&str> = l.split(',').collect();
-                fields[..4].join(",")
-            })
-            .collect()
-    };
-    assert_eq!(losses("whole").len(), 1 + 3);
-    assert!(train("part", &["--epochs", "2"]).status.success());
+    assert_eq!(losses(&dir, "whole").len(), 1 + 3);
+    a_resumed_run_trains_the_same_network(&dir);
+    a_finished_run_rescaled_halves_its_output_layer(&dir);
+    grown_data_is_refused(&dir);
+    bad_options_and_foreign_folders_are_refused_before_training(&dir);
+}
+
+/// `cutlab train DIR/data` with small batches and a validation share into `DIR/out`, with
+/// `extra` options.
+fn train(dir: &Path, out: &str, extra: &[&str]) -> Output {
+    Command::new(EXE)
+        .arg("train")
+        .arg(dir.join("data"))
+        .args([
+            "--batch",
+            "64",
+            "--validation",
+            "0.3",
+            "--drop-epoch",
+            "3",
+            "--out",
+        ])
+        .arg(dir.join(out))
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+/// The first four columns (epoch and losses) of each line of a run's `loss.csv`.
+fn losses(dir: &Path, out: &str) -> Vec<String> {
+    std::fs::read_to_string(dir.join(out).join("loss.csv"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let fields: Vec<&str> = l.split(',').collect();
+            fields[..4].join(",")
+        })
+        .collect()
+}
+
+/// The weights that end a run's network file: both layers and their biases, 16 bits each.
+fn weights(dir: &Path, out: &str) -> Vec<u8> {
+    let bytes = std::fs::read(dir.join(out).join("net.nnue")).unwrap();
+    bytes[bytes.len() - 2 * (769 * 128 + 2 * 128 + 1)..].to_vec()
+}
+
+/// A run's network read by the engine's own reader (which also checks the integers' ranges).
+fn network(dir: &Path, out: &str) -> cutlab_search::nnue::Network {
+    let bytes = std::fs::read(dir.join(out).join("net.nnue")).unwrap();
+    cutlab_search::nnue::Network::from_bytes(&bytes).unwrap()
+}
+
+/// Two epochs, then a third after `--resume` (refused without it), give the three-epoch run's
+/// losses and weights.
+fn a_resumed_run_trains_the_same_network(dir: &Path) {
+    assert!(train(dir, "part", &["--epochs", "2"]).status.success());
     assert!(
-        !train("part", &["--epochs", "3"]).status.success(),
+        !train(dir, "part", &["--epochs", "3"]).status.success(),
         "needs --resume"
     );
     assert!(
-        train("part", &["--epochs", "3", "--resume"])
+        train(dir, "part", &["--epochs", "3", "--resume"])
             .status
             .success()
     );
-    assert_eq!(losses("part"), losses("whole"));
-    let weights = |out: &str| {
-        let bytes = std::fs::read(dir.join(out).join("net.nnue")).unwrap();
-        bytes[bytes.len() - 2 * (769 * 128 + 2 * 128 + 1)..].to_vec()
-    };
-    assert_eq!(weights("part"), weights("whole"));
+    assert_eq!(losses(dir, "part"), losses(dir, "whole"));
+    assert_eq!(weights(dir, "part"), weights(dir, "whole"));
+}
+
+fn a_finished_run_rescaled_halves_its_output_layer(dir: &Path) {
     // The finished run resumed at another output scale: quantised again, not trained (the
     // same losses), the feature layer as it was and the output layer halved (each weight
     // rounded once from the float: |2s - u| <= 2 x 1/2 + 1/2 for integers s, u).
     let halved = train(
+        dir,
         "part",
         &["--epochs", "3", "--resume", "--output-scale", "0.5"],
     );
     assert_success(&halved);
-    assert_eq!(losses("part"), losses("whole"));
-    // Read by the engine's own reader (which also checks the integers' ranges).
-    let network = |out: &str| {
-        let bytes = std::fs::read(dir.join(out).join("net.nnue")).unwrap();
-        cutlab_search::nnue::Network::from_bytes(&bytes).unwrap()
-    };
-    let (scaled, unscaled) = (network("part"), network("whole"));
+    assert_eq!(losses(dir, "part"), losses(dir, "whole"));
+    let (scaled, unscaled) = (network(dir, "part"), network(dir, "whole"));
     assert_eq!(scaled.feature_weights, unscaled.feature_weights);
     assert_eq!(scaled.feature_bias, unscaled.feature_bias);
     let output = |n: &cutlab_search::nnue::Network| -> Vec<i32> {
@@ -186,6 +209,9 @@ fn train_writes_a_network_and_resumes_from_its_checkpoint() {
     for (s, u) in scaled.iter().zip(&unscaled) {
         assert!((2 * s - u).abs() <= 1, "{s} is not half of {u}");
     }
+}
+
+fn grown_data_is_refused(dir: &Path) {
     // Data that grew under the same name is other data: the resume is refused (it once
     // trained its later epochs on more positions than its first, in one loss.csv).
     let data = dir.join("data/data.bin");
@@ -193,12 +219,15 @@ fn train_writes_a_network_and_resumes_from_its_checkpoint() {
     let first: Vec<u8> = bytes[..32].to_vec();
     bytes.extend(first);
     std::fs::write(&data, &bytes).unwrap();
-    let grown = train("part", &["--epochs", "4", "--resume"]);
+    let grown = train(dir, "part", &["--epochs", "4", "--resume"]);
     let err = String::from_utf8_lossy(&grown.stderr);
     assert!(
         !grown.status.success() && err.contains("data_content"),
         "{err}"
     );
+}
+
+fn bad_options_and_foreign_folders_are_refused_before_training(dir: &Path) {
     // Refused before any training, naming the option: no validation share, a scale that
     // would saturate, and a folder whose network no training run here wrote.
     let no_validation = Command::new(EXE)
@@ -208,7 +237,7 @@ fn train_writes_a_network_and_resumes_from_its_checkpoint() {
         .arg(dir.join("refused"))
         .output()
         .unwrap();
-    let scale = train("refused", &["--epochs", "1", "--output-scale", "1e30"]);
+    let scale = train(dir, "refused", &["--epochs", "1", "--output-scale", "1e30"]);
     for (out, words) in [
         (
             no_validation,
@@ -236,7 +265,7 @@ fn train_writes_a_network_and_resumes_from_its_checkpoint() {
     );
     std::fs::create_dir_all(dir.join("foreign")).unwrap();
     std::fs::write(dir.join("foreign/net.nnue"), b"someone's network").unwrap();
-    let out = train("foreign", &["--epochs", "1"]);
+    let out = train(dir, "foreign", &["--epochs", "1"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         !out.status.success() && err.contains("no checkpoint.bin"),
@@ -282,7 +311,7 @@ fn datagen_labels_the_positions_of_played_games() {
     };
     run("whole", &[]);
     // One line per game, in the match's order, with its result and at most a position a ply.
-    let columns = |path: &std::path::Path, result: usize, count: usize| -> Vec<(String, usize)> {
+    let columns = |path: &Path, result: usize, count: usize| -> Vec<(String, usize)> {
         std::fs::read_to_string(path)
             .unwrap()
             .lines()
