@@ -2,6 +2,8 @@
 //! study sharded here and on Slurm, and every step killed then resumed.
 
 use crate::common::*;
+use std::path::{Path, PathBuf};
+use std::process::Output;
 
 #[test]
 fn shards_merge_into_the_whole() {
@@ -42,7 +44,7 @@ fn shards_merge_into_the_whole() {
     // existing output was overwritten silently. Each is refused and every file kept.
     let s1 = dir.join("s1.csv");
     let before = std::fs::read(&s1).unwrap();
-    let merge = |args: &[&std::path::Path]| {
+    let merge = |args: &[&Path]| {
         Command::new(EXE)
             .arg("merge")
             .args(args)
@@ -102,107 +104,18 @@ fn shards_merge_into_the_whole() {
 fn slurm_jobs_run_shards_that_merge_into_the_whole() {
     let dir = temp_dir("slurm-plan");
     assert!(depth_run(&dir, "full.csv", &[]).status.success());
-    // The plan and batch scripts, without a cluster: an array of 3 shards and a merge job.
-    let out = dir.join("sharded.csv");
-    let suite = dir.join("suite.epd");
-    // `cutlab slurm --slurm-dry-run` of a depth run over the suite: ARRAY shards, the plan in
-    // DIR, the rows in OUT.
-    let dry_run = |array: &str, plan: &std::path::Path, args: &[&str], out: &std::path::Path| {
-        Command::new(EXE)
-            .args(["slurm", "--slurm-dry-run", "--slurm-array", array, "--dir"])
-            .arg(plan)
-            .args(["--", "depth", "--suite", suite.to_str().unwrap()])
-            .args(args)
-            .arg("--out")
-            .arg(out)
-            .output()
-            .expect("slurm runs")
-    };
-    let plan = dir.join("jobs");
-    let submitted = dry_run(
-        "3",
-        &plan,
-        &["--variants", "null-move,null-move+mpc", "--depth", "5"],
-        &out,
-    );
-    assert!(submitted.status.success(), "{submitted:?}");
-    let array = std::fs::read_to_string(plan.join("slurm/cutlab-depth.sbatch")).unwrap();
-    assert!(array.contains("#SBATCH --array=1-3"), "{array}");
+    let (plan, out) = (dir.join("jobs"), dir.join("sharded.csv"));
+    the_batch_scripts_shard_and_merge(&dir, &plan, &out);
+    the_jobs_run_here_give_the_whole(&dir, &plan, &out);
+    a_command_that_would_fail_is_refused_before_writing(&dir);
     assert!(
-        array.contains("--shard \"$SLURM_ARRAY_TASK_ID/3\""),
-        "{array}"
+        plan.join("steps/depth.toml").is_file(),
+        "the step is recorded"
     );
-    let merge = std::fs::read_to_string(plan.join("slurm/cutlab-depth-merge.sbatch")).unwrap();
-    assert!(merge.contains("--merge 3"), "{merge}");
-    // A search at fixed depth shares its node; one at fixed time has the node to itself.
-    assert!(!array.contains("--exclusive"), "{array}");
-    let timed = dir.join("timed-jobs");
-    let submitted = dry_run(
-        "2",
-        &timed,
-        &["--variants", "null-move", "--time-ms", "100"],
-        &dir.join("timed.csv"),
-    );
-    assert!(submitted.status.success(), "{submitted:?}");
-    let script = std::fs::read_to_string(timed.join("slurm/cutlab-depth.sbatch")).unwrap();
-    assert!(script.contains("#SBATCH --exclusive"), "{script}");
-    // A command that shards itself is refused before anything is written: every job of its
-    // array would have been sharded twice and failed.
-    let twice = dir.join("twice-jobs");
-    let refused = dry_run(
-        "2",
-        &twice,
-        &["--variants", "null-move", "--depth", "3", "--shard", "1/2"],
-        &dir.join("twice.csv"),
-    );
-    assert!(!refused.status.success());
-    assert!(
-        String::from_utf8_lossy(&refused.stderr).contains("has --shard; leave it out"),
-        "{refused:?}"
-    );
-    assert!(!twice.exists());
-    // Resubmitted from anywhere, a script reads and writes the same files: the submission's
-    // directory is the job's, the logs' path absolute.
-    let cwd = std::env::current_dir().unwrap();
-    assert!(
-        array.contains(&format!("#SBATCH --chdir={}", cwd.display())),
-        "{array}"
-    );
-    assert!(array.contains("#SBATCH --output=/"), "{array}");
+}
 
-    // What the jobs run, run here: each shard, then the merge.
-    let step = |extra: &[&str]| {
-        Command::new(EXE)
-            .arg("step")
-            .arg(&plan)
-            .arg("depth")
-            .args(extra)
-            .output()
-            .expect("step runs")
-    };
-    let early = step(&["--merge", "3"]);
-    assert!(
-        !early.status.success(),
-        "merging before the shards end is refused"
-    );
-    assert!(String::from_utf8_lossy(&early.stderr).contains("shard 1/3 has not finished"));
-    for k in 1..=3 {
-        let shard = step(&["--shard", &format!("{k}/3")]);
-        assert!(shard.status.success(), "{shard:?}");
-    }
-    // The merge job's log has the result, and the shards' files are gone.
-    let log = stdout_of_success(&step(&["--merge", "3"]));
-    assert!(
-        log.contains("3 shards merged") && log.contains("mean nodes"),
-        "{log}"
-    );
-    assert_eq!(shard_files_in(&dir), Vec::<String>::new());
-    assert!(
-        step(&["--merge", "3"]).status.success(),
-        "merged once, done"
-    );
-    assert_eq!(depth_rows(&out), depth_rows(&dir.join("full.csv")));
-    // A command that would fail on the cluster is refused before anything is written.
+/// A command that would fail on the cluster is refused before anything is written.
+fn a_command_that_would_fail_is_refused_before_writing(dir: &Path) {
     for (words, message) in [
         (
             vec!["depth", "--suite", "missing.epd", "--depth", "2"],
@@ -233,10 +146,117 @@ fn slurm_jobs_run_shards_that_merge_into_the_whole() {
         );
         assert!(!refused_dir.exists(), "{words:?} wrote its plan");
     }
-    assert!(
-        plan.join("steps/depth.toml").is_file(),
-        "the step is recorded"
+}
+
+/// `cutlab slurm --slurm-dry-run` of a depth run over `DIR/suite.epd`: ARRAY shards, the plan
+/// in PLAN, the rows in OUT.
+fn slurm_dry_run(dir: &Path, array: &str, plan: &Path, args: &[&str], out: &Path) -> Output {
+    Command::new(EXE)
+        .args(["slurm", "--slurm-dry-run", "--slurm-array", array, "--dir"])
+        .arg(plan)
+        .args(["--", "depth", "--suite"])
+        .arg(dir.join("suite.epd"))
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .expect("slurm runs")
+}
+
+/// The plan and batch scripts, without a cluster: an array of 3 shards and a merge job into
+/// `out`, planned in `plan`; exclusive nodes for a timed search only; a self-sharded command
+/// refused; paths that hold wherever the script is resubmitted.
+fn the_batch_scripts_shard_and_merge(dir: &Path, plan: &Path, out: &Path) {
+    let submitted = slurm_dry_run(
+        dir,
+        "3",
+        plan,
+        &["--variants", "null-move,null-move+mpc", "--depth", "5"],
+        out,
     );
+    assert!(submitted.status.success(), "{submitted:?}");
+    let array = std::fs::read_to_string(plan.join("slurm/cutlab-depth.sbatch")).unwrap();
+    assert!(array.contains("#SBATCH --array=1-3"), "{array}");
+    assert!(
+        array.contains("--shard \"$SLURM_ARRAY_TASK_ID/3\""),
+        "{array}"
+    );
+    let merge = std::fs::read_to_string(plan.join("slurm/cutlab-depth-merge.sbatch")).unwrap();
+    assert!(merge.contains("--merge 3"), "{merge}");
+    // A search at fixed depth shares its node; one at fixed time has the node to itself.
+    assert!(!array.contains("--exclusive"), "{array}");
+    let timed = dir.join("timed-jobs");
+    let submitted = slurm_dry_run(
+        dir,
+        "2",
+        &timed,
+        &["--variants", "null-move", "--time-ms", "100"],
+        &dir.join("timed.csv"),
+    );
+    assert!(submitted.status.success(), "{submitted:?}");
+    let script = std::fs::read_to_string(timed.join("slurm/cutlab-depth.sbatch")).unwrap();
+    assert!(script.contains("#SBATCH --exclusive"), "{script}");
+    // A command that shards itself is refused before anything is written: every job of its
+    // array would have been sharded twice and failed.
+    let twice = dir.join("twice-jobs");
+    let refused = slurm_dry_run(
+        dir,
+        "2",
+        &twice,
+        &["--variants", "null-move", "--depth", "3", "--shard", "1/2"],
+        &dir.join("twice.csv"),
+    );
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("has --shard; leave it out"),
+        "{refused:?}"
+    );
+    assert!(!twice.exists());
+    // Resubmitted from anywhere, a script reads and writes the same files: the submission's
+    // directory is the job's, the logs' path absolute.
+    let cwd = std::env::current_dir().unwrap();
+    assert!(
+        array.contains(&format!("#SBATCH --chdir={}", cwd.display())),
+        "{array}"
+    );
+    assert!(array.contains("#SBATCH --output=/"), "{array}");
+}
+
+/// What the jobs run, run here: each shard (a merge before them is refused), then the merge,
+/// which gives the unsharded run's rows.
+fn the_jobs_run_here_give_the_whole(dir: &Path, plan: &Path, out: &Path) {
+    // What the jobs run, run here: each shard, then the merge.
+    let step = |extra: &[&str]| {
+        Command::new(EXE)
+            .arg("step")
+            .arg(plan)
+            .arg("depth")
+            .args(extra)
+            .output()
+            .expect("step runs")
+    };
+    let early = step(&["--merge", "3"]);
+    assert!(
+        !early.status.success(),
+        "merging before the shards end is refused"
+    );
+    assert!(String::from_utf8_lossy(&early.stderr).contains("shard 1/3 has not finished"));
+    for k in 1..=3 {
+        let shard = step(&["--shard", &format!("{k}/3")]);
+        assert!(shard.status.success(), "{shard:?}");
+    }
+    // The merge job's log has the result, and the shards' files are gone.
+    let log = stdout_of_success(&step(&["--merge", "3"]));
+    assert!(
+        log.contains("3 shards merged") && log.contains("mean nodes"),
+        "{log}"
+    );
+    assert_eq!(shard_files_in(dir), Vec::<String>::new());
+    assert!(
+        step(&["--merge", "3"]).status.success(),
+        "merged once, done"
+    );
+    assert_eq!(depth_rows(out), depth_rows(&dir.join("full.csv")));
 }
 
 /// Killing a pipeline (SIGKILL) ended it but left its running step appending; a `--resume`
@@ -345,7 +365,7 @@ fn a_sharded_match_merges_its_games_and_its_pgn() {
 }
 
 /// The files of `dir` that a shard wrote (`*.shardK.*`).
-fn shard_files_in(dir: &std::path::Path) -> Vec<String> {
+fn shard_files_in(dir: &Path) -> Vec<String> {
     std::fs::read_dir(dir)
         .unwrap()
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
@@ -420,7 +440,7 @@ fn every_study_shards_here_and_on_slurm() {
     // row, and no record. The resume finishes every step to the same rows (the matches'
     // games byte for byte, at fixed nodes; the searches' rows by count, their times vary).
     let files = csv_files(&dir);
-    let whole: Vec<(std::path::PathBuf, String)> = files
+    let whole: Vec<(PathBuf, String)> = files
         .iter()
         .map(|f| (f.clone(), std::fs::read_to_string(f).unwrap()))
         .collect();
@@ -454,7 +474,7 @@ fn every_study_shards_here_and_on_slurm() {
 }
 
 /// The CSVs below `dir`, its logs aside.
-fn csv_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+fn csv_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap().map(Result::unwrap) {
         let path = entry.path();
