@@ -2,6 +2,8 @@
 //! and their games packed and unpacked.
 
 use crate::common::*;
+use std::path::Path;
+use std::process::Output;
 
 #[test]
 fn a_short_match_pairs_openings_and_counts_consistently() {
@@ -151,13 +153,6 @@ fn an_engine_that_exits_is_restarted_and_the_game_goes_on() {
 #[test]
 fn a_match_resumes_pair_by_pair_and_its_shards_sum_up_to_the_whole() {
     let dir = temp_dir("match-resume");
-    let play = |games: &str, out: &std::path::Path, extra: &[&str]| {
-        match_command(["null-move", "plain"], 300, out)
-            .args(["--games", games])
-            .args(extra)
-            .output()
-            .expect("match runs")
-    };
     let whole = dir.join("whole.csv");
     assert!(play("4", &whole, &[]).status.success());
     assert!(
@@ -178,30 +173,34 @@ fn a_match_resumes_pair_by_pair_and_its_shards_sum_up_to_the_whole() {
         .collect();
     games.sort_unstable();
     assert_eq!(games, (1..=8).collect::<Vec<_>>());
-    // Fixed nodes make games deterministic: two shards sum up to the same match.
+    two_shards_sum_up_to_the_match_and_nothing_else(&dir, &whole);
+    the_sprt_on_normalized_elo_says_its_scale(&whole);
+    a_resume_with_other_settings_or_another_build_is_refused(&whole);
+}
+
+/// `null-move` against `plain` at 300 nodes a move, `games` games into `out`, with `extra`
+/// options.
+fn play(games: &str, out: &Path, extra: &[&str]) -> Output {
+    match_command(["null-move", "plain"], 300, out)
+        .args(["--games", games])
+        .args(extra)
+        .output()
+        .expect("match runs")
+}
+
+/// Fixed nodes make games deterministic: two shards sum up to the same match as `whole`; the
+/// same shard twice, or a shard of another match, is refused.
+fn two_shards_sum_up_to_the_match_and_nothing_else(dir: &Path, whole: &Path) {
     let (one, two) = (dir.join("s1.csv"), dir.join("s2.csv"));
     assert!(play("8", &one, &["--shard", "1/2"]).status.success());
     assert!(play("8", &two, &["--shard", "2/2"]).status.success());
-    let report = |files: &[&std::path::Path]| {
+    let report = |files: &[&Path]| {
         let out = succeeds(Command::new(EXE).arg("match-report").args(files));
         String::from_utf8(out.stdout).unwrap()
     };
     let merged = report(&[&one, &two]);
-    assert_eq!(merged, report(&[&whole]));
+    assert_eq!(merged, report(&[whole]));
     assert!(merged.contains("Games: 8"), "{merged}");
-    // The SPRT on normalized Elo, fishtest's default, says its scale.
-    let out = Command::new(EXE)
-        .arg("match-report")
-        .arg(&whole)
-        .args(["--sprt", "nelo0=0,nelo1=5,alpha=0.05,beta=0.05"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && text.contains("[0.00, 5.00] nElo"),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let twice = Command::new(EXE)
         .args(["match-report", one.to_str().unwrap(), one.to_str().unwrap()])
         .output()
@@ -226,21 +225,41 @@ fn a_match_resumes_pair_by_pair_and_its_shards_sum_up_to_the_whole() {
         !mixed.status.success() && stderr.contains("args.nodes: 300 -> 600"),
         "{stderr}"
     );
-    // A resume with other settings (another seed, another opponent) once mixed its games in
-    // silently; now it is refused, naming them. More games, or other concurrency, go on.
-    let before = std::fs::read(&whole).unwrap();
-    let other = play("10", &whole, &["--resume", "--seed", "7"]);
+}
+
+/// The SPRT on normalized Elo, fishtest's default, says its scale.
+fn the_sprt_on_normalized_elo_says_its_scale(whole: &Path) {
+    let out = Command::new(EXE)
+        .arg("match-report")
+        .arg(whole)
+        .args(["--sprt", "nelo0=0,nelo1=5,alpha=0.05,beta=0.05"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("[0.00, 5.00] nElo"),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A resume with other settings (another seed, another opponent) once mixed its games in
+/// silently; now it is refused, naming them, as is one by a build whose search behaves
+/// otherwise. More games, or other concurrency, go on.
+fn a_resume_with_other_settings_or_another_build_is_refused(whole: &Path) {
+    let before = std::fs::read(whole).unwrap();
+    let other = play("10", whole, &["--resume", "--seed", "7"]);
     assert!(!other.status.success());
     let log = String::from_utf8_lossy(&other.stderr);
     assert!(log.contains("args.seed: 1 -> 7"), "{log}");
     let opponent = match_of(["variant=null-move", "variant=mpc"])
         .args(["--nodes", "300", "--games", "10", "--resume", "--out"])
-        .arg(&whole)
+        .arg(whole)
         .output()
         .unwrap();
     assert!(!opponent.status.success());
     assert!(String::from_utf8_lossy(&opponent.stderr).contains("args.engine"));
-    assert_eq!(std::fs::read(&whole).unwrap(), before, "nothing written");
+    assert_eq!(std::fs::read(whole).unwrap(), before, "nothing written");
     // Games played by a build whose search behaves otherwise, with the same settings, are
     // told apart by the search signature recorded beside them.
     let config = whole.with_extension("config.toml");
@@ -251,17 +270,17 @@ fn a_match_resumes_pair_by_pair_and_its_shards_sum_up_to_the_whole() {
         &format!("plain = {}", plain + 1),
     );
     std::fs::write(&config, other_build).unwrap();
-    let changed = play("10", &whole, &["--resume"]);
+    let changed = play("10", whole, &["--resume"]);
     assert!(!changed.status.success());
     let log = String::from_utf8_lossy(&changed.stderr);
     assert!(
         log.contains(&format!("search_signature.plain: {} -> {plain}", plain + 1)),
         "{log}"
     );
-    assert_eq!(std::fs::read(&whole).unwrap(), before, "nothing written");
+    assert_eq!(std::fs::read(whole).unwrap(), before, "nothing written");
     std::fs::write(&config, recorded).unwrap();
     assert!(
-        play("10", &whole, &["--resume", "--concurrency", "2"])
+        play("10", whole, &["--resume", "--concurrency", "2"])
             .status
             .success()
     );
@@ -379,7 +398,7 @@ fn adjudication_replayed_on_scores_is_the_live_adjudication() {
         .expect("adjudicate runs");
     let summary = stdout_of_success(&out);
     assert!(summary.contains("Games: 8, adjudicated: "), "{summary}");
-    let read = |path: &std::path::Path| -> Vec<csv::StringRecord> {
+    let read = |path: &Path| -> Vec<csv::StringRecord> {
         let mut reader = csv::Reader::from_path(path).unwrap();
         reader.records().map(Result::unwrap).collect()
     };
