@@ -255,6 +255,15 @@ fn same_family(a: &str, b: &str) -> bool {
     a == b || (a.starts_with("null-move") && b.starts_with("null-move"))
 }
 
+/// The part of variant `reference` that `method`, added to it, takes the place of: another
+/// rule of its family (a null-move rule for a null-move rule), or none.
+#[must_use]
+pub fn replaced_part<'a>(reference: &'a str, method: &str) -> Option<&'a str> {
+    reference
+        .split('+')
+        .find(|p| *p != method && same_family(p, method))
+}
+
 /// Whether a part is the evaluation (`nnue`, `nnue@FILE`), not a forward-pruning method: it is
 /// not measured unless named in `--methods`, and the baseline takes the stack's.
 fn is_evaluation(part: &str) -> bool {
@@ -386,5 +395,22 @@ mod tests {
             super::name("without", "nnue@search/nets/embedded.nnue"),
             "without-nnue-embedded"
         );
+    }
+
+    /// A null-move rule added takes the place of the reference's own (its variant holds one
+    /// rule), which the report names; another method replaces nothing.
+    #[test]
+    fn a_null_move_rule_added_replaces_the_references_own() {
+        let stack = "null-move-modern+lmr+rfp";
+        assert_eq!(
+            super::replaced_part(stack, "null-move-r3"),
+            Some("null-move-modern")
+        );
+        assert_eq!(
+            super::with_method(&["null-move-modern".into(), "lmr".into()], "null-move-r3"),
+            "lmr+null-move-r3"
+        );
+        assert_eq!(super::replaced_part(stack, "mpc"), None);
+        assert_eq!(super::replaced_part("null-move+lmr", "null-move"), None);
     }
 }

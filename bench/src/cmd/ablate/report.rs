@@ -203,6 +203,36 @@ fn protocol(manifest: &Manifest) -> String {
     format!("{openings}, {adjudication}")
 }
 
+/// What the rows that put a method in the place of the reference's own rule of its family
+/// measure (`comparison::replaced_part`), a sentence a reference: none when no row does.
+fn replacements(manifest: &Manifest) -> String {
+    let mut said = String::new();
+    for (direction, reference, whose) in [
+        (Direction::Added, &manifest.stack, "the stack"),
+        (Direction::With, &manifest.baseline, "the baseline"),
+    ] {
+        let mut replaced = None;
+        let methods: Vec<String> = manifest
+            .comparisons
+            .iter()
+            .filter(|c| c.direction == direction)
+            .filter_map(|c| {
+                let part = super::comparison::replaced_part(reference, &c.method)?;
+                replaced = Some(part);
+                Some(format!("`{}`", c.method))
+            })
+            .collect();
+        if let Some(part) = replaced {
+            said.push_str(&format!(
+                "With {} added to {whose}, each takes the place of its `{part}` (one null-move \
+                 rule at a time): those rows compare the two rules.\n\n",
+                methods.join(", ")
+            ));
+        }
+    }
+    said
+}
+
 /// The report's title and its first paragraphs: the run, the stopping rule, the intervals.
 fn introduction(manifest: &Manifest, confidence: &str) -> String {
     let games: Vec<String> = manifest.looks.iter().map(u64::to_string).collect();
@@ -215,7 +245,7 @@ fn introduction(manifest: &Manifest, confidence: &str) -> String {
         ""
     };
     format!(
-        "# cutlab ablate ({} scale)\n\nStack: `{}`\n\nBaseline: `{}`\n\nMatches at {} nodes \
+        "# cutlab ablate ({} scale)\n\nStack: `{}`\n\nBaseline: `{}`\n\n{}Matches at {} nodes \
          per move{later}, each variant against its reference in pairs of games from \
          {}, colours swapped. **Stopping rule**: each match is looked at only \
          after {} games; with {} looks, each look's pentanomial Elo interval is at {confidence} \
@@ -236,6 +266,7 @@ fn introduction(manifest: &Manifest, confidence: &str) -> String {
         manifest.header.scale,
         manifest.stack,
         manifest.baseline,
+        replacements(manifest),
         efforts.join(" and "),
         protocol(manifest),
         games.join(", "),
