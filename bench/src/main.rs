@@ -30,7 +30,9 @@ fn main() -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("cutlab: error: {message}");
+            // The style of clap's own errors (a bad option's value, an unknown flag), so that
+            // every error reads alike.
+            eprintln!("error: {message}");
             ExitCode::FAILURE
         }
     }

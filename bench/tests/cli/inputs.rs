@@ -2,6 +2,29 @@
 
 use crate::common::*;
 
+/// One error style: a refusal of our own (a missing file) reads as clap's (a bad number), each
+/// a line that starts `error: `, with a failing exit status.
+#[test]
+fn every_error_reads_alike() {
+    let dir = temp_dir("error-style");
+    let missing = dir.join("missing.epd");
+    for args in [
+        vec![
+            "depth",
+            "--depth",
+            "2",
+            "--suite",
+            missing.to_str().unwrap(),
+        ],
+        vec!["depth", "--depth", "two"],
+    ] {
+        let out = Command::new(EXE).args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+    }
+}
+
 #[test]
 fn nonsense_numbers_are_refused_naming_the_option() {
     for (args, option) in [
