@@ -40,12 +40,12 @@ for _ in $(seq 600); do
   sleep 1
 done
 if [ -n "$(squeue -h -j "$ids" 2>/dev/null)" ]; then
-  echo "Slurm jobs still queued after 10 minutes:" >&2
+  echo "error: Slurm jobs still queued after 10 minutes:" >&2
   squeue >&2
   exit 1
 fi
 if ! [ -s "$work/slurm/report.md" ]; then
-  echo "the Slurm run wrote no report; its job logs:" >&2
+  echo "error: the Slurm run wrote no report; its job logs:" >&2
   tail -n 5 "$work"/slurm/logs/slurm-*.out >&2
   exit 1
 fi

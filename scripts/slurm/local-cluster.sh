@@ -38,7 +38,7 @@ start() {
   for cmd in munged slurmctld slurmd sbatch; do
     command -v "$cmd" >/dev/null || PATH=$PATH:/usr/sbin
     command -v "$cmd" >/dev/null || {
-      echo "$cmd not found: apt-get install --no-install-recommends slurm-wlm munge" >&2
+      echo "error: $cmd not found: apt-get install --no-install-recommends slurm-wlm munge" >&2
       exit 1
     }
   done
@@ -96,7 +96,7 @@ EOF
     fi
     sleep 0.2
   done
-  echo "slurm did not come up; logs in $dir" >&2
+  echo "error: slurm did not come up; logs in $dir" >&2
   sinfo >&2 || true
   stop
   exit 1
