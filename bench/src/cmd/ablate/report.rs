@@ -203,8 +203,9 @@ fn protocol(manifest: &Manifest) -> String {
     format!("{openings}, {adjudication}")
 }
 
-/// What the rows that put a method in the place of the reference's own rule of its family
-/// measure (`comparison::replaced_part`), a sentence a reference: none when no row does.
+/// The sentences that say which rows put a method in the place of the reference's own rule of
+/// its family (`comparison::replaced_part`), one for the stack and one for the baseline;
+/// empty where no row does.
 fn replacements(manifest: &Manifest) -> String {
     let mut said = String::new();
     for (direction, reference, whose) in [
