@@ -213,16 +213,17 @@ fn replacements(manifest: &Manifest) -> String {
         (Direction::With, &manifest.baseline, "the baseline"),
     ] {
         let mut replaced = None;
-        let methods: Vec<String> = manifest
+        let mut methods = Vec::new();
+        let rows = manifest
             .comparisons
             .iter()
-            .filter(|c| c.direction == direction)
-            .filter_map(|c| {
-                let part = super::comparison::replaced_part(reference, &c.method)?;
+            .filter(|c| c.direction == direction);
+        for c in rows {
+            if let Some(part) = super::comparison::replaced_part(reference, &c.method) {
                 replaced = Some(part);
-                Some(format!("`{}`", c.method))
-            })
-            .collect();
+                methods.push(format!("`{}`", c.method));
+            }
+        }
         if let Some(part) = replaced {
             said.push_str(&format!(
                 "With {} added to {whose}, each takes the place of its `{part}` (one null-move \
