@@ -1,9 +1,10 @@
-//! The libraries the commands share: the bench and its signatures, inputs hashed by content,
-//! CSV merging, the training-data record, packed games and their move text, external engines'
+//! The libraries the commands share: the bench and its signatures, inputs hashed by content, CSV
+//! merging, the training-data record, packed games and their move text, external engines'
 //! processes, children that die with their parent and outputs locked while written, options
-//! flattened into their arguments, result files that resume, the parallel runner, the study
-//! runner and its Slurm jobs, progress bars, shards, self-play's random streams and
-//! adjudication, and time limits that follow the machine's speed. Nothing here calls a command.
+//! flattened into their arguments, the English of generated sentences, result files that resume,
+//! the parallel runner, the study runner and its Slurm jobs, progress bars, shards, self-play's
+//! random streams and adjudication, and time limits that follow the machine's speed. Nothing here
+//! calls a command.
 
 pub mod adjudication;
 pub mod bench;
@@ -20,6 +21,7 @@ pub mod parallel;
 pub mod pipeline;
 pub mod process;
 pub mod progress;
+pub mod prose;
 pub mod results;
 pub mod self_play;
 pub mod shard;

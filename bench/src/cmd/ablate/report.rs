@@ -269,7 +269,7 @@ fn introduction(manifest: &Manifest, confidence: &str) -> String {
         manifest.stack,
         manifest.baseline,
         replacements(manifest),
-        efforts.join(" and "),
+        crate::common::prose::list(&efforts),
         protocol(manifest),
         games.join(", "),
         manifest.looks.len(),

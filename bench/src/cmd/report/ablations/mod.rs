@@ -393,7 +393,7 @@ fn introduction(study: &AblationStudy, runs: &Runs<'_>) -> String {
          and the interval is wide rather than narrow). *differs*: that interval excludes 0; *playing*: a match has not yet stopped \
          by its rule, its numbers are not final; *to play*: a match has no game yet.\n\n- {}: `{}` ({})\n- {}: `{}` ({})\n\n",
         directions.join(", "),
-        efforts.join(" and "),
+        crate::common::prose::list(&efforts),
         runs.looks_a.games().len().max(runs.looks_b.games().len()),
         b.0,
         a.0,
