@@ -228,7 +228,7 @@ fn replacements(manifest: &Manifest) -> String {
             said.push_str(&format!(
                 "With {} added to {whose}, each takes the place of its `{part}` (one null-move \
                  rule at a time): those rows compare the two rules.\n\n",
-                methods.join(", ")
+                crate::common::prose::list(&methods)
             ));
         }
     }
