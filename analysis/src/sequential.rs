@@ -102,28 +102,41 @@ fn matches_until(
             if until.is_some() {
                 state = splitmix64(seed ^ u64::from(i).wrapping_mul(0x9E37_79B9_7F4A_7C15));
             }
-            let mut p = Pentanomial::default();
-            // The rule is asked only at its looks (it says nothing between them), the next
-            // one counted here rather than found among them at every pair.
-            let mut next_look = looks.games().iter();
-            let mut look = next_look.next().copied();
+            // The outcomes counted LL to WW; the rule is asked only at its looks (it says
+            // nothing between them), so the pairs up to the next look or cut are drawn in one
+            // run.
+            let mut counts = [0_u64; 5];
             let mut games = 0;
+            let mut looks_left = looks.games().iter().copied().peekable();
             let stop = loop {
-                state = splitmix64(state);
-                #[expect(clippy::cast_precision_loss, reason = "53 bits of a uniform draw")]
-                let u = (state >> 11) as f64 / (1_u64 << 53) as f64 * total;
-                p.add_outcome(cumulative.iter().position(|&c| u < c).unwrap_or(4));
-                games += 2;
+                let look = looks_left.peek().copied();
+                let Some(end) = [look, until].into_iter().flatten().min() else {
+                    break None;
+                };
+                while games < end {
+                    state = splitmix64(state);
+                    #[expect(clippy::cast_precision_loss, reason = "53 bits of a uniform draw")]
+                    let u = (state >> 11) as f64 / (1_u64 << 53) as f64 * total;
+                    // The first outcome whose cumulative probability exceeds u, found without a
+                    // branch: the number of outcomes whose cumulative probability u reaches.
+                    let outcome = usize::from(u >= cumulative[0])
+                        + usize::from(u >= cumulative[1])
+                        + usize::from(u >= cumulative[2])
+                        + usize::from(u >= cumulative[3]);
+                    counts[outcome] += 1;
+                    games += 2;
+                }
                 if look == Some(games) {
-                    if let Some(stop) = looks.stop(&p) {
+                    if let Some(stop) = looks.stop(&Pentanomial::from(counts)) {
                         break Some(stop);
                     }
-                    look = next_look.next().copied();
+                    looks_left.next();
                 }
                 if until.is_some_and(|cut| games >= cut) {
                     break None;
                 }
             };
+            let p = Pentanomial::from(counts);
             let s = looks.stats(&p);
             Stopped {
                 elo: s.elo,

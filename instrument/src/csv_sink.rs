@@ -40,6 +40,7 @@ impl Default for NodeFilter {
 }
 
 /// SplitMix64 finaliser (Steele, Lea and Flood 2014): a well-mixed 64-bit hash.
+#[inline]
 #[must_use]
 pub fn splitmix64(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
