@@ -96,12 +96,12 @@ fn scale_paragraph(s: &Sizes) -> String {
 
 /// The searches' rows: the regression, the depth comparison, the oracle and the traces.
 fn search_rows(s: &Sizes, budget: &mut Budget) {
-    // Seconds of one search to the regression's depth; a traced search takes about twice that.
-    let regress_one = REGRESS_SECONDS_AT_10 * s.factor * 2f64.powi(s.scale.regress_depth - 10);
-    regression_row(s, budget, regress_one);
+    // Seconds of one search to `depth`; a traced search takes about twice that.
+    let one_search = |depth: i32| REGRESS_SECONDS_AT_10 * s.factor * 2f64.powi(depth - 10);
+    regression_row(s, budget, one_search(s.scale.regress_depth));
     depth_row(s, budget);
     oracle_row(s, budget);
-    false_cuts_row(s, budget, regress_one);
+    false_cuts_row(s, budget, one_search(s.scale.trace_depth));
 }
 
 /// Table 1's regression: the sampled positions and the balanced endgames, to the scale's depth.
@@ -190,8 +190,9 @@ fn oracle_row(s: &Sizes, budget: &mut Budget) {
     );
 }
 
-/// The traces' false cuts, one traced search of each method per position.
-fn false_cuts_row(s: &Sizes, budget: &mut Budget, regress_one: f64) {
+/// The traces' false cuts, one traced search of each method per position, each to the trace
+/// depth (`trace_one`: an untraced search to it).
+fn false_cuts_row(s: &Sizes, budget: &mut Budget, trace_one: f64) {
     let sc = s.scale;
     budget.row(
         [
@@ -207,7 +208,7 @@ fn false_cuts_row(s: &Sizes, budget: &mut Budget, regress_one: f64) {
         sc.sample.trace_positions.min(s.positions) as f64
             * scale::TRACED.len() as f64
             * 2.0
-            * regress_one,
+            * trace_one,
     );
 }
 
