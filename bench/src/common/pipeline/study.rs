@@ -12,14 +12,17 @@
 //!    every N-th step from the K-th), each recorded as it ends;
 //! 8. once every step is done, the report and its summary.
 
-use std::{path::Path, time::Instant};
+use std::{
+    path::Path,
+    time::{Duration, Instant},
+};
 
 use clap::Args;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use super::{
     Layout, Step, StepRecord, check_finished_commands, environment, finished_steps, idle_wait,
-    load_manifest, record_step, run_and_record, save_manifest, save_plan, step_record,
+    load, load_manifest, record_step, run_and_record, save_manifest, save_plan, step_record,
     write_position_files,
 };
 use crate::common::{
@@ -411,6 +414,9 @@ fn run_steps<S: Study>(
     options: &StudyOptions,
 ) -> Result<(), String> {
     let total = steps.len();
+    // Whether the step just run here left the machine idle: its record watched the others
+    // for longer than `load::wait_for_idle` would, so the next step starts at once.
+    let mut ended_idle = false;
     for (k, step) in steps.iter().enumerate() {
         if options.shard.is_some_and(|s| k % s.n != s.k - 1) {
             continue;
@@ -429,7 +435,15 @@ fn run_steps<S: Study>(
             continue;
         }
         eprintln!("[{k}/{total}] {}", step.command_line());
-        run_and_record(layout, step, idle_wait(options.idle_wait))?;
+        let wait = if ended_idle {
+            Duration::ZERO
+        } else {
+            idle_wait(options.idle_wait)
+        };
+        let record = run_and_record(layout, step, wait)?;
+        ended_idle = record
+            .other_cores_busy
+            .is_some_and(|busy| busy < load::IDLE_CORES);
         manifest.as_mut().steps = finished_steps(layout, steps);
         save_manifest(layout, manifest)?;
         // The report of a run in progress, after every step.
