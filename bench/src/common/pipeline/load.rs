@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 pub const IDLE_CORES: f64 = 0.5;
 
 /// How long the machine is watched before a step that measures time.
-const WINDOW: Duration = Duration::from_secs(3);
+pub const WINDOW: Duration = Duration::from_secs(3);
 
 /// How long to wait between looks at a busy machine.
 const RETRY: Duration = Duration::from_secs(30);
