@@ -154,9 +154,8 @@ impl Scale {
     };
 
     /// The README's main command ([`crate::common::durations::REPRODUCE_QUICK`]): every step,
-    /// on a sample small enough that a newcomer's two commands take about 19 minutes from a
-    /// fresh clone on 2 cores (24 positions, traces to depth 8 and games at 1+0.01 took 317 s
-    /// to run; 48 positions, depth 9 and 2+0.02 took 550 s).
+    /// on a sample small enough to keep a newcomer's two commands short (48 positions, traces
+    /// to depth 9 and games at 2+0.02 ran 550 s; the time of these is in `durations`).
     pub const QUICK: Scale = Scale {
         sample: Sample {
             name: "quick",

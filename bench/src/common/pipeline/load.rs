@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 pub const IDLE_CORES: f64 = 0.5;
 
 /// How long the machine is watched before a step that measures time.
-pub const WINDOW: Duration = Duration::from_secs(3);
+const WINDOW: Duration = Duration::from_secs(3);
 
 /// How long to wait between looks at a busy machine.
 const RETRY: Duration = Duration::from_secs(30);
@@ -121,6 +121,14 @@ fn busy_now() -> Option<f64> {
     let meter = Meter::start()?;
     std::thread::sleep(WINDOW);
     meter.other_cores()
+}
+
+/// Whether a step that ran `seconds` with `other_cores_busy` (its record's) already watched the
+/// others for the window of [`wait_for_idle`] and saw them leave the machine idle: the step
+/// after it need not look again.
+#[must_use]
+pub fn watched_idle(seconds: f64, other_cores_busy: Option<f64>) -> bool {
+    seconds >= WINDOW.as_secs_f64() && other_cores_busy.is_some_and(|busy| busy < IDLE_CORES)
 }
 
 /// Waits until other processes leave the machine idle (below [`IDLE_CORES`]), at most

@@ -414,8 +414,7 @@ fn run_steps<S: Study>(
     options: &StudyOptions,
 ) -> Result<(), String> {
     let total = steps.len();
-    // Whether the step just run here left the machine idle over at least the window of
-    // `load::wait_for_idle`: its record watched the others as long, so the next starts at once.
+    // Whether the step just run here watched the others leave the machine idle.
     let mut ended_idle = false;
     for (k, step) in steps.iter().enumerate() {
         if options.shard.is_some_and(|s| k % s.n != s.k - 1) {
@@ -441,10 +440,7 @@ fn run_steps<S: Study>(
             idle_wait(options.idle_wait)
         };
         let record = run_and_record(layout, step, wait)?;
-        ended_idle = record.seconds >= load::WINDOW.as_secs_f64()
-            && record
-                .other_cores_busy
-                .is_some_and(|busy| busy < load::IDLE_CORES);
+        ended_idle = load::watched_idle(record.seconds, record.other_cores_busy);
         manifest.as_mut().steps = finished_steps(layout, steps);
         save_manifest(layout, manifest)?;
         // The report of a run in progress, after every step.
