@@ -437,8 +437,9 @@ fn every_study_shards_here_and_on_slurm() {
     let records = std::fs::read_dir(dir.join("steps")).unwrap().count();
     assert_eq!(records, steps, "{log}");
     // A kill in every step at once: each leaves part of its output, cut in the middle of a
-    // row, and no record. The resume finishes every step to the same rows (the matches'
-    // games byte for byte, at fixed nodes; the searches' rows by count, their times vary).
+    // row, and no record. The resume, on two threads, finishes every step to the same rows:
+    // the matches' games (at fixed nodes) and the traces (at fixed depth, run side by side
+    // now) byte for byte, the searches' rows by count (their times vary).
     let files = csv_files(&dir);
     let whole: Vec<(PathBuf, String)> = files
         .iter()
@@ -455,12 +456,16 @@ fn every_study_shards_here_and_on_slurm() {
             std::fs::write(file, &text[..text.len() * 3 / 5]).unwrap();
         }
     }
-    let resumed = run(&["--resume"]);
+    let resumed = reproduce_smoke(&dir)
+        .args(["--deterministic", "--threads", "2", "--resume"])
+        .output()
+        .unwrap();
     let log = String::from_utf8_lossy(&resumed.stderr);
     assert!(resumed.status.success(), "{log}");
     for (file, text) in &whole {
         let again = std::fs::read_to_string(file).unwrap();
-        if file.to_string_lossy().contains("/matches/") {
+        let name = file.to_string_lossy();
+        if name.contains("/matches/") || name.contains("/traces/") {
             assert_eq!(&again, text, "{}", file.display());
         } else {
             assert_eq!(

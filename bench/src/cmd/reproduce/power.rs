@@ -191,7 +191,8 @@ fn oracle_row(s: &Sizes, budget: &mut Budget) {
 }
 
 /// The traces' false cuts, one traced search of each method per position, each to the trace
-/// depth (`trace_one`: an untraced search to it).
+/// depth (`trace_one`: an untraced search to it), the methods' traces side by side on the
+/// run's threads.
 fn false_cuts_row(s: &Sizes, budget: &mut Budget, trace_one: f64) {
     let sc = s.scale;
     budget.row(
@@ -208,7 +209,8 @@ fn false_cuts_row(s: &Sizes, budget: &mut Budget, trace_one: f64) {
         sc.sample.trace_positions.min(s.positions) as f64
             * scale::TRACED.len() as f64
             * 2.0
-            * trace_one,
+            * trace_one
+            / s.threads.max(1) as f64,
     );
 }
 

@@ -120,6 +120,16 @@ impl Step {
         measures_time(&self.args)
     }
 
+    /// Whether the step runs beside others: it measures no time and has no parallelism of its
+    /// own (`--threads`, `--concurrency`), so it keeps about one core busy, and another step
+    /// beside it changes none of its outputs (a trace at fixed depth, a fit).
+    #[must_use]
+    pub fn runs_beside_others(&self) -> bool {
+        !self.measures_time()
+            && self.option("--threads").is_none()
+            && self.option("--concurrency").is_none()
+    }
+
     /// The value of option `--name`, if given.
     #[must_use]
     pub fn option(&self, name: &str) -> Option<&str> {
