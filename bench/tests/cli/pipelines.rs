@@ -462,6 +462,18 @@ fn every_study_shards_here_and_on_slurm() {
         .unwrap();
     let log = String::from_utf8_lossy(&resumed.stderr);
     assert!(resumed.status.success(), "{log}");
+    // Side by side, a trace's record leaves the others' load unmeasured; alone, it has it.
+    for record in std::fs::read_dir(dir.join("steps")).unwrap() {
+        let path = record.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let traced = path.to_string_lossy().contains("/trace-");
+        assert_eq!(
+            traced,
+            !text.contains("other_cores_busy"),
+            "{}",
+            path.display()
+        );
+    }
     for (file, text) in &whole {
         let again = std::fs::read_to_string(file).unwrap();
         let name = file.to_string_lossy();

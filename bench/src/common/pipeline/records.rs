@@ -20,7 +20,7 @@ pub struct StepRecord {
     #[serde(default)]
     pub finished_utc: String,
     /// Cores that other processes kept busy while it ran, on average (`pipeline::load`;
-    /// absent where unmeasured, and in records from before).
+    /// absent where unmeasured: beside other steps of its run, and in records from before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub other_cores_busy: Option<f64>,
     /// For a step that measures time, this machine's bench speed as the step started, nodes

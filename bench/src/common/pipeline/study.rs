@@ -22,9 +22,9 @@ use clap::Args;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use super::{
-    Layout, Step, StepRecord, check_finished_commands, environment, finished_steps, idle_wait,
-    load, load_manifest, record_step, run_and_record, save_manifest, save_plan, step_record,
-    write_position_files,
+    Layout, Ran, Step, StepRecord, check_finished_commands, environment, finish, finished_steps,
+    idle_wait, load, load_manifest, record_step, run_and_record, run_step, save_manifest,
+    save_plan, step_record, write_position_files,
 };
 use crate::common::{
     options::SuiteOptions,
@@ -446,7 +446,7 @@ fn run_steps<S: Study>(
         let next: Vec<&Step> = rest.iter().map(|&(_, s)| s).collect();
         let batch = &rest[..next_batch(&next, options.threads, finished)];
         rest = &rest[batch.len()..];
-        let wait = if ended_idle || batch.len() > 1 {
+        let wait = if ended_idle {
             Duration::ZERO
         } else {
             idle_wait(options.idle_wait)
@@ -458,7 +458,20 @@ fn run_steps<S: Study>(
             || Ok(()),
             |_, &(k, step)| {
                 eprintln!("[{k}/{total}] {}", step.command_line());
-                run_and_record(layout, step, wait)
+                if batch.len() == 1 {
+                    return run_and_record(layout, step, wait);
+                }
+                // Beside steps of this process, the others' load is left unmeasured: a step
+                // that ends first would count as this one's own, one still running as others.
+                let ran = run_step(layout, step)?;
+                finish(
+                    layout,
+                    step,
+                    &Ran {
+                        other_cores_busy: None,
+                        ..ran
+                    },
+                )
             },
             |record| {
                 last = Some(record?);
