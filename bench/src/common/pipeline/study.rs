@@ -451,42 +451,54 @@ fn run_steps<S: Study>(
         } else {
             idle_wait(options.idle_wait)
         };
-        let mut last = None;
-        crate::common::parallel::run(
-            batch,
-            options.threads,
-            || Ok(()),
-            |_, &(k, step)| {
-                eprintln!("[{k}/{total}] {}", step.command_line());
-                if batch.len() == 1 {
-                    return run_and_record(layout, step, wait);
-                }
-                // Beside steps of this process, the others' load is left unmeasured: a step
-                // that ends first would count as this one's own, one still running as others.
-                let ran = run_step(layout, step)?;
-                finish(
-                    layout,
-                    step,
-                    &Ran {
-                        other_cores_busy: None,
-                        ..ran
-                    },
-                )
-            },
-            |record| {
-                last = Some(record?);
-                manifest.as_mut().steps = finished_steps(layout, steps);
-                save_manifest(layout, manifest)?;
-                // The report of a run in progress, after every step.
-                (S::REPORT)(layout, manifest).map(drop)
-            },
-        )?;
+        let last = run_batch(layout, (batch, total), options.threads, wait, || {
+            manifest.as_mut().steps = finished_steps(layout, steps);
+            save_manifest(layout, manifest)?;
+            // The report of a run in progress, after every step.
+            (S::REPORT)(layout, manifest).map(drop)
+        })?;
         // Steps side by side kept each other's cores busy: the next timed step looks again.
         ended_idle = batch.len() == 1
-            && last.is_some_and(|r: StepRecord| load::watched_idle(r.seconds, r.other_cores_busy));
+            && last.is_some_and(|r| load::watched_idle(r.seconds, r.other_cores_busy));
     }
     manifest.as_mut().steps = finished_steps(layout, steps);
     save_manifest(layout, manifest)
+}
+
+/// Runs `batch` (steps numbered in a plan of `total`) on `threads` workers, each recorded as
+/// it ends and `done` called here after it; returns the last record. A step alone first waits
+/// for an idle machine, at most `wait`; steps side by side leave the others' load unmeasured,
+/// as a step that ends first would count as another's own and one still running as others.
+fn run_batch(
+    layout: &Layout,
+    (batch, total): (&[(usize, &Step)], usize),
+    threads: usize,
+    wait: Duration,
+    mut done: impl FnMut() -> Result<(), String>,
+) -> Result<Option<StepRecord>, String> {
+    let mut last = None;
+    crate::common::parallel::run(
+        batch,
+        threads,
+        || Ok(()),
+        |_, &(k, step)| {
+            eprintln!("[{k}/{total}] {}", step.command_line());
+            if batch.len() == 1 {
+                return run_and_record(layout, step, wait);
+            }
+            let ran = run_step(layout, step)?;
+            let unmeasured = Ran {
+                other_cores_busy: None,
+                ..ran
+            };
+            finish(layout, step, &unmeasured)
+        },
+        |record| {
+            last = Some(record?);
+            done()
+        },
+    )?;
+    Ok(last)
 }
 
 /// How many of `pending` (in plan order; the first one's inputs are ready) run as one batch,
