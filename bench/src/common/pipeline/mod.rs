@@ -5,10 +5,11 @@
 //!
 //! A run writes its plan (`plan.toml`: every step's command line and the steps it needs) and
 //! one record per finished step (`steps/<name>.toml`, written whole or not at all), so steps
-//! can run in any process: one after another here, or as Slurm jobs (`common::slurm`).
+//! can run in any process: here, in plan order (`local`), or as Slurm jobs (`common::slurm`).
 
 mod environment;
 mod load;
+mod local;
 mod positions;
 mod records;
 mod report;

@@ -8,23 +8,19 @@
 //! 4. keep or measure the time factor;
 //! 5. the header every manifest shares, then the study's plan and its own fields;
 //! 6. check the finished steps against the plan, save the plan;
-//! 7. submit the plan to Slurm (`--slurm`), or run this process's steps (`--shard K/N`:
-//!    every N-th step from the K-th), each recorded as it ends, those of one core that
-//!    measure no time (traces, fits) side by side on `--threads`;
+//! 7. submit the plan to Slurm (`--slurm`), or run this process's steps here (`--shard K/N`:
+//!    every N-th step from the K-th; `pipeline::local`), the manifest saved and the report
+//!    written after each;
 //! 8. once every step is done, the report and its summary.
 
-use std::{
-    path::Path,
-    time::{Duration, Instant},
-};
+use std::{path::Path, time::Instant};
 
 use clap::Args;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use super::{
-    Layout, Ran, Step, StepRecord, check_finished_commands, environment, finish, finished_steps,
-    idle_wait, load, load_manifest, record_step, run_and_record, run_step, save_manifest,
-    save_plan, step_record, write_position_files,
+    Layout, Step, StepRecord, check_finished_commands, environment, finished_steps, idle_wait,
+    load_manifest, local, record_step, save_manifest, save_plan, write_position_files,
 };
 use crate::common::{
     options::SuiteOptions,
@@ -283,7 +279,7 @@ pub fn run<S: Study>(
         return submit(&layout, &steps, &options.slurm_options);
     }
     let started = Instant::now();
-    run_steps::<S>(&layout, &steps, &mut manifest, options)?;
+    run_here::<S>(&layout, &steps, &mut manifest, options)?;
     // 8. The report, once every step is done.
     report::<S>(&layout, sample, &mut manifest, steps.len(), started)
 }
@@ -405,114 +401,27 @@ fn check_resume(
     Ok(())
 }
 
-/// Step 7 here: this process's share of the steps, each recorded as it ends and the manifest
-/// saved after it (a copy of the directory taken between steps is described by it). A step
-/// whose inputs come from a step not yet finished (another shard's) is left for later. Steps
-/// that [run beside others](Step::runs_beside_others) run side by side, up to `--threads` at
-/// once ([`next_batch`]); every other step runs alone.
-fn run_steps<S: Study>(
+/// Step 7 here: this process's share of the steps ([`local::run_steps`]), the manifest saved
+/// after each (a copy of the directory taken between steps is described by it) and the report
+/// of the run in progress written.
+fn run_here<S: Study>(
     layout: &Layout,
     steps: &[Step],
     manifest: &mut S::Manifest,
     options: &StudyOptions,
 ) -> Result<(), String> {
-    let total = steps.len();
-    let finished = |name: &str| step_record(layout, name).is_some();
-    // This process's steps not yet done, with their numbers in the plan.
-    let mut pending: Vec<(usize, &Step)> = Vec::new();
-    for (k, step) in steps.iter().enumerate() {
-        if options.shard.is_some_and(|s| k % s.n != s.k - 1) {
-            continue;
-        }
-        if finished(&step.name) {
-            eprintln!("[{}/{total}] {}: done earlier", k + 1, step.name);
-        } else {
-            pending.push((k + 1, step));
-        }
-    }
-    // Whether the step just run here watched the others leave the machine idle.
-    let mut ended_idle = false;
-    let mut rest = pending.as_slice();
-    while let Some(&(k, step)) = rest.first() {
-        if let Some(needed) = step.after.iter().find(|a| !finished(a)) {
-            eprintln!(
-                "[{k}/{total}] {}: waits for step {needed} (another shard's); run again with \
-                 --resume once it is done",
-                step.name
-            );
-            rest = &rest[1..];
-            continue;
-        }
-        let next: Vec<&Step> = rest.iter().map(|&(_, s)| s).collect();
-        let batch = &rest[..next_batch(&next, options.threads, finished)];
-        rest = &rest[batch.len()..];
-        let wait = if ended_idle {
-            Duration::ZERO
-        } else {
-            idle_wait(options.idle_wait)
-        };
-        let last = run_batch(layout, (batch, total), options.threads, wait, || {
-            manifest.as_mut().steps = finished_steps(layout, steps);
-            save_manifest(layout, manifest)?;
-            // The report of a run in progress, after every step.
-            (S::REPORT)(layout, manifest).map(drop)
-        })?;
-        // Steps side by side kept each other's cores busy: the next timed step looks again.
-        ended_idle = batch.len() == 1
-            && last.is_some_and(|r| load::watched_idle(r.seconds, r.other_cores_busy));
-    }
+    let here = local::Here {
+        threads: options.threads,
+        idle_wait: idle_wait(options.idle_wait),
+        shard: options.shard,
+    };
+    local::run_steps(layout, steps, &here, || {
+        manifest.as_mut().steps = finished_steps(layout, steps);
+        save_manifest(layout, manifest)?;
+        (S::REPORT)(layout, manifest).map(drop)
+    })?;
     manifest.as_mut().steps = finished_steps(layout, steps);
     save_manifest(layout, manifest)
-}
-
-/// Runs `batch` (steps numbered in a plan of `total`) on `threads` workers, each recorded as
-/// it ends and `done` called here after it; returns the last record. A step alone first waits
-/// for an idle machine, at most `wait`; steps side by side leave the others' load unmeasured,
-/// as a step that ends first would count as another's own and one still running as others.
-fn run_batch(
-    layout: &Layout,
-    (batch, total): (&[(usize, &Step)], usize),
-    threads: usize,
-    wait: Duration,
-    mut done: impl FnMut() -> Result<(), String>,
-) -> Result<Option<StepRecord>, String> {
-    let mut last = None;
-    crate::common::parallel::run(
-        batch,
-        threads,
-        || Ok(()),
-        |_, &(k, step)| {
-            eprintln!("[{k}/{total}] {}", step.command_line());
-            if batch.len() == 1 {
-                return run_and_record(layout, step, wait);
-            }
-            let ran = run_step(layout, step)?;
-            let unmeasured = Ran {
-                other_cores_busy: None,
-                ..ran
-            };
-            finish(layout, step, &unmeasured)
-        },
-        |record| {
-            last = Some(record?);
-            done()
-        },
-    )?;
-    Ok(last)
-}
-
-/// How many of `pending` (in plan order; the first one's inputs are ready) run as one batch,
-/// `threads` at a time: the first alone, unless it [runs beside others](Step::runs_beside_others)
-/// and there are threads to spare; then with it each step after it that does too and whose
-/// inputs were `finished` before the batch, up to the first that is not.
-fn next_batch(pending: &[&Step], threads: usize, finished: impl Fn(&str) -> bool) -> usize {
-    if threads < 2 || !pending.first().is_some_and(|s| s.runs_beside_others()) {
-        return pending.len().min(1);
-    }
-    1 + pending[1..]
-        .iter()
-        .take_while(|s| s.runs_beside_others() && s.after.iter().all(|a| finished(a)))
-        .count()
 }
 
 /// Step 7 on Slurm: every step a job (or an array and its merge), and a last job that runs
@@ -526,35 +435,4 @@ fn submit(layout: &Layout, steps: &[Step], options: &SlurmOptions) -> Result<(),
     let jobs = submit_plan(layout, steps, Some(&finish), options)?;
     println!("{}", describe(layout, &jobs, options.slurm_dry_run));
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Steps of one core that measure no time run together, up to the first that is not one
-    /// or that needs a step of the batch; on one thread every step runs alone.
-    #[test]
-    fn traces_run_side_by_side_and_timed_or_parallel_steps_alone() {
-        let trace = |name: &str| Step::new(name, &["trace", "--depth", "9"]);
-        let plan = [
-            trace("trace-a"),
-            trace("trace-b"),
-            Step::new("fit", &["fit"]).after("regress"),
-            trace("trace-c").after("trace-a"),
-            Step::new("depth", &["depth", "--threads", "2", "--depth", "9"]),
-            Step::new("timed", &["trace", "--time-ms", "100"]),
-            trace("trace-d"),
-        ];
-        let steps: Vec<&Step> = plan.iter().collect();
-        let finished = |name: &str| name == "regress";
-        assert_eq!(next_batch(&steps, 2, finished), 3);
-        assert_eq!(next_batch(&steps, 1, finished), 1);
-        assert_eq!(next_batch(&steps[3..], 2, |_| true), 1);
-        assert_eq!(next_batch(&steps[4..], 2, finished), 1);
-        assert_eq!(next_batch(&steps[5..], 2, finished), 1);
-        assert_eq!(next_batch(&steps[6..], 2, finished), 1);
-        assert_eq!(next_batch(&[], 2, finished), 0);
-        assert!(!plan[4].runs_beside_others() && !plan[5].runs_beside_others());
-    }
 }
