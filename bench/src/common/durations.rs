@@ -2,15 +2,16 @@
 //! written here once: the help texts read these, and a test checks that the README,
 //! CONTRIBUTING and docs/commands.md quote them as they stand.
 //!
-//! `reproduce --quick` and the tests were timed from a fresh clone with an empty cargo cache
-//! (2026-12-03, 2-core Intel Xeon VM of bench speed 1.30 M nps against the reference 1.65 M:
-//! the main job's build 280 s and its run 317 s, the tests 524 s after it, 316 building);
+//! `reproduce --quick` on the dev profile and the tests after it were timed from a fresh clone
+//! (2026-12-04, 2-core AMD EPYC VM whose release build benches at 2.37 M nps against the
+//! reference 1.65 M): the main job's build 118 s and its run 197 s, the tests 142 s, 49 of
+//! them building; times 1.44 at the reference speed (notes/build-time.md);
 //! `--standard` and `ablate`'s decisive scale are the budgets their runs print first.
 
 /// `reproduce --smoke`.
 pub const REPRODUCE_SMOKE: &str = "under a minute";
 /// `reproduce --quick`, the README's main job.
-pub const REPRODUCE_QUICK: &str = "about 5 minutes on 2 cores, 10 with its first build";
+pub const REPRODUCE_QUICK: &str = "about 5 minutes on 2 cores, 8 with its first build";
 /// `reproduce --standard`.
 pub const REPRODUCE_STANDARD: &str =
     "one night on 2 cores, at most 6.6 hours by its printed budget";
@@ -26,7 +27,7 @@ mod tests {
     use super::*;
 
     /// The README's test command after the main job (no help text reads it).
-    const TESTS: &str = "about 9 minutes on 2 cores";
+    const TESTS: &str = "about 4 minutes on 2 cores";
 
     /// The front door and the reference quote each duration as written here.
     #[test]
