@@ -43,9 +43,16 @@ impl serde::Serialize for Shard {
 }
 
 impl Shard {
-    /// This shard's slice of `items`: every N-th item from the K-th, a stable partition.
+    /// Whether this shard takes the item at `index` (from 0) of a list: every N-th item from
+    /// the K-th, a stable partition.
+    pub fn takes(self, index: usize) -> bool {
+        index % self.n == self.k - 1
+    }
+
+    /// This shard's slice of `items`, the ones it [takes](Shard::takes).
     pub fn of<T>(self, items: &[T]) -> Vec<&T> {
-        items.iter().skip(self.k - 1).step_by(self.n).collect()
+        let taken = items.iter().enumerate().filter(|&(i, _)| self.takes(i));
+        taken.map(|(_, item)| item).collect()
     }
 }
 
@@ -67,6 +74,7 @@ mod tests {
             .collect();
         all.sort_unstable();
         assert_eq!(all, items);
+        assert_eq!(Shard { k: 2, n: 3 }.of(&items), [&1, &4, &7]);
         assert_eq!("2/3".parse::<Shard>(), Ok(Shard { k: 2, n: 3 }));
         assert_eq!(Shard { k: 2, n: 3 }.to_string(), "2/3");
         for bad in ["0/3", "4/3", "3", "a/b"] {

@@ -36,7 +36,7 @@ pub fn run_steps(
     // This process's steps not yet done, with their numbers in the plan.
     let mut pending: Vec<(usize, &Step)> = Vec::new();
     for (k, step) in steps.iter().enumerate() {
-        if here.shard.is_some_and(|s| k % s.n != s.k - 1) {
+        if here.shard.is_some_and(|s| !s.takes(k)) {
             continue;
         }
         if finished(&step.name) {
