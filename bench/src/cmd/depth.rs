@@ -112,6 +112,7 @@ pub fn run(args: &DepthArgs) -> Result<(), String> {
         (Some(ms), None) => (Limits::movetime(ms), Some(ms)),
         (None, None) => (Limits::movetime(1000), Some(1000)),
     };
+    args.run.check_out(&args.compared.suite)?;
     let suite = args.compared.suite.load()?;
     let positions = crate::common::shard::shard(&suite.positions, args.run.shard);
     let mut rows: Vec<DepthRow> =

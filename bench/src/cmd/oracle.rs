@@ -296,6 +296,7 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
     let oracle = parse_oracle(&args.oracle)?;
     let (names, configs) = args.compared.configs()?;
     let variants: Vec<&str> = names.iter().map(String::as_str).collect();
+    args.run.check_out(&args.compared.suite)?;
     let suite = args.compared.suite.load()?;
     let positions = crate::common::shard::shard(&suite.positions, args.run.shard);
     let mut rows: Vec<RegretRow> =

@@ -89,6 +89,7 @@ fn search_position(search: &mut Search, p: &SuitePosition, depths: &[i32]) -> Ve
 pub fn run(args: &RegressArgs) -> Result<(), String> {
     let depths = parse_depths(&args.depths)?;
     let config = SearchConfig::resolve(&args.variant).map_err(|e| e.to_string())?;
+    args.run.check_out(&args.suite)?;
     let suite: Suite = args.suite.load()?;
     let positions = crate::common::shard::shard(&suite.positions, args.run.shard);
     let mut kept: Vec<SampleRow> =

@@ -124,6 +124,21 @@ pub struct RunOptions {
     pub shard: Option<crate::common::shard::Shard>,
 }
 
+impl RunOptions {
+    /// Refuses an `--out` that is a folder or the suite the rows come from (docs/outputs.md).
+    ///
+    /// # Errors
+    /// As [`crate::common::results::distinct_outputs`].
+    pub fn check_out(&self, suite: &SuiteOptions) -> Result<(), String> {
+        let inputs: Vec<(&str, &std::path::Path)> = suite
+            .suite
+            .iter()
+            .map(|p| ("--suite", p.as_path()))
+            .collect();
+        crate::common::results::distinct_outputs(&[("--out", &self.out)], &inputs)
+    }
+}
+
 /// `--variant`: a preset, parts joined by `+`, or a TOML file, checked when the command line
 /// is read.
 ///

@@ -18,10 +18,27 @@ pub fn has_rows(path: &Path) -> bool {
     let Ok(file) = File::open(path) else {
         return false;
     };
+    // The first read error ends the scan: a folder opens on Linux and then fails every read,
+    // which once made this loop for ever (`depth --out DIR`).
     std::io::BufReader::new(file)
         .split(b'\n')
+        .map_while(Result::ok)
         .skip(1)
-        .any(|line| line.is_ok_and(|l| !l.trim_ascii().is_empty()))
+        .any(|line| !line.trim_ascii().is_empty())
+}
+
+/// Refuses a folder where a file is to be written (an output named as an existing folder).
+///
+/// # Errors
+/// `path` is a folder, named with `option`.
+pub fn not_a_folder(path: &Path, option: &str) -> Result<(), String> {
+    if path.is_dir() {
+        return Err(format!(
+            "{}: {option} names a folder; give a file's path",
+            path.display()
+        ));
+    }
+    Ok(())
 }
 
 /// Refuses inputs of which two name one file (however spelt): their data would count twice.
@@ -35,6 +52,50 @@ pub fn distinct_inputs(inputs: &[PathBuf], option: &str) -> Result<(), String> {
                 "{option}: {} is named twice (also as {}): its data would count twice",
                 input.display(),
                 earlier.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Where `path` points, spelt one way: its folder resolved (links, `..`, the working
+/// directory) when it exists, so that `a.csv` and `./x/../a.csv` compare equal before either
+/// file is written.
+fn resolved(path: &Path) -> PathBuf {
+    if let Ok(full) = path.canonicalize() {
+        return full;
+    }
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    match (folder.canonicalize(), path.file_name()) {
+        (Ok(folder), Some(name)) => folder.join(name),
+        _ => std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
+    }
+}
+
+/// The rule for every command's files (docs/outputs.md): each output names a file of its own,
+/// neither one of the command's inputs nor another of its outputs, and not a folder. Checked
+/// before anything is read or written, each file named by its option.
+///
+/// # Errors
+/// The first output that is a folder, an input, or another output, named with both options.
+pub fn distinct_outputs(outputs: &[(&str, &Path)], inputs: &[(&str, &Path)]) -> Result<(), String> {
+    for (i, (option, out)) in outputs.iter().enumerate() {
+        not_a_folder(out, option)?;
+        let at = resolved(out);
+        if let Some((input, path)) = inputs.iter().find(|(_, p)| resolved(p) == at) {
+            return Err(format!(
+                "{}: {option} names the file {input} reads ({}); write to another file",
+                out.display(),
+                path.display()
+            ));
+        }
+        if let Some((other, _)) = outputs[..i].iter().find(|(_, p)| resolved(p) == at) {
+            return Err(format!(
+                "{}: {option} and {other} name one file; give each its own",
+                out.display()
             ));
         }
     }
@@ -57,6 +118,7 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 /// # Errors
 /// An existing output without `force`, or an output that is also an input.
 pub fn new_output(out: &Path, option: &str, force: bool, inputs: &[&Path]) -> Result<(), String> {
+    not_a_folder(out, option)?;
     if let Some(input) = inputs.iter().find(|i| same_file(i, out)) {
         return Err(format!(
             "{}: {option} names an input of this command ({}); write to another file",
@@ -137,6 +199,7 @@ pub fn write_whole(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), String> {
 /// # Errors
 /// An existing output without `resume`, or as [`cutlab_analysis::rows::read`].
 pub fn resume_rows<T: DeserializeOwned>(out: &Path, resume: bool) -> Result<Vec<T>, String> {
+    not_a_folder(out, "--out")?;
     create_parent(out)?;
     if !has_rows(out) {
         return Ok(Vec::new());
@@ -259,6 +322,7 @@ pub fn missing_searches<'a>(
 /// # Errors
 /// The file cannot be opened, or the header written.
 pub fn appender<T: Serialize + Default>(path: &Path) -> Result<csv::Writer<File>, String> {
+    not_a_folder(path, "the output")?;
     let new = !has_rows(path);
     // A row a killed run left without its end would take the next row onto its line.
     if !new {

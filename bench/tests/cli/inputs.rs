@@ -444,3 +444,62 @@ fn a_resume_on_a_suite_whose_content_changed_is_refused() {
     assert!(!out.status.success(), "{err}");
     assert!(err.contains("suite_content"), "{err}");
 }
+
+/// Outputs are files of their own (docs/outputs.md): a folder named as `--out` is refused at
+/// once naming it (it once spun for ever on a failing read), an output that is an input is
+/// refused without advising to remove the input, and two outputs naming one file are refused
+/// before a game is played.
+#[test]
+fn outputs_are_files_of_their_own() {
+    let dir = temp_dir("outputs-own");
+    let suite = small_suite(&dir);
+    let folder = dir.join("d");
+    std::fs::create_dir(&folder).unwrap();
+    let started = std::time::Instant::now();
+    let mut cases: Vec<(Vec<std::ffi::OsString>, &str)> = Vec::new();
+    for command in ["depth", "oracle", "regress"] {
+        let mut args: Vec<std::ffi::OsString> = vec![command.into(), "--depth".into(), "2".into()];
+        if command == "regress" {
+            args = vec![command.into(), "--depths".into(), "2".into()];
+        }
+        args.extend(["--suite".into(), suite.clone().into_os_string()]);
+        let mut to_folder = args.clone();
+        to_folder.extend(["--out".into(), folder.clone().into_os_string()]);
+        cases.push((to_folder, "--out names a folder"));
+        let mut to_input = args;
+        to_input.extend(["--out".into(), suite.clone().into_os_string()]);
+        cases.push((to_input, "names the file --suite reads"));
+    }
+    let csv = dir.join("m.csv");
+    let mut same = vec!["match".into(), "--engine".into(), "variant=plain".into()];
+    same.extend([
+        "--engine".into(),
+        "variant=plain".into(),
+        "--nodes".into(),
+        "50".into(),
+    ]);
+    same.extend(["--out".into(), csv.clone().into_os_string(), "--pgn".into()]);
+    same.push(dir.join(".").join("m.csv").into_os_string());
+    cases.push((same, "--pgn and --out name one file"));
+    let mut to_folder = vec!["match".into(), "--engine".into(), "variant=plain".into()];
+    to_folder.extend([
+        "--engine".into(),
+        "variant=plain".into(),
+        "--nodes".into(),
+        "50".into(),
+    ]);
+    to_folder.extend(["--out".into(), folder.clone().into_os_string()]);
+    cases.push((to_folder, "--out names a folder"));
+    for (args, message) in cases {
+        let out = Command::new(EXE).args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(
+            err.starts_with("error: ") && err.contains(message),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("remove it"), "{args:?}: {err}");
+    }
+    assert!(!csv.exists());
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+}

@@ -9,7 +9,10 @@ mod players;
 mod turn;
 mod xboard;
 
-use std::{ops::ControlFlow, path::PathBuf};
+use std::{
+    ops::ControlFlow,
+    path::{Path, PathBuf},
+};
 
 use clap::{Args, ValueEnum};
 use cutlab_analysis::{
@@ -374,6 +377,20 @@ fn play(
 /// A bad option or engine, an output that exists without `--resume` or `--force`, a resume
 /// with other settings, or an engine that fails beyond its restarts.
 pub fn run(args: &MatchArgs) -> Result<(), String> {
+    let outputs: Vec<(&str, &Path)> = [
+        ("--out", &args.out),
+        ("--pgn", &args.pgn),
+        ("--scores", &args.scores),
+    ]
+    .into_iter()
+    .filter_map(|(option, path)| path.as_deref().map(|p| (option, p)))
+    .collect();
+    let inputs: Vec<(&str, &Path)> = args
+        .openings
+        .iter()
+        .map(|p| ("--openings", p.as_path()))
+        .collect();
+    crate::common::results::distinct_outputs(&outputs, &inputs)?;
     let specs = engine_specs(&args.engine)?;
     let control = control(args)?;
     for spec in &specs {
