@@ -235,13 +235,30 @@ impl Suite {
 pub fn parse(source: &str, text: &str, skip_invalid: bool) -> Result<Suite, SuiteError> {
     let mut positions = Vec::new();
     let mut skipped = 0;
+    // The line of each id: rows are keyed by it, so a second position under one id would be
+    // taken for the first on a resume and never searched.
+    let mut lines_of_ids = std::collections::HashMap::new();
+    // A byte-order mark (as some editors write) is not part of the first FEN.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (index, line) in text.lines().enumerate() {
         let line_no = index + 1;
         let trimmed = line.trim();
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
-        match parse_line(trimmed, &format!("{source}:{line_no}")) {
+        let parsed = parse_line(trimmed, &format!("{source}:{line_no}")).and_then(|p| {
+            match lines_of_ids.insert(p.id.clone(), line_no) {
+                Some(first) => {
+                    lines_of_ids.insert(p.id.clone(), first);
+                    Err(format!(
+                        "id \"{}\" is also the id of line {first}: ids must be unique",
+                        p.id
+                    ))
+                }
+                None => Ok(p),
+            }
+        });
+        match parsed {
             Ok(p) => positions.push(p),
             Err(problem) if !skip_invalid => {
                 return Err(SuiteError {
@@ -348,6 +365,32 @@ mod tests {
             )
             .is_ok()
         );
+    }
+
+    #[test]
+    fn an_id_given_twice_is_refused_naming_both_lines() {
+        let line = "8/8/8/8/8/8/8/K1k5 w - - id \"x\";";
+        let text = format!("{line}\n# a comment\n{line}\n");
+        let e = parse("s.epd", &text, false).unwrap_err();
+        assert_eq!(e.line, 3);
+        assert!(
+            e.to_string()
+                .starts_with("s.epd:3: id \"x\" is also the id of line 1"),
+            "{e}"
+        );
+        let skipping = parse("s.epd", &text, true).unwrap();
+        assert_eq!((skipping.positions.len(), skipping.skipped), (1, 1));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_part_of_the_first_line() {
+        let suite = parse(
+            "s.epd",
+            "\u{feff}8/8/8/8/8/8/8/K1k5 w - - id \"x\";\n",
+            false,
+        )
+        .unwrap();
+        assert_eq!(suite.positions[0].id, "x");
     }
 
     #[test]
