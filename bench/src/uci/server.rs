@@ -127,8 +127,14 @@ pub fn run() {
         },
     };
     let stdin = io::stdin();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
+    for bytes in stdin.lock().split(b'\n') {
+        let Ok(bytes) = bytes else { break };
+        // A line that is not UTF-8 is refused and the engine goes on, as Stockfish reads on
+        // past a command it does not know: one bad byte from a GUI must not end the session.
+        let Ok(line) = String::from_utf8(bytes) else {
+            error("a line that is not UTF-8 text; ignored");
+            continue;
+        };
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some((&command, args)) = words.split_first() else {
             continue;
@@ -171,12 +177,22 @@ pub fn run() {
             "ponderhit" => {}
             "setoption" => engine.set_option(args),
             "quit" => return engine.finish(),
-            other => error(&format!("unknown command '{other}'")),
+            other => error(&format!("unknown command '{}'", shortened(other))),
         }
     }
     // End of input is `quit`, as in Stockfish: a GUI that closed or crashed leaves nobody to
     // search for, so a running search is stopped (it still answers).
     engine.finish();
+}
+
+/// A word of the input as an error quotes it: at most 40 characters, so that a line of
+/// megabytes is not echoed back whole.
+fn shortened(word: &str) -> String {
+    const QUOTED: usize = 40;
+    match word.char_indices().nth(QUOTED) {
+        Some((end, _)) => format!("{}...", &word[..end]),
+        None => word.to_string(),
+    }
 }
 
 impl Engine {

@@ -308,3 +308,37 @@ fn bad_arguments_are_clear_errors() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown variant part 'nope'"));
 }
+
+/// A line that is not UTF-8 is refused and the engine reads on (it once ended the session
+/// silently): `isready` after it is answered and a `go` gets its one `bestmove`. An unknown
+/// command of a megabyte is not echoed back whole.
+#[test]
+fn a_line_that_is_not_text_is_refused_and_the_engine_goes_on() {
+    let mut s = Session::start();
+    let stdin = s.child.stdin.as_mut().expect("stdin");
+    stdin
+        .write_all(b"setoption name Variant value caf\xe9\n")
+        .expect("engine reads");
+    s.send(&"x".repeat(1 << 20));
+    s.send("isready");
+    let answered = s.until("readyok");
+    assert!(
+        answered
+            .iter()
+            .any(|l| l.starts_with("info string error") && l.contains("not UTF-8")),
+        "{answered:?}"
+    );
+    assert!(
+        answered.iter().all(|l| l.len() < 200),
+        "a line echoed whole"
+    );
+    s.send("position startpos");
+    s.send("go depth 2");
+    let lines = s.until("bestmove");
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+        1
+    );
+    s.send("quit");
+    assert!(s.child.wait().expect("exits").success());
+}
