@@ -2,7 +2,7 @@
 //! published study's report written again from its data and restored from `results/`.
 
 use crate::common::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Output;
 
 #[test]
@@ -154,6 +154,7 @@ fn published_and_restored_it_is_the_same_run(dir: &Path, out: &Path, steps: usiz
     // Published again, a study takes only its own run grown: a copy that lacks a finished
     // step (an older run) is refused and the study kept as it was.
     stdout_of_success(&publish_run(&[out, &study]));
+    a_failed_publication_leaves_the_study_as_it_was(out, &study);
     std::fs::remove_file(out.join("steps/fit.toml")).unwrap();
     let older = publish_run(&[out, &study]);
     assert!(!older.status.success());
@@ -163,6 +164,35 @@ fn published_and_restored_it_is_the_same_run(dir: &Path, out: &Path, steps: usiz
         String::from_utf8_lossy(&older.stderr)
     );
     assert!(study.join("steps/fit.toml").is_file());
+}
+
+/// A publication that fails partway (a PGN that does not pack) leaves the study byte for
+/// byte as it was and nothing beside it: the new study is built apart and swapped in whole.
+fn a_failed_publication_leaves_the_study_as_it_was(out: &Path, study: &Path) {
+    fn files(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+        let mut all = std::collections::BTreeMap::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                all.extend(files(&path));
+            } else {
+                all.insert(path.clone(), std::fs::read(&path).unwrap());
+            }
+        }
+        all
+    }
+    let before = files(study);
+    let bad = out.join("matches/torn.pgn");
+    std::fs::write(&bad, "[Event \"torn\"]\n\n1. e4 Zz9 *\n").unwrap();
+    let failed = publish_run(&[out, study]);
+    std::fs::remove_file(&bad).unwrap();
+    let log = String::from_utf8_lossy(&failed.stderr);
+    assert!(!failed.status.success(), "{log}");
+    assert!(log.contains("left as it was"), "{log}");
+    assert!(files(study) == before, "the study changed: {log}");
+    let mut beside = study.as_os_str().to_owned();
+    beside.push(".publishing");
+    assert!(!Path::new(&beside).exists());
 }
 
 /// A search step not finished (its record gone, as when a run stops in it) is listed as such,
