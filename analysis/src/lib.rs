@@ -4,6 +4,7 @@ pub mod elo;
 pub mod markdown;
 pub mod plot;
 pub mod power;
+pub mod predict;
 pub mod regression;
 pub mod rows;
 pub mod sequential;

@@ -12,6 +12,7 @@ mod matches;
 pub(crate) mod merge;
 mod oracle;
 mod perft;
+mod predict;
 mod profile;
 mod regress;
 mod replay;
@@ -76,6 +77,9 @@ pub enum Command {
     /// Play an ablation's rows that its stopping rule decided early again, with another seed
     /// at a fixed number of games: how much the stop inflated each size.
     Replay(replay::ReplayArgs),
+    /// Before an effort's games, each comparison's worth there predicted from the efforts
+    /// an ablation has played, written once into RUN/predictions-N.csv for its matches to score.
+    Predict(predict::PredictArgs),
     /// Write a study's report.md again from its data alone (a run of `ablate`, `replay` or
     /// `reproduce`, a set of matches, regression fits, or two ablations contrasted); `--check`
     /// fails when the committed report differs.
@@ -145,6 +149,7 @@ impl Command {
             Command::Reproduce(args) => reproduce::run(&args),
             Command::Ablate(args) => ablate::run(&args),
             Command::Replay(args) => replay::run(&args),
+            Command::Predict(args) => predict::run(&args),
             Command::Report(args) => report::run(&args),
             Command::Step(args) => step::run(&args),
             Command::Slurm(args) => slurm::run(&args),

@@ -60,6 +60,17 @@ pub fn positive(text: &str) -> Result<f64, String> {
     }
 }
 
+/// A confidence or probability strictly between 0 and 1, as clap's `value_parser`.
+///
+/// # Errors
+/// Not a number, NaN, or outside (0, 1).
+pub fn probability(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x > 0.0 && x < 1.0 => Ok(x),
+        _ => Err(format!("expected a number between 0 and 1, got '{text}'")),
+    }
+}
+
 /// A Slurm time limit (`sbatch --time`): `MM`, `MM:SS`, `HH:MM:SS`, `D-HH`, `D-HH:MM` or
 /// `D-HH:MM:SS`, as clap's `value_parser`.
 ///

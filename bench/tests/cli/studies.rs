@@ -659,3 +659,52 @@ fn replay_plays_the_first_look_rows_again_at_a_fixed_size() {
     assert!(String::from_utf8_lossy(&again.stderr).contains("done earlier"));
     succeeds(Command::new(EXE).arg("report").arg("--check").arg(&out));
 }
+
+/// `predict` writes an effort's predictions once, one row per comparison without games there,
+/// each the worth's line through the lower efforts carried on; a second call is refused and
+/// changes nothing.
+#[test]
+fn predictions_are_written_once_before_the_games() {
+    let dir = temp_dir("predict");
+    let study = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/ladder-nnue");
+    std::fs::copy(study.join("manifest.toml"), dir.join("manifest.toml")).unwrap();
+    std::fs::copy(study.join("ablate.csv"), dir.join("ablate.csv")).unwrap();
+    let predict = || {
+        Command::new(EXE)
+            .args(["predict", "--nodes", "1280000", "--of"])
+            .arg(&*dir)
+            .output()
+            .unwrap()
+    };
+    stdout_of_success(&predict());
+    let path = dir.join("predictions-1280000.csv");
+    let written = std::fs::read(&path).unwrap();
+    let mut reader = csv::Reader::from_path(&path).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let manifest = std::fs::read_to_string(dir.join("manifest.toml")).unwrap();
+    assert_eq!(rows.len(), manifest.matches("[[comparisons]]").count());
+    let column = |row: &csv::StringRecord, name: &str| -> f64 {
+        row[headers.iter().position(|h| h == name).unwrap()]
+            .parse()
+            .unwrap()
+    };
+    for row in &rows {
+        let (low, value, high) = (
+            column(row, "prediction_low_elo"),
+            column(row, "predicted_worth_elo"),
+            column(row, "prediction_high_elo"),
+        );
+        assert!(low < value && value < high, "{row:?}");
+        // Its interval at least as wide as the match to come alone would make it.
+        let z95 = 1.959_963_984_540_054;
+        assert!(
+            high - value >= z95 * column(row, "future_se_elo") - 1e-9,
+            "{row:?}"
+        );
+    }
+    let again = predict();
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("written once"));
+    assert_eq!(std::fs::read(&path).unwrap(), written);
+}
