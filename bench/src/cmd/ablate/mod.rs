@@ -121,7 +121,8 @@ pub struct AblateArgs {
     /// An effort that plays only some comparisons, `NODES=NAME,...` with the names of the
     /// match files (`320000=without-lmp,doubled-twice-the-nodes`), once per effort: a rung
     /// of the ladder for a few methods. Each must be played at every effort below. A resumed
-    /// run keeps its own and may add one for an effort it adds to --nodes.
+    /// run keeps its own, may widen it (naming every comparison it played there, and more)
+    /// and may add one for an effort it adds to --nodes.
     #[arg(long, value_name = "NODES=NAMES")]
     only: Vec<Only>,
     /// The game counts at which each match is looked at (`cutlab match --looks`).
@@ -459,8 +460,8 @@ mod tests {
 
     /// `--only` plays a few comparisons at a higher effort: above the first, each named one a
     /// comparison played at every effort below; the plan's matches there are those alone. A
-    /// resume may add an effort above its last with its own `--only`, and keeps the run's
-    /// efforts, looks and `--only` otherwise.
+    /// resume may add an effort above its last with its own `--only`, or widen the run's, and
+    /// keeps the run's efforts, looks and `--only` otherwise.
     #[test]
     fn only_plays_a_few_comparisons_at_an_effort_and_a_resume_may_add_a_rung() {
         let parse = |extra: &[&str]| {
@@ -544,9 +545,17 @@ mod tests {
             &["--looks", "800,1600,3200"],
             &["--only", "80000=without-lmr"],
             &["--only", "20000=without-rfp"],
+            &["--only", "80000=without-rfp", "--only", "20000=without-rfp"],
         ] {
             let e = settings(refused, Some(&run)).err().unwrap();
             assert!(e.contains("the run was started with"), "{refused:?}: {e}");
         }
+        // A rung widened on a resume: its own comparison still named, others added.
+        let wider = ["--only", "80000=without-rfp,without-lmr,doubled-twice-the-nodes"];
+        let widened = settings(&wider, Some(&run)).unwrap();
+        assert_eq!(
+            widened.only[0].comparisons,
+            ["without-rfp", "without-lmr", "doubled-twice-the-nodes"]
+        );
     }
 }

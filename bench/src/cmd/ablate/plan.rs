@@ -89,22 +89,27 @@ impl Settings {
 }
 
 /// The run's `--only`: a resume's own, with those `given` for the efforts it adds; `given`
-/// alone for a new run.
+/// alone for a new run. A resume may widen an effort's `--only` (every comparison the run
+/// plays there still named: its finished matches stay what they are, and the rung grows to
+/// the whole effort as its matches are added), never narrow it or restrict an effort the run
+/// plays in full.
 ///
 /// # Errors
-/// A resume whose `given` differs from its own at an effort it has.
+/// A resume whose `given` leaves out a comparison the run plays at an effort it has.
 fn resumed_only(given: &[Only], run: Option<&Manifest>) -> Result<Vec<Only>, String> {
     let Some(run) = run.filter(|_| !given.is_empty()) else {
         return Ok(run.map_or_else(|| given.to_vec(), |r| r.only.clone()));
     };
-    let kept: Vec<Only> = given
-        .iter()
-        .filter(|o| run.nodes.contains(&o.nodes))
-        .cloned()
-        .collect();
-    if kept != run.only {
+    let at = |only: &[Only], nodes: u64| only.iter().find(|o| o.nodes == nodes).cloned();
+    let widens = run.nodes.iter().all(|&nodes| match (at(&run.only, nodes), at(given, nodes)) {
+        (Some(own), Some(wider)) => own.comparisons.iter().all(|c| wider.comparisons.contains(c)),
+        (Some(_), None) => false,
+        (None, restricted) => restricted.is_none(),
+    });
+    if !widens {
         let spelled = |only: &[Only]| {
             only.iter()
+                .filter(|o| run.nodes.contains(&o.nodes))
                 .map(Only::to_string)
                 .collect::<Vec<_>>()
                 .join(" ")
@@ -112,7 +117,7 @@ fn resumed_only(given: &[Only], run: Option<&Manifest>) -> Result<Vec<Only>, Str
         return Err(resumed_otherwise(
             "--only",
             &spelled(&run.only),
-            &spelled(&kept),
+            &spelled(given),
         ));
     }
     Ok(given.to_vec())
