@@ -28,7 +28,8 @@ pub struct Limits {
     pub movestogo: Option<u32>,
     /// Search until stopped.
     pub infinite: bool,
-    /// Time kept back for communication and process latency, milliseconds (UCI `Move Overhead`).
+    /// Time kept back from a clock for communication and process latency, milliseconds (UCI
+    /// `Move Overhead`); a fixed `movetime` is searched whole.
     pub move_overhead_ms: u64,
     /// The root moves to search (UCI `searchmoves`); empty: every legal move.
     pub searchmoves: Vec<shakmaty::Move>,
@@ -133,8 +134,10 @@ impl TimeManager {
                 target: None,
             };
         }
+        // A fixed time per move is the GUI's to keep: it is searched whole, the overhead not
+        // taken off (as Stockfish's `go movetime`; it once left `movetime 20` about 1 ms).
         if let Some(movetime) = limits.movetime_ms {
-            let hard = ms(movetime.saturating_sub(overhead).max(1));
+            let hard = ms(movetime.max(1));
             return TimeManager {
                 start,
                 soft: Some(hard),
@@ -209,14 +212,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn movetime_keeps_the_overhead_back() {
-        let limits = Limits {
-            movetime_ms: Some(1000),
-            move_overhead_ms: 30,
-            ..Limits::default()
-        };
-        let tm = TimeManager::new(&limits, Color::White);
-        assert_eq!(tm.hard, Some(Duration::from_millis(970)));
+    fn movetime_is_searched_whole() {
+        for (movetime, overhead) in [(1000, 30), (20, 30), (30, 30)] {
+            let limits = Limits {
+                movetime_ms: Some(movetime),
+                move_overhead_ms: overhead,
+                ..Limits::default()
+            };
+            let tm = TimeManager::new(&limits, Color::White);
+            assert_eq!(tm.hard, Some(Duration::from_millis(movetime)));
+        }
     }
 
     #[test]
