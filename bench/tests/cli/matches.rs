@@ -592,3 +592,35 @@ fn an_engine_searches_its_own_nodes_per_move() {
     assert_eq!(moves("doubled.pgn").len(), 2);
     assert_ne!(moves("doubled.pgn"), moves("same.pgn"));
 }
+
+/// A PGN is written by one match at a time: a second match naming it, `--force` or not, is
+/// refused while the first plays, and the first's games stay in it.
+#[test]
+fn a_pgn_in_use_by_a_running_match_is_refused() {
+    let dir = temp_dir("pgn-lock");
+    let pgn = dir.join("games.pgn");
+    let mut first = match_of(["variant=plain", "variant=plain"])
+        .args(["--games", "400", "--nodes", "2000", "--pgn"])
+        .arg(&pgn)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::fs::metadata(&pgn).map_or(0, |m| m.len()) == 0 {
+        assert!(std::time::Instant::now() < deadline, "no game written");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let second = Command::new(EXE)
+        .args(plain_match(&["--force", "--pgn"]))
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    let written = std::fs::read_to_string(&pgn).unwrap();
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success(), "{err}");
+    assert!(err.contains("in use by another cutlab run"), "{err}");
+    assert!(written.starts_with("[Event"), "{written:.200}");
+}

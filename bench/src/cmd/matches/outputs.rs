@@ -105,13 +105,19 @@ impl<'a> Outputs<'a> {
 /// its last one torn): appending would write games onto a broken file.
 fn open_pgn(path: &Path, kept: Option<usize>) -> Result<File, String> {
     let err = |e: std::io::Error| format!("{}: {e}", path.display());
+    // Locked before anything is cut or read, as the CSV is: a second match writing the same
+    // PGN (`--force` included) is refused, never left to replace the first one's games.
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(err)?;
+    crate::common::process::lock(&file, path)?;
     let Some(kept) = kept else {
-        return File::create(path).map_err(err);
+        file.set_len(0).map_err(err)?;
+        return Ok(file);
     };
-    let text = std::fs::read(path).or_else(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        _ => Err(err(e)),
-    })?;
+    let text = std::fs::read(path).map_err(err)?;
     let starts = game_starts(&text);
     let end = starts.get(kept).copied().unwrap_or(text.len());
     let whole = if end == text.len() && !text.is_empty() && !text.ends_with(b"\n\n") {
@@ -133,13 +139,9 @@ fn open_pgn(path: &Path, kept: Option<usize>) -> Result<File, String> {
             path.display(),
             starts.len() - kept
         );
-        std::fs::write(path, &text[..end]).map_err(err)?;
+        file.set_len(end as u64).map_err(err)?;
     }
-    OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(err)
+    Ok(file)
 }
 
 /// The scores of a match (`--scores`): started afresh, or cut back to the games of the CSV's
