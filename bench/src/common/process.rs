@@ -70,29 +70,33 @@ pub fn lock_dir(dir: &Path, shard: Option<crate::common::shard::Shard>) -> Resul
 static INTERRUPTED: &[u8] =
     b"\ncutlab: interrupted; run the same command again with --resume to continue\n";
 
-/// SIGINT's handler: writes [`INTERRUPTED`] and exits with 130, the shell's code for it.
-extern "C" fn interrupted(_: libc::c_int) {
+/// SIGINT's and SIGTERM's handler: writes [`INTERRUPTED`] and exits with 128 + the signal
+/// (130 and 143), the shell's codes for them.
+extern "C" fn interrupted(signal: libc::c_int) {
     #[expect(
         unsafe_code,
         reason = "write and _exit are async-signal-safe, as a handler needs"
     )]
     unsafe {
         libc::write(2, INTERRUPTED.as_ptr().cast(), INTERRUPTED.len());
-        libc::_exit(130);
+        libc::_exit(128 + signal);
     }
 }
 
-/// On SIGINT (Ctrl-C), a command that resumes says how to continue before it exits with 130;
-/// its output keeps every row written whole (a torn last row is dropped on resume).
+/// On SIGINT (Ctrl-C) or SIGTERM (`kill`, a scheduler's end of a job), a command that
+/// resumes says how to continue before it exits with 130 or 143; its output keeps every row
+/// written whole (a torn last row is dropped on resume).
 pub fn say_resume_on_interrupt() {
-    #[expect(
-        unsafe_code,
-        reason = "installs a handler that only calls async-signal-safe functions"
-    )]
-    unsafe {
-        libc::signal(
-            libc::SIGINT,
-            interrupted as extern "C" fn(libc::c_int) as libc::sighandler_t,
-        );
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        #[expect(
+            unsafe_code,
+            reason = "installs a handler that only calls async-signal-safe functions"
+        )]
+        unsafe {
+            libc::signal(
+                signal,
+                interrupted as extern "C" fn(libc::c_int) as libc::sighandler_t,
+            );
+        }
     }
 }

@@ -283,29 +283,32 @@ fn outputs_make_their_folders() {
     }
 }
 
-/// Ctrl-C ended a resumable command with 130 and no word on how to continue.
+/// Ctrl-C ended a resumable command with 130 and no word on how to continue, and SIGTERM (a
+/// `kill`, a scheduler's end of a job) without it too.
 #[cfg(unix)]
 #[test]
 fn an_interrupted_command_says_how_to_continue() {
-    let dir = temp_dir("sigint");
-    let suite = small_suite(&dir);
-    let child = null_move_depth(&suite, ["--time-ms", "3000"], &dir)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(500));
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("again with --resume to continue"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    for (signal, code) in [("-INT", 130), ("-TERM", 143)] {
+        let dir = temp_dir(&format!("signal{signal}"));
+        let suite = small_suite(&dir);
+        let child = null_move_depth(&suite, ["--time-ms", "3000"], &dir)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(500));
+        let killed = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(code), "{signal}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("again with --resume to continue"),
+            "{signal}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }
 
 /// `fit` of an empty or binary file wrote `pairs = []` and an empty plot, exit 0.
