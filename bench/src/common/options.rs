@@ -366,10 +366,10 @@ fn repeated<T: PartialEq>(items: &[T]) -> Option<&T> {
 /// Parses `key=value,...` into the values of `keys`, in their order (`--sprt`, `--draw`).
 ///
 /// # Errors
-/// A part that is not `key=value`, an unknown key, a value that is not a number, or a
-/// missing key.
+/// A part that is not `key=value`, an unknown key, a key given twice, a value that is not a
+/// finite number (NaN and infinities are refused as such), or a missing key.
 pub fn parse_kv(text: &str, what: &str, keys: &[&str]) -> Result<Vec<f64>, String> {
-    let mut values = vec![f64::NAN; keys.len()];
+    let mut values: Vec<Option<f64>> = vec![None; keys.len()];
     for part in text.split(',') {
         let (k, v) = part
             .split_once('=')
@@ -378,12 +378,41 @@ pub fn parse_kv(text: &str, what: &str, keys: &[&str]) -> Result<Vec<f64>, Strin
             .iter()
             .position(|&key| key == k)
             .ok_or_else(|| format!("--{what}: unknown key '{k}'"))?;
-        values[i] = v
-            .parse()
-            .map_err(|_| format!("--{what}: '{v}' is not a number"))?;
+        if values[i].is_some() {
+            return Err(format!("--{what}: {k} is given twice"));
+        }
+        values[i] = Some(
+            v.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| format!("--{what}: {k}: '{v}' is not a finite number"))?,
+        );
     }
-    if let Some(i) = values.iter().position(|v| v.is_nan()) {
-        return Err(format!("--{what}: missing {}", keys[i]));
+    keys.iter()
+        .zip(values)
+        .map(|(key, v)| v.ok_or_else(|| format!("--{what}: missing {key}")))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_kv;
+
+    /// A key=value list names what is wrong: a NaN or an infinity is not a number here (it
+    /// once read as a missing key), and a key given twice is refused rather than overwritten.
+    #[test]
+    fn key_value_lists_name_each_problem() {
+        let keys = ["elo0", "elo1"];
+        assert_eq!(parse_kv("elo0=0,elo1=5", "sprt", &keys), Ok(vec![0.0, 5.0]));
+        for (text, problem) in [
+            ("elo0=NaN,elo1=5", "elo0: 'NaN' is not a finite number"),
+            ("elo0=0,elo1=inf", "elo1: 'inf' is not a finite number"),
+            ("elo0=0,elo0=1,elo1=5", "elo0 is given twice"),
+            ("elo0=0", "missing elo1"),
+            ("elo2=0", "unknown key 'elo2'"),
+        ] {
+            let e = parse_kv(text, "sprt", &keys).unwrap_err();
+            assert_eq!(e, format!("--sprt: {problem}"), "{text}");
+        }
     }
-    Ok(values)
 }
