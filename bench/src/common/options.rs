@@ -319,18 +319,17 @@ pub fn without_terminal(suite: &mut cutlab_suites::Suite, what: &str) -> Result<
 /// their current names; a file as given).
 ///
 /// # Errors
-/// An empty list (it once gave an empty table and exit 0), or a variant named twice (each of
-/// its rows came twice).
+/// An empty list (it once gave an empty table and exit 0), an empty item (`a,,b`: a typo,
+/// not a variant), or a variant named twice (each of its rows came twice).
 pub fn variant_list(text: &str) -> Result<Vec<String>, String> {
-    let names: Vec<String> = text
-        .split(',')
-        .map(str::trim)
-        .filter(|v| !v.is_empty())
-        .map(SearchConfig::canonical_name)
-        .collect();
-    if names.is_empty() {
+    let items: Vec<&str> = text.split(',').map(str::trim).collect();
+    if items.iter().all(|v| v.is_empty()) {
         return Err(format!("no variant in '{text}'"));
     }
+    if items.iter().any(|v| v.is_empty()) {
+        return Err(format!("an empty variant in '{text}' (two commas, or one at an end)"));
+    }
+    let names: Vec<String> = items.into_iter().map(SearchConfig::canonical_name).collect();
     if let Some(name) = repeated(&names) {
         return Err(format!(
             "'{name}' is named twice (its rows would come twice)"
@@ -400,6 +399,17 @@ mod tests {
 
     /// A key=value list names what is wrong: a NaN or an infinity is not a number here (it
     /// once read as a missing key), and a key given twice is refused rather than overwritten.
+    #[test]
+    fn an_empty_variant_in_a_list_is_refused() {
+        assert_eq!(
+            super::variant_list("null-move, lmr").unwrap(),
+            ["null-move", "lmr"]
+        );
+        for text in ["null-move,,lmr", "null-move,", ",", ""] {
+            assert!(super::variant_list(text).is_err(), "{text}");
+        }
+    }
+
     #[test]
     fn key_value_lists_name_each_problem() {
         let keys = ["elo0", "elo1"];
