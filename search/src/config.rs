@@ -214,7 +214,13 @@ const STACK_PARTS: [PresetPart; 3] = [
              file written by `cutlab train`)"
                 .into()
         },
-        apply: Apply::WithArgument("FILE", |config, file| config.evaluate_with_network(file)),
+        // Named twice (`nnue@FILE+nnue`), the second once silently dropped the first's file.
+        apply: Apply::WithArgument("FILE", |config, file| {
+            if config.eval == Eval::Nnue {
+                return Err("names the evaluation twice; give nnue or nnue@FILE once".into());
+            }
+            config.evaluate_with_network(file)
+        }),
     },
 ];
 
@@ -685,6 +691,22 @@ mod tests {
         let read = SearchConfig::resolve(old.to_str().unwrap()).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(read, modern);
+    }
+
+    /// The evaluation named twice is refused, whichever carries the file: the second `nnue`
+    /// once dropped the first's network.
+    #[test]
+    fn the_evaluation_named_twice_is_refused() {
+        let file = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/embedded.nnue");
+        for name in [
+            "null-move+nnue+nnue".to_string(),
+            format!("nnue@{file}+nnue"),
+            format!("nnue+nnue@{file}"),
+        ] {
+            let e = SearchConfig::preset(&name).unwrap_err().to_string();
+            assert!(e.contains("names the evaluation twice"), "{name}: {e}");
+        }
+        assert!(SearchConfig::preset("null-move+lmr+nnue").is_ok());
     }
 
     #[test]
