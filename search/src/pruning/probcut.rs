@@ -139,8 +139,14 @@ pub const PRESET_PARTS: [PresetPart; 1] = [PresetPart {
 
 /// The cut thresholds of `probcut@T` or `mpc@TMID:TEND` (one value sets both stages).
 pub(crate) fn parse_thresholds(text: &str) -> Result<(f64, f64), String> {
-    let bad = || "expected a threshold T or TMID:TEND, each a positive number".to_string();
-    let one = |t: &str| t.parse::<f64>().ok().filter(|t| *t > 0.0).ok_or_else(bad);
+    let bad = || "expected a threshold T or TMID:TEND, each a positive finite number".to_string();
+    // An infinite t (`mpc@inf:1`) would never cut: a typo, not a threshold.
+    let one = |t: &str| {
+        t.parse::<f64>()
+            .ok()
+            .filter(|t| t.is_finite() && *t > 0.0)
+            .ok_or_else(bad)
+    };
     match text.split_once(':') {
         Some((mid, end)) => Ok((one(mid)?, one(end)?)),
         None => one(text).map(|t| (t, t)),
@@ -280,6 +286,15 @@ mod tests {
         expected.tests[Method::ProbCut.index()] = 1;
         assert_eq!(search.frames[1], expected);
         assert_eq!(search.pv_len[1], 0);
+    }
+
+    #[test]
+    fn thresholds_are_positive_finite_numbers() {
+        assert_eq!(parse_thresholds("1.5"), Ok((1.5, 1.5)));
+        assert_eq!(parse_thresholds("1:2"), Ok((1.0, 2.0)));
+        for bad in ["inf:1", "1:NaN", "0", "-1", "x", "1:"] {
+            assert!(parse_thresholds(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
