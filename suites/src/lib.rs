@@ -197,6 +197,17 @@ pub fn parse_line(line: &str, fallback_id: &str) -> Result<SuitePosition, String
     };
     entry.best_moves = moves(operations.remove("bm"));
     entry.avoid_moves = moves(operations.remove("am"));
+    // A move that is not legal here (`bm Zz9`) would be a key no search can ever match.
+    for (code, listed) in [("bm", &entry.best_moves), ("am", &entry.avoid_moves)] {
+        for san in listed {
+            let legal = shakmaty::san::San::from_ascii(san.as_bytes())
+                .ok()
+                .and_then(|m| m.to_move(pos.chess()).ok());
+            if legal.is_none() {
+                return Err(format!("{code} {san}: not a legal move in this position"));
+            }
+        }
+    }
     entry.operations = operations;
     Ok(entry)
 }
@@ -380,6 +391,16 @@ mod tests {
         );
         let skipping = parse("s.epd", &text, true).unwrap();
         assert_eq!((skipping.positions.len(), skipping.skipped), (1, 1));
+    }
+
+    #[test]
+    fn a_best_or_avoided_move_must_be_legal() {
+        let fen = "8/8/4k3/8/8/4K3/4P3/8 b - -";
+        assert!(parse_line(&format!("{fen} bm Kd5; am Ke5+;"), "x").is_ok());
+        for bad in ["bm Zz9;", "am Ke2;", "bm e4;"] {
+            let e = parse_line(&format!("{fen} {bad}"), "x").unwrap_err();
+            assert!(e.contains("not a legal move"), "{bad}: {e}");
+        }
     }
 
     #[test]
