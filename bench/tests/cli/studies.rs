@@ -271,6 +271,25 @@ fn ablate_measures_each_method_both_ways_and_resumes() {
     the_csv_has_a_row_per_comparison_with_every_measurement(&dir, &report);
     a_resume_reruns_nothing_and_refuses_another_run(&dir);
     a_run_in_progress_is_reported_without_its_unstopped_matches(&dir);
+    a_damaged_finished_match_is_played_again(&dir);
+}
+
+/// A finished match whose games were cut or removed since (as the test before left two) is
+/// not done: a resume names each, plays it again, and the report has every match stopped.
+fn a_damaged_finished_match_is_played_again(dir: &Path) {
+    let resumed = ablate_small(dir, &["--resume"]);
+    let log = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{log}");
+    for name in ["with-rfp", "added-mpc"] {
+        assert!(
+            log.lines()
+                .any(|l| l.contains(name) && l.contains("damaged after it finished")),
+            "{name}: {log}"
+        );
+    }
+    assert_eq!(log.matches("damaged after it finished").count(), 2, "{log}");
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(!report.contains("In progress"), "{report}");
 }
 
 /// The ablation of `rfp`, with MPC added, on 2 positions at 300 nodes (20 games a match),

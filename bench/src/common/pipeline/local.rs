@@ -4,7 +4,10 @@
 
 use std::time::Duration;
 
-use super::{Layout, Ran, Step, StepRecord, finish, load, run_and_record, run_step, step_record};
+use super::{
+    Layout, Ran, Step, StepRecord, damaged_output, finish, load, run_and_record, run_step,
+    step_record,
+};
 use crate::common::shard::Shard;
 
 /// How the steps run here: `--threads`, `--idle-wait` and `--shard`.
@@ -32,6 +35,25 @@ pub fn run_steps(
     mut done: impl FnMut() -> Result<(), String>,
 ) -> Result<(), String> {
     let total = steps.len();
+    // A finished step whose output is no longer the one it finished with (emptied, cut,
+    // changed) is not done: its record goes, and it runs again, named.
+    for (k, step) in steps.iter().enumerate() {
+        if here.shard.is_some_and(|s| !s.takes(k)) {
+            continue;
+        }
+        let damaged = step_record(layout, &step.name)
+            .and_then(|record| damaged_output(&record, &super::sealed_output(step)?));
+        if let Some(why) = damaged {
+            eprintln!(
+                "[{}/{total}] {}: its output was damaged after it finished ({why}); running \
+                 it again",
+                k + 1,
+                step.name
+            );
+            let record = layout.file(&format!("steps/{}.toml", step.name));
+            std::fs::remove_file(&record).map_err(|e| format!("{}: {e}", record.display()))?;
+        }
+    }
     let finished = |name: &str| step_record(layout, name).is_some();
     // This process's steps not yet done, with their numbers in the plan.
     let mut pending: Vec<(usize, &Step)> = Vec::new();

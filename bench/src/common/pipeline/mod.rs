@@ -30,9 +30,9 @@ use crate::common::speed;
 pub use environment::environment;
 pub use positions::write_position_files;
 pub use records::{
-    StepRecord, check_finished_commands, finished_or_listed, finished_steps, is_finished,
-    load_manifest, load_plan, record_step, rows_of_finished, save_manifest, save_plan, step_record,
-    unfinished_steps,
+    OutputSeal, StepRecord, check_finished_commands, damaged_output, finished_or_listed,
+    finished_steps, is_finished, load_manifest, load_plan, record_step, rows_of_finished,
+    save_manifest, save_plan, step_record, unfinished_steps,
 };
 pub use report::{busy_machine_note, environment_table, speed_note, steps_table, write_report};
 pub use shards::merge_shards;
@@ -264,15 +264,34 @@ pub struct Ran {
     pub rows_before: Option<usize>,
 }
 
+/// `step`'s `--out` when it is a CSV file.
+#[must_use]
+pub fn csv_output(step: &Step) -> Option<PathBuf> {
+    let out = Path::new(step.option("--out")?);
+    (out.extension()? == "csv").then(|| out.to_path_buf())
+}
+
+/// The output a finished step is sealed by: the `--out` CSV of rows that a resume continues
+/// (a match's games, a search's rows), which a run keeps and `publish-run` publishes whole.
+/// A step whose files are written whole (a trace, whose node rows are left out of a published
+/// study and written again by its command) has none.
+#[must_use]
+pub fn sealed_output(step: &Step) -> Option<PathBuf> {
+    (step.rerun == Rerun::Resume)
+        .then(|| csv_output(step))
+        .flatten()
+}
+
 /// The rows `step`'s `--out` CSV holds now; `None` for a step whose output is not a CSV, or
 /// is not there yet.
 #[must_use]
 pub fn output_rows(step: &Step) -> Option<usize> {
-    let out = Path::new(step.option("--out")?);
-    if out.extension()? != "csv" {
-        return None;
-    }
-    Some(csv::Reader::from_path(out).ok()?.records().count())
+    Some(
+        csv::Reader::from_path(csv_output(step)?)
+            .ok()?
+            .records()
+            .count(),
+    )
 }
 
 /// The rows a resumed step's `--out` CSV holds before it runs: the work of its earlier runs,
@@ -359,6 +378,7 @@ fn finish(layout: &Layout, step: &Step, ran: &Ran) -> Result<StepRecord, String>
         other_cores_busy: ran.other_cores_busy,
         speed_nps: ran.speed_nps,
         rows_before: ran.rows_before,
+        output: sealed_output(step).and_then(|out| OutputSeal::of(&out)),
     };
     record_step(layout, &record)?;
     Ok(record)

@@ -32,6 +32,59 @@ pub struct StepRecord {
     /// (absent for a step started afresh, and in records from before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rows_before: Option<usize>,
+    /// Its `--out` CSV as it finished, for a resume to tell a whole output from one damaged
+    /// since (absent for a step without a CSV, and in records from before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<OutputSeal>,
+}
+
+/// A finished step's `--out` CSV as it was: its rows and the hash of its bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutputSeal {
+    /// Rows past the header.
+    pub rows: usize,
+    /// FNV-1a of its bytes, 16 hex digits (`content_hash`).
+    pub hash: String,
+}
+
+impl OutputSeal {
+    /// The seal of the CSV at `path` now; `None` when it is missing or unreadable.
+    #[must_use]
+    pub fn of(path: &Path) -> Option<OutputSeal> {
+        use std::hash::Hasher as _;
+        let bytes = std::fs::read(path).ok()?;
+        let mut hash = crate::common::content_hash::ContentHash::default();
+        hash.write(&bytes);
+        let rows = csv::Reader::from_reader(bytes.as_slice()).records().count();
+        Some(OutputSeal {
+            rows,
+            hash: crate::common::content_hash::hex(&hash),
+        })
+    }
+}
+
+/// Why a finished step's output is no longer the one it finished with (`None`: it is, or the
+/// record has no seal to tell): a file emptied, cut or changed since, which a resume must not
+/// take as done.
+#[must_use]
+pub fn damaged_output(record: &StepRecord, out: &Path) -> Option<String> {
+    let sealed = record.output.as_ref()?;
+    match OutputSeal::of(out) {
+        Some(now) if now == *sealed => None,
+        Some(now) => Some(format!(
+            "{} holds {} rows (hash {}) where the step finished with {} (hash {})",
+            out.display(),
+            now.rows,
+            now.hash,
+            sealed.rows,
+            sealed.hash
+        )),
+        None => Some(format!(
+            "{} is gone; the step finished with {} rows",
+            out.display(),
+            sealed.rows
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -46,6 +99,7 @@ impl StepRecord {
             other_cores_busy: None,
             speed_nps: None,
             rows_before: None,
+            output: None,
         }
     }
 }
