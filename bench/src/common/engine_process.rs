@@ -125,6 +125,40 @@ impl Drop for EngineProcess {
     }
 }
 
+/// An external engine's spec as clap's `value_parser` (`--engine` of `ablate` and
+/// `reproduce`): `none`, `auto`, or a command whose program is there to run, checked before
+/// any step (a missing one once failed only after hours of matches).
+///
+/// # Errors
+/// A command whose program is not an executable file, or not on `PATH`.
+pub fn engine_spec(spec: &str) -> Result<String, String> {
+    if matches!(spec, "none" | "auto") {
+        return Ok(spec.to_string());
+    }
+    let program = spec.split_whitespace().next().unwrap_or_default();
+    let runnable = |p: &std::path::Path| {
+        use std::os::unix::fs::PermissionsExt as _;
+        p.metadata()
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    let found = if program.contains('/') {
+        runnable(std::path::Path::new(program))
+    } else {
+        std::env::var_os("PATH")
+            .into_iter()
+            .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+            .any(|d| runnable(&d.join(program)))
+    };
+    if found {
+        Ok(spec.to_string())
+    } else {
+        Err(format!(
+            "'{program}' is not an executable file or a program on PATH (give a UCI engine's \
+             command, auto or none)"
+        ))
+    }
+}
+
 /// An external engine's command from `spec`: `none`, `auto` (Stockfish on `PATH` or in
 /// `/usr/games`, as Debian installs it; none if it is not there), or the command itself.
 #[must_use]

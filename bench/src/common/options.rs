@@ -327,9 +327,14 @@ pub fn variant_list(text: &str) -> Result<Vec<String>, String> {
         return Err(format!("no variant in '{text}'"));
     }
     if items.iter().any(|v| v.is_empty()) {
-        return Err(format!("an empty variant in '{text}' (two commas, or one at an end)"));
+        return Err(format!(
+            "an empty variant in '{text}' (two commas, or one at an end)"
+        ));
     }
-    let names: Vec<String> = items.into_iter().map(SearchConfig::canonical_name).collect();
+    let names: Vec<String> = items
+        .into_iter()
+        .map(SearchConfig::canonical_name)
+        .collect();
     if let Some(name) = repeated(&names) {
         return Err(format!(
             "'{name}' is named twice (its rows would come twice)"

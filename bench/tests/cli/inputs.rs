@@ -506,3 +506,30 @@ fn outputs_are_files_of_their_own() {
     assert!(!csv.exists());
     assert!(started.elapsed() < std::time::Duration::from_secs(60));
 }
+
+/// Inputs that once failed late or were accepted wrongly are refused where they are parsed:
+/// an oracle engine that is not there (it failed after the ablation's matches), an infinite
+/// MPC threshold, an empty variant in a list, a NaN or repeated SPRT bound.
+#[test]
+fn bad_inputs_are_refused_at_once_naming_the_option() {
+    for (args, option) in [
+        (vec!["ablate", "--engine", "/nonexistent/engine"], "--engine"),
+        (vec!["reproduce", "--engine", "no-such-engine-here"], "--engine"),
+        (vec!["depth", "--variants", "null-move,,lmr"], "--variants"),
+        (vec!["depth", "--variants", "mpc@inf:1"], "--variants"),
+    ] {
+        assert_refused_at_parse(&args, option);
+    }
+    for sprt in ["elo0=NaN,elo1=5", "elo0=0,elo0=1,elo1=5"] {
+        let out = Command::new(EXE)
+            .args(plain_match(&["--sprt", sprt]))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{sprt}");
+        assert!(
+            err.contains("not a finite number") || err.contains("given twice"),
+            "{sprt}: {err}"
+        );
+    }
+}

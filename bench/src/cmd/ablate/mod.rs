@@ -98,7 +98,7 @@ pub struct AblateArgs {
     resign: Option<String>,
     /// The oracle of the regret comparison, a UCI engine: a command, `auto` (stockfish on PATH
     /// or /usr/games/stockfish), or `none` (our own full-width search).
-    #[arg(long, default_value = "auto")]
+    #[arg(long, default_value = "auto", value_parser = crate::common::engine_process::engine_spec)]
     engine: String,
     /// A quick scale; without it, the decisive one.
     #[arg(long, help = format!("A quick scale, {}, wide intervals. Without it, the decisive scale: 64 \
@@ -551,7 +551,10 @@ mod tests {
             assert!(e.contains("the run was started with"), "{refused:?}: {e}");
         }
         // A rung widened on a resume: its own comparison still named, others added.
-        let wider = ["--only", "80000=without-rfp,without-lmr,doubled-twice-the-nodes"];
+        let wider = [
+            "--only",
+            "80000=without-rfp,without-lmr,doubled-twice-the-nodes",
+        ];
         let widened = settings(&wider, Some(&run)).unwrap();
         assert_eq!(
             widened.only[0].comparisons,

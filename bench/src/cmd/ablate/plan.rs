@@ -101,11 +101,17 @@ fn resumed_only(given: &[Only], run: Option<&Manifest>) -> Result<Vec<Only>, Str
         return Ok(run.map_or_else(|| given.to_vec(), |r| r.only.clone()));
     };
     let at = |only: &[Only], nodes: u64| only.iter().find(|o| o.nodes == nodes).cloned();
-    let widens = run.nodes.iter().all(|&nodes| match (at(&run.only, nodes), at(given, nodes)) {
-        (Some(own), Some(wider)) => own.comparisons.iter().all(|c| wider.comparisons.contains(c)),
-        (Some(_), None) => false,
-        (None, restricted) => restricted.is_none(),
-    });
+    let widens = run
+        .nodes
+        .iter()
+        .all(|&nodes| match (at(&run.only, nodes), at(given, nodes)) {
+            (Some(own), Some(wider)) => own
+                .comparisons
+                .iter()
+                .all(|c| wider.comparisons.contains(c)),
+            (Some(_), None) => false,
+            (None, restricted) => restricted.is_none(),
+        });
     if !widens {
         let spelled = |only: &[Only]| {
             only.iter()

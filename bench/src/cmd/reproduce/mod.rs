@@ -51,7 +51,7 @@ pub struct ReproduceArgs {
     out: PathBuf,
     /// External UCI engine for Table 4 and the oracle: a command, `auto` (stockfish on PATH or
     /// /usr/games/stockfish), or `none`.
-    #[arg(long, default_value = "auto")]
+    #[arg(long, default_value = "auto", value_parser = crate::common::engine_process::engine_spec)]
     engine: String,
     /// Strength of the external engine (UCI_LimitStrength, UCI_Elo); it stands in for Yace.
     #[arg(long, default_value_t = 2200)]
