@@ -166,6 +166,14 @@ pub fn parse_line(line: &str, fallback_id: &str) -> Result<SuitePosition, String
     for op in split_operations(rest.trim_start_matches(';')) {
         let (code, operand) = op.split_once(char::is_whitespace).unwrap_or((op, ""));
         let operand = operand.trim();
+        // An opcode is a letter then letters, digits or underscores (EPD's standard, 14 at
+        // most): anything else is a damaged line, never an operation written back as one.
+        let opcode = code.len() <= 14
+            && code.starts_with(|c: char| c.is_ascii_alphabetic())
+            && code.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !opcode {
+            return Err(format!("'{code}' is not an EPD opcode"));
+        }
         // A quoted operand is one string: `id "x" c9 "1-0";` lacks a `;` and is refused,
         // never read as the id `x" c9 "1-0`.
         if operand.contains('"')
