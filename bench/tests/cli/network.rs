@@ -154,10 +154,12 @@ fn losses(dir: &Path, out: &str) -> Vec<String> {
         .collect()
 }
 
-/// The weights that end a run's network file: both layers and their biases, 16 bits each.
+/// The weights that end a run's network file before its 8-byte checksum: both layers and
+/// their biases, 16 bits each.
 fn weights(dir: &Path, out: &str) -> Vec<u8> {
     let bytes = std::fs::read(dir.join(out).join("net.nnue")).unwrap();
-    bytes[bytes.len() - 2 * (769 * 128 + 2 * 128 + 1)..].to_vec()
+    let end = bytes.len() - 8;
+    bytes[end - 2 * (769 * 128 + 2 * 128 + 1)..end].to_vec()
 }
 
 /// A run's network read by the engine's own reader (which also checks the integers' ranges).

@@ -1,12 +1,17 @@
 //! The network's weights, quantised, and their file: `CUTLABNN`, a version, the hidden size,
 //! a TOML record of how the network was made (command, data, commit), then the weights as
-//! little-endian i16, exactly the layout [`Network`] holds:
+//! little-endian i16, exactly the layout [`Network`] holds, and (version 2) a checksum of all
+//! that, so that a damaged file is refused rather than searched with:
 //!
 //! ```text
-//! b"CUTLABNN" | version u32 = 1 | hidden u32 | record length u32 | record (UTF-8 TOML)
+//! b"CUTLABNN" | version u32 = 2 | hidden u32 | record length u32 | record (UTF-8 TOML)
 //! feature weights [768][HIDDEN] | feature biases [HIDDEN]
 //! output weights [2·HIDDEN] (side to move's half first) | output bias
+//! checksum u64: FNV-1a (64 bits) of every byte before it
 //! ```
+//!
+//! Version 1 (no checksum) is still read: the embedded network is one, its bytes pinned by
+//! the network's bench signature (`bench/signature-nnue.txt`).
 
 use std::fmt::Write as _;
 
@@ -22,7 +27,17 @@ pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
 
 const MAGIC: &[u8; 8] = b"CUTLABNN";
-const VERSION: u32 = 1;
+/// The version written; [`UNCHECKED`] is read too.
+const VERSION: u32 = 2;
+/// The version without a checksum.
+const UNCHECKED: u32 = 1;
+
+/// FNV-1a of 64 bits (Fowler, Noll and Vo): the file's checksum.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
 /// The most pieces on a board: a bound of how many columns an accumulator sums.
 const MAX_PIECES: i64 = 32;
 
@@ -61,11 +76,24 @@ impl Network {
         }
         let mut at = 8;
         let version = read_u32(bytes, &mut at)?;
-        if version != VERSION {
-            return Err(format!(
-                "network format {version}, this engine reads {VERSION}"
-            ));
-        }
+        let bytes = match version {
+            VERSION => {
+                let (body, sum) = bytes
+                    .split_last_chunk::<8>()
+                    .filter(|(body, _)| body.len() >= at)
+                    .ok_or("the file ends before its checksum")?;
+                if fnv1a(body) != u64::from_le_bytes(*sum) {
+                    return Err("its checksum does not match: the file is damaged".into());
+                }
+                body
+            }
+            UNCHECKED => bytes,
+            _ => {
+                return Err(format!(
+                    "network format {version}, this engine reads {UNCHECKED} and {VERSION}"
+                ));
+            }
+        };
         let hidden = read_u32(bytes, &mut at)? as usize;
         if hidden != HIDDEN {
             return Err(format!("{hidden} hidden neurons, this engine has {HIDDEN}"));
@@ -127,6 +155,8 @@ impl Network {
         for v in values {
             bytes.extend(v.to_le_bytes());
         }
+        let sum = fnv1a(&bytes);
+        bytes.extend(sum.to_le_bytes());
         bytes
     }
 
@@ -228,11 +258,31 @@ mod tests {
     }
 
     #[test]
-    fn a_truncated_or_foreign_file_is_refused() {
+    fn a_truncated_damaged_or_foreign_file_is_refused() {
         let bytes = Network::random(7).to_bytes();
         let short = Network::from_bytes(&bytes[..bytes.len() - 2]).unwrap_err();
-        assert!(short.contains("bytes of weights"), "{short}");
+        assert!(short.contains("checksum does not match"), "{short}");
+        // One weight's byte flipped: the weights still fit, the checksum does not.
+        let mut flipped = bytes.clone();
+        let weight = bytes.len() - 8 - 100;
+        flipped[weight] ^= 0x01;
+        let e = Network::from_bytes(&flipped).unwrap_err();
+        assert!(e.contains("damaged"), "{e}");
         assert!(Network::from_bytes(b"NNUEv1..").is_err());
+        assert!(Network::from_bytes(&bytes[..14]).is_err());
+    }
+
+    /// A file of version 1 (no checksum, as the embedded network) still reads, to the same
+    /// network; its length is still checked.
+    #[test]
+    fn a_file_without_a_checksum_still_reads() {
+        let net = Network::random(7);
+        let mut old = net.to_bytes();
+        old.truncate(old.len() - 8);
+        old[8..12].copy_from_slice(&UNCHECKED.to_le_bytes());
+        assert_eq!(Network::from_bytes(&old).unwrap(), net);
+        let short = Network::from_bytes(&old[..old.len() - 2]).unwrap_err();
+        assert!(short.contains("bytes of weights"), "{short}");
     }
 
     /// The bounds follow from the integer widths: a bias b and 32 columns of at most m fit an
