@@ -157,6 +157,18 @@ pub fn parse_line(line: &str, fallback_id: &str) -> Result<SuitePosition, String
     }
     let counters_given =
         fields.len() >= 6 && fields[4].parse::<u32>().is_ok() && fields[5].parse::<u32>().is_ok();
+    // Two numbers where the counters go that are not counters (`0 -5`) are a bad FEN, not
+    // EPD operations named `0`.
+    if !counters_given
+        && fields.len() >= 6
+        && fields[4].parse::<i64>().is_ok()
+        && fields[5].parse::<i64>().is_ok()
+    {
+        return Err(format!(
+            "the halfmove and fullmove counters '{} {}' are not non-negative integers",
+            fields[4], fields[5]
+        ));
+    }
     let (fen_fields, rest) = if counters_given {
         (fields[..6].join(" "), fields[6..].join(" "))
     } else {
@@ -409,6 +421,13 @@ mod tests {
             let e = parse_line(&format!("{fen} {bad}"), "x").unwrap_err();
             assert!(e.contains("not a legal move"), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn counters_that_are_not_counters_are_named() {
+        let e = parse_line("8/8/8/8/8/8/8/K1k5 w - - 0 -5", "x").unwrap_err();
+        assert!(e.contains("counters '0 -5'"), "{e}");
+        assert!(parse_line("8/8/8/8/8/8/8/K1k5 w - - 0 5", "x").is_ok());
     }
 
     #[test]

@@ -149,6 +149,7 @@ pub fn parse_pgn<R: io::Read>(
     let mut positions = Vec::new();
     let mut skipped = 0;
     let mut game_no = 0_u64;
+    let mut first_skipped: Option<String> = None;
     let fail = |line: usize, problem: String| SuiteError {
         file: source.to_string(),
         line,
@@ -165,8 +166,9 @@ pub fn parse_pgn<R: io::Read>(
             Err(problem) if !skip_invalid => {
                 return Err(fail(0, format!("game {game_no}: {problem}")));
             }
-            Err(_) => {
+            Err(problem) => {
                 skipped += 1;
+                first_skipped.get_or_insert(format!("game {game_no}: {problem}"));
                 continue;
             }
         };
@@ -183,7 +185,17 @@ pub fn parse_pgn<R: io::Read>(
         }
     }
     if positions.is_empty() {
-        return Err(fail(0, "no positions sampled".to_string()));
+        let why = match &first_skipped {
+            Some(first) => format!("{skipped} of them skipped as invalid, the first {first}"),
+            None => format!(
+                "none has a position between plies {} and {} that is not in check",
+                sampling.min_ply, sampling.max_ply
+            ),
+        };
+        return Err(fail(
+            0,
+            format!("no positions sampled from its {game_no} games: {why}"),
+        ));
     }
     Ok(Suite {
         source: source.to_string(),
@@ -241,6 +253,28 @@ mod tests {
             .collect();
         assert_eq!(results[..3], [Some(&"1-0".to_string()); 3]);
         assert_eq!(results[3..], [None; 3], "an unfinished game has no result");
+    }
+
+    /// A PGN that gives no position says why, naming the first game skipped.
+    #[test]
+    fn nothing_sampled_says_why() {
+        let short = "[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n";
+        let err = parse_pgn("s.pgn", short.as_bytes(), PgnSampling::default(), true)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("1 of them skipped as invalid, the first game 1: ply 3"),
+            "{err}"
+        );
+        let err = parse_pgn(
+            "s.pgn",
+            "1. e4 e5 *\n".as_bytes(),
+            PgnSampling::default(),
+            true,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("between plies 16 and 80"), "{err}");
     }
 
     #[test]
