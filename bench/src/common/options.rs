@@ -60,6 +60,21 @@ pub fn positive(text: &str) -> Result<f64, String> {
     }
 }
 
+/// A learning rate: a positive number at most 1 (Adam's steps are fractions of the weights'
+/// scale; a rate of 1e30 once trained for hours to a network of infinities), as clap's
+/// `value_parser`.
+///
+/// # Errors
+/// Not a number, NaN, 0 or below, or above 1.
+pub fn learning_rate(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 1.0 => Ok(x),
+        _ => Err(format!(
+            "expected a rate above 0 and at most 1, got '{text}'"
+        )),
+    }
+}
+
 /// A confidence or probability strictly between 0 and 1, as clap's `value_parser`.
 ///
 /// # Errors
@@ -216,13 +231,20 @@ impl Compared {
     /// The variants' names and their configurations, in order.
     ///
     /// # Errors
-    /// An unknown variant, an unreadable parameter file, or a bad confidence.
+    /// An unknown variant, an unreadable parameter file, a bad confidence, or a confidence
+    /// given where no variant has prob-ab (it would change nothing, silently).
     pub fn configs(&self) -> Result<(Vec<String>, Vec<SearchConfig>), String> {
         let names = variant_list(&self.variants)?;
-        let configs = names
+        let configs: Vec<SearchConfig> = names
             .iter()
             .map(|v| self.models.config(v))
             .collect::<Result<_, _>>()?;
+        if self.models.confidence.is_some() && configs.iter().all(|c| c.prob_ab.is_none()) {
+            return Err(format!(
+                "--confidence: applies to prob-ab, and no variant of '{}' has it",
+                self.variants
+            ));
+        }
         Ok((names, configs))
     }
 }

@@ -513,13 +513,39 @@ fn outputs_are_files_of_their_own() {
 #[test]
 fn bad_inputs_are_refused_at_once_naming_the_option() {
     for (args, option) in [
-        (vec!["ablate", "--engine", "/nonexistent/engine"], "--engine"),
-        (vec!["reproduce", "--engine", "no-such-engine-here"], "--engine"),
+        (
+            vec!["ablate", "--engine", "/nonexistent/engine"],
+            "--engine",
+        ),
+        (
+            vec!["reproduce", "--engine", "no-such-engine-here"],
+            "--engine",
+        ),
         (vec!["depth", "--variants", "null-move,,lmr"], "--variants"),
         (vec!["depth", "--variants", "mpc@inf:1"], "--variants"),
+        (vec!["train", "--learning-rate", "1e30"], "--learning-rate"),
     ] {
         assert_refused_at_parse(&args, option);
     }
+    let out = Command::new(EXE)
+        .args([
+            "depth",
+            "--depth",
+            "2",
+            "--variants",
+            "null-move",
+            "--confidence",
+            "0.9",
+            "--out",
+            "/nonexistent-dir/never-written.csv",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("--confidence: applies to prob-ab"),
+        "{err}"
+    );
     for sprt in ["elo0=NaN,elo1=5", "elo0=0,elo0=1,elo1=5"] {
         let out = Command::new(EXE)
             .args(plain_match(&["--sprt", sprt]))

@@ -35,7 +35,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 16_384, value_parser = crate::common::options::count_up_to::<usize>(1 << 24))]
     batch: usize,
     /// Adam's learning rate.
-    #[arg(long, default_value_t = 0.001, value_parser = crate::common::options::positive)]
+    #[arg(long, default_value_t = 0.001, value_parser = crate::common::options::learning_rate)]
     learning_rate: f64,
     /// The epoch from which the learning rate is a tenth (a schedule that does not depend on
     /// `--epochs`, so that a run resumed with more epochs extends the one it continues).
