@@ -180,6 +180,51 @@ fn rows_command(command: &str) -> Vec<&str> {
         .collect()
 }
 
+/// What differs between a recorded and a planned command, option by option (`--depth 9,
+/// and this run plans --depth 10`), the words of each option joined: a refusal names the
+/// options, not two command lines of hundreds of characters.
+fn differences(recorded: &str, planned: &str) -> String {
+    /// The command's options, each with its words, in [`rows_command`]'s order.
+    fn options(command: &str) -> Vec<String> {
+        let mut all: Vec<String> = Vec::new();
+        for word in rows_command(command) {
+            match all.last_mut() {
+                Some(last) if !word.starts_with("--") => {
+                    last.push(' ');
+                    last.push_str(word);
+                }
+                _ => all.push(word.to_string()),
+            }
+        }
+        all
+    }
+    let (was, now) = (options(recorded), options(planned));
+    let mut said: Vec<String> = Vec::new();
+    for (before, after) in [(&was, &now), (&now, &was)] {
+        for option in before.iter().filter(|o| !after.contains(o)) {
+            let name = option.split(' ').next().unwrap_or_default();
+            let other = after
+                .iter()
+                .filter(|o| o.split(' ').next() == Some(name) && !before.contains(o))
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ");
+            let line = if std::ptr::eq(before, &was) {
+                match other.is_empty() {
+                    true => format!("{option}, which this run leaves out"),
+                    false => format!("{option}, and this run plans {other}"),
+                }
+            } else if !was.iter().any(|o| o.split(' ').next() == Some(name)) {
+                format!("no {name}, and this run plans {option}")
+            } else {
+                continue;
+            };
+            said.push(line);
+        }
+    }
+    said.join("; ")
+}
+
 /// `recorded` with the run folder it spells replaced by `dir`, this run's spelling. A plan
 /// names a run's files below the folder as `--out` gave it, so a run restored or moved
 /// elsewhere, or resumed from another working directory, finds its records spelt otherwise.
@@ -238,13 +283,12 @@ pub fn check_finished_commands(layout: &Layout, steps: &[Step]) -> Result<(), St
         let recorded = relocated(&record.command, &planned, &layout.dir.display().to_string());
         if rows_command(&recorded) != rows_command(&planned) {
             return Err(format!(
-                "{}: step '{}' finished as `{}`, and this run plans it as `{planned}`; its \
-                 outputs answer the first. Resume with the options and build that started the \
-                 run, or start a new run under the new ones with another --out (this one \
-                 stays as it is)",
+                "{}: step '{}' finished with {}; its outputs answer that. Resume with the \
+                 options and build that started the run, or start a new run under the new \
+                 ones with another --out (this one stays as it is)",
                 layout.file(&format!("steps/{}.toml", step.name)).display(),
                 step.name,
-                record.command
+                differences(&recorded, &planned)
             ));
         }
     }
@@ -428,8 +472,20 @@ mod tests {
         let refused = check_finished_commands(&layout, &[deeper, later]).unwrap_err();
         assert!(
             refused.contains("steps/oracle.toml")
-                && refused.contains("`cutlab oracle --depth 6`")
-                && refused.contains("`cutlab oracle --depth 10`"),
+                && refused.contains("finished with --depth 6, and this run plans --depth 10;"),
+            "{refused}"
+        );
+        // Each option named, not the command lines: one added, one left out.
+        let other = Step::new("oracle", &["oracle", "--depth", "6", "--engine", "x"]);
+        let refused = check_finished_commands(&layout, &[other]).unwrap_err();
+        assert!(
+            refused.contains("no --engine, and this run plans --engine x"),
+            "{refused}"
+        );
+        let fewer = Step::new("oracle", &["oracle"]);
+        let refused = check_finished_commands(&layout, &[fewer]).unwrap_err();
+        assert!(
+            refused.contains("--depth 6, which this run leaves out"),
             "{refused}"
         );
         std::fs::remove_dir_all(&dir).ok();
