@@ -88,13 +88,17 @@ pub fn section(rows: &[AblationRow], looks: &Looks, seed: u64) -> Option<String>
             sequential::MATCHES,
             seed,
         );
-        let percent = |x: f64| format!("{:.1}%", 100.0 * x);
+        // A quantity the simulation cannot give (a tiny run's routs: every simulated match
+        // scoring 0 or 1 has no finite Elo) is a dash, never `NaN`.
+        let finite = |x: f64, text: String| if x.is_finite() { text } else { "-".to_string() };
+        let percent = |x: f64| finite(x, format!("{:.1}%", 100.0 * x));
+        let elo_cell = |e: f64| finite(e, format!("{e:+.1}"));
         t.row(vec![
             format!("{elo:+.0}"),
             percent(sim.coverage),
-            format!("{:+.1}", sim.mean_elo),
+            elo_cell(sim.mean_elo),
             sim.mean_elo_first_look
-                .map_or_else(|| "-".to_string(), |e| format!("{e:+.1}")),
+                .map_or_else(|| "-".to_string(), elo_cell),
             percent(sim.stops[0]),
             percent(sim.stops[1]),
             percent(sim.stops[2]),
