@@ -2,6 +2,7 @@
 
 pub mod elo;
 pub mod markdown;
+pub mod multiplicity;
 pub mod plot;
 pub mod power;
 pub mod predict;

@@ -133,8 +133,28 @@ pub fn percent(e: Option<Estimate>) -> String {
     )
 }
 
+/// A confidence as an interval's label: a whole percentage as it is (`95%`), another to one
+/// decimal (`98.3%` for Bonferroni's 1 - 0.05/3), so that no interval is labelled with a level
+/// it does not have.
+#[must_use]
+pub fn level(confidence: f64) -> String {
+    let percent = 100.0 * confidence;
+    if (percent - percent.round()).abs() < 1e-9 {
+        format!("{percent:.0}%")
+    } else {
+        format!("{percent:.1}%")
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_level_is_labelled_as_it_is() {
+        assert_eq!(super::level(0.95), "95%");
+        assert_eq!(super::level(1.0 - 0.05 / 3.0), "98.3%");
+        assert_eq!(super::level(0.99), "99%");
+    }
+
     use super::*;
 
     #[test]

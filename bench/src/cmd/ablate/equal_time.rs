@@ -30,7 +30,7 @@ pub fn at_equal_time(delta_elo: &Estimate, speed: &Estimate, doubling: &Estimate
 /// speed has been measured (the depth step at fixed time) with its Elo at fixed nodes, its
 /// speed ratio and its Elo at equal time. `None` where no effort has both.
 pub fn section(rows: &[AblationRow], confidence: f64) -> Option<String> {
-    let percent = format!("{:.0}%", 100.0 * confidence);
+    let percent = cutlab_analysis::markdown::level(confidence);
     let mut md = String::new();
     let mut efforts: Vec<u64> = rows.iter().map(|r| r.effort_nodes).collect();
     efforts.dedup();

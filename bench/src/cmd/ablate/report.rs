@@ -408,7 +408,7 @@ fn progress(layout: &Layout, manifest: &Manifest, rows: &[AblationRow]) -> Optio
 /// A file that cannot be written.
 pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     let looks = Looks::new(manifest.looks.clone(), manifest.stop_within)?;
-    let confidence = format!("{:.0}%", 100.0 * looks.confidence());
+    let confidence = cutlab_analysis::markdown::level(looks.confidence());
     let path = layout.file("ablate.csv");
     let mut csv = csv::Writer::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     // A published run's games are packed (none in a run that keeps its PGNs).
@@ -441,6 +441,7 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     md.push_str(
         &super::rule::section(&every_row, &looks, manifest.header.seed).unwrap_or_default(),
     );
+    md.push_str(&super::rule::family_section(&every_row, &looks).unwrap_or_default());
     md.push_str(&busy_machine_note(&manifest.header.steps).unwrap_or_default());
     md.push_str(&speed_note(&manifest.header.steps, manifest.header.speed_nps).unwrap_or_default());
     md.push_str(prob_ab_note(&manifest.comparisons).unwrap_or_default());

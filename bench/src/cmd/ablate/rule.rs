@@ -5,7 +5,7 @@
 use cutlab_analysis::{
     elo::{Looks, Verdict},
     markdown::Table,
-    sequential,
+    multiplicity, sequential,
 };
 
 use super::{played::Status, row::AblationRow};
@@ -70,7 +70,7 @@ pub fn false_trend_rate(rows: &[AblationRow], looks: &Looks, efforts: &[u64], se
 pub fn section(rows: &[AblationRow], looks: &Looks, seed: u64) -> Option<String> {
     let done: Vec<&AblationRow> = rows.iter().filter(|r| r.stopped()).collect();
     let (base, total) = pooled(rows)?;
-    let confidence = format!("{:.0}%", 100.0 * looks.confidence());
+    let confidence = cutlab_analysis::markdown::level(looks.confidence());
     let mut t = Table::new(&[
         ">true Elo",
         &format!(">covered by the {confidence} interval"),
@@ -110,15 +110,13 @@ pub fn section(rows: &[AblationRow], looks: &Looks, seed: u64) -> Option<String>
         .iter()
         .filter(|r| r.status == Status::Stopped(Verdict::Decided))
         .count();
-    #[expect(clippy::cast_precision_loss, reason = "a count of matches")]
-    let by_chance = done.len() as f64 * sim.stops[0];
     Some(format!(
         "\n## What the rule does to its numbers\n\nThe stopping rule simulated on this run's \
          own pairs ({total} pairs of its {} stopped matches pooled, tilted to each true Elo; \
          {} matches a row, seed {seed}; `analysis::sequential`). With no \
          effect the intervals printed at {confidence} cover {:.1}% of the time, and a match \
-         reads decided {:.1}% of the time: of the {} matches stopped, {decided} are decided, \
-         where about {by_chance:.1} would be by chance alone if no method had any effect. A \
+         reads decided {:.1}% of the time: of the {} matches stopped, {decided} are decided \
+         on their own (*The family's verdicts* below says which stand over the whole family). A \
          match stopped at its first look reads larger than its true worth (the fourth column), \
          so a size decided at {first} games is to be replayed before it is built on (`cutlab \
          replay`). The tables' \
@@ -137,5 +135,84 @@ pub fn section(rows: &[AblationRow], looks: &Looks, seed: u64) -> Option<String>
         done.len(),
         t.render(),
         first = looks.games().first().copied().unwrap_or_default(),
+    ))
+}
+
+/// The family's verdicts: each stopped match's p-value (two-sided, from its last look's
+/// interval, times its looks: below 5% exactly when its printed interval excludes 0; a rout's
+/// 0), and which decided matches stand under Holm's and Benjamini and Hochberg's controls at
+/// 5% over every match stopped with an estimate ([`multiplicity`]). `None` before any match
+/// has stopped with one.
+pub fn family_section(rows: &[AblationRow], looks: &Looks) -> Option<String> {
+    let tested: Vec<(&AblationRow, f64)> = rows
+        .iter()
+        .filter(|r| r.stopped() && !r.inactive())
+        .filter_map(|r| {
+            let p = match (r.delta_elo, r.elo_rout) {
+                (Some(e), _) => multiplicity::looks_p_value(
+                    e.value,
+                    e.low,
+                    e.high,
+                    looks.confidence(),
+                    looks.games().len(),
+                ),
+                (None, Some(_)) => 0.0,
+                (None, None) => return None,
+            };
+            Some((r, p))
+        })
+        .collect();
+    if tested.is_empty() {
+        return None;
+    }
+    let p: Vec<f64> = tested.iter().map(|t| t.1).collect();
+    let (holm, bh) = (
+        multiplicity::holm(&p, Looks::ERROR),
+        multiplicity::benjamini_hochberg(&p, Looks::ERROR),
+    );
+    let decided: Vec<usize> = (0..tested.len())
+        .filter(|&i| tested[i].0.status == Status::Stopped(Verdict::Decided))
+        .collect();
+    let label = |i: usize| {
+        let r = tested[i].0;
+        format!(
+            "{} at {} nodes (p = {:.3})",
+            r.direction.label(&r.method),
+            r.effort_nodes,
+            p[i]
+        )
+    };
+    let fallen = |kept: &[bool]| {
+        let names: Vec<String> = decided
+            .iter()
+            .filter(|&&i| !kept[i])
+            .map(|&i| label(i))
+            .collect();
+        if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join("; ")
+        }
+    };
+    let count = |kept: &[bool]| decided.iter().filter(|&&i| kept[i]).count();
+    Some(format!(
+        "\n## The family's verdicts\n\nEach match's verdict holds at 95% on its own, over its \
+         looks. Over the family of the {m} matches stopped with an estimate, each has a \
+         p-value (two-sided, from its last look's interval, times its {k} looks: below 5% \
+         exactly when that interval excludes 0; a rout's is 0), and two controls at 5% say \
+         which verdicts stand together (`analysis::multiplicity`). **Holm's** step-down \
+         procedure, under which the chance of any false verdict among the {m} is at most 5%, \
+         keeps {holm_kept} of the {d} decided; **Benjamini and Hochberg's** step-up procedure, \
+         under which false verdicts are at most 5% of the verdicts made (in expectation, for \
+         independent matches), keeps {bh_kept}.\n\n\
+         - Decided alone, not under Holm's control: {holm_fallen}.\n\
+         - Decided alone, not under Benjamini and Hochberg's: {bh_fallen}.\n",
+        m = tested.len(),
+        k = looks.games().len(),
+        d = decided.len(),
+        holm_kept = count(&holm),
+        bh_kept = count(&bh),
+        holm_fallen = fallen(&holm),
+        bh_fallen = fallen(&bh),
     ))
 }

@@ -345,7 +345,7 @@ fn introduction(manifest: &Manifest, confidence: &str) -> String {
 pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     let looks = Looks::new(manifest.source_looks.clone(), manifest.source_stop_within)?;
     let confidence = looks.confidence();
-    let label = format!("{:.0}%", 100.0 * confidence);
+    let label = cutlab_analysis::markdown::level(confidence);
     let bound = manifest.source_stop_within;
     let rows = read(layout, manifest, confidence)?;
     let mut md = introduction(manifest, &label);

@@ -110,7 +110,7 @@ pub fn section(
     if all.len() < 2 {
         return None;
     }
-    let percent = format!("{:.0}%", 100.0 * confidence);
+    let percent = cutlab_analysis::markdown::level(confidence);
     let mut table = Table::new(&[
         "comparison",
         "replayed at",

@@ -270,7 +270,7 @@ pub fn section(
     }
     #[expect(clippy::cast_precision_loss, reason = "node counts")]
     let xs: Vec<f64> = efforts.iter().map(|&n| (n as f64).log2()).collect();
-    let percent = format!("{:.0}%", 100.0 * confidence);
+    let percent = cutlab_analysis::markdown::level(confidence);
     let mut table = header(efforts, &percent);
     let (mut panels, mut sentences) = (Vec::new(), Vec::new());
     let (mut stays, mut flat) = (Vec::new(), Vec::new());

@@ -206,7 +206,7 @@ pub fn report(dir: &Path, study: &AblationStudy, draw: bool) -> Result<String, S
         looks_a,
         looks_b,
         confidence,
-        percent: format!("{:.0}%", 100.0 * confidence),
+        percent: cutlab_analysis::markdown::level(confidence),
     };
     let percent = &runs.percent;
     let mut md = introduction(study, &runs);
