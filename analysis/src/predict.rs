@@ -78,6 +78,23 @@ fn line(s: [f64; 5]) -> Option<((f64, f64), [f64; 3])> {
     Some(((a, b), [s[2] / det, -s[1] / det, s[0] / det]))
 }
 
+/// Whether a straight line fits `points` within their errors: the weighted residual sum of
+/// squares `Q = Σ (y - ŷ)² / s²` of the line fitted with weights `1/s²`, its degrees of
+/// freedom `n - 2`, and the chance of a `Q` at least as large if the line held (χ² with `n - 2`
+/// degrees of freedom; `None` with none). `None` when the x do not spread.
+#[must_use]
+pub fn lack_of_fit(points: &[Measured]) -> Option<(f64, usize, Option<f64>)> {
+    let ((a, b), _) = line(sums(points, |p| 1.0 / (p.se * p.se)))?;
+    let q: f64 = points
+        .iter()
+        .map(|p| ((p.value - a - b * p.x) / p.se).powi(2))
+        .sum();
+    let df = points.len().checked_sub(2)?;
+    #[expect(clippy::cast_precision_loss, reason = "a few points")]
+    let p = (df > 0).then(|| ChiSquared::new(df as f64).map_or(f64::NAN, |chi2| 1.0 - chi2.cdf(q)));
+    Some((q, df, p))
+}
+
 /// The value a new measurement at `x` with standard error `se` is predicted to read, with its
 /// interval at `confidence`, from `points` (at least two distinct x, every se positive and
 /// finite). See the module's doc for the model.
@@ -91,12 +108,8 @@ pub fn predict(points: &[Measured], x: f64, se: f64, confidence: f64) -> Option<
         return None;
     }
     let fixed = sums(points, |p| 1.0 / (p.se * p.se));
-    let ((a, b), cov) = line(fixed)?;
-    let q: f64 = points
-        .iter()
-        .map(|p| ((p.value - a - b * p.x) / p.se).powi(2))
-        .sum();
-    let df = points.len() - 2;
+    let (_, cov) = line(fixed)?;
+    let (q, df, fit_p) = lack_of_fit(points)?;
     // c = Σw - tr((X'WX)⁻¹ X'W²X), the inverse written out from `cov`.
     let squared = sums(points, |p| (p.se * p.se).powi(-2));
     let trace = cov[0] * squared[0] + 2.0 * cov[1] * squared[1] + cov[2] * squared[2];
@@ -112,9 +125,6 @@ pub fn predict(points: &[Measured], x: f64, se: f64, confidence: f64) -> Option<
     let value = a + b * x;
     let variance = cov[0] + 2.0 * x * cov[1] + x * x * cov[2] + tau2 + se * se;
     let half = z_quantile(confidence) * variance.sqrt();
-    #[expect(clippy::cast_precision_loss, reason = "a few points")]
-    let fit_p =
-        (df > 0).then(|| ChiSquared::new(df as f64).map_or(f64::NAN, |chi2| 1.0 - chi2.cdf(q)));
     Some(Prediction {
         value,
         low: value - half,

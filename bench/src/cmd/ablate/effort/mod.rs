@@ -317,11 +317,95 @@ pub fn section(
     sentences.extend(grouped_sentences((&stays, &flat), partial, bound));
     let shown = slopes.len() - stays.len() - flat.len();
     Ok(format!(
-        "{}\n{}\n![each comparison's worth against log2 of the nodes per move]({figure})\n\n{}\n",
+        "{}\n{}\n![each comparison's worth against log2 of the nodes per move]({figure})\n\n{}\n{}",
         explanation(efforts, &percent, bound, (shown, &slopes), chance),
         table.render(),
-        sentences.join("\n")
+        sentences.join("\n"),
+        fit_section(rows, efforts, confidence, &xs)
     ))
+}
+
+/// Whether each line fits: for every comparison with a worth at three efforts or more, the
+/// lack-of-fit test of its weighted line ([`cutlab_analysis::predict::lack_of_fit`]), and
+/// where it fails at 5% the change of the worth from each effort to the next with its
+/// interval (the two worths' independent difference), which then say more than one slope.
+fn fit_section(rows: &[AblationRow], efforts: &[u64], confidence: f64, xs: &[f64]) -> String {
+    use cutlab_analysis::{
+        predict::{Measured, lack_of_fit},
+        stats::{independent_difference, z_quantile},
+    };
+    let percent = cutlab_analysis::markdown::level(confidence);
+    let z = z_quantile(confidence);
+    let mut table = Table::new(&[
+        "comparison",
+        ">efforts",
+        ">Q (df)",
+        ">p",
+        &format!("change from each effort to the next [{percent} CI]"),
+    ]);
+    let (mut tested, mut failed) = (0, 0);
+    for at in comparisons(rows, efforts) {
+        let worths: Vec<(u64, f64, Estimate)> = at
+            .iter()
+            .zip(efforts)
+            .zip(xs)
+            .filter_map(|((r, &n), &x)| worth_of(r).map(|w| (n, x, w)))
+            .collect();
+        if worths.len() < 3 {
+            continue;
+        }
+        let points: Vec<Measured> = worths
+            .iter()
+            .map(|&(_, x, w)| Measured {
+                x,
+                value: w.value,
+                se: (w.high - w.low) / 2.0 / z,
+            })
+            .collect();
+        let Some((q, df, Some(p))) = lack_of_fit(&points) else {
+            continue;
+        };
+        tested += 1;
+        let steps = if p < 0.05 {
+            failed += 1;
+            worths
+                .windows(2)
+                .map(|w| {
+                    format!(
+                        "{} to {}: {}",
+                        w[0].0,
+                        w[1].0,
+                        signed_ci(Some(&independent_difference(&w[0].2, &w[1].2)), 0, "")
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        } else {
+            "-".to_string()
+        };
+        let first = at[0];
+        table.row(vec![
+            first.direction.label(&first.method),
+            worths.len().to_string(),
+            format!("{q:.1} ({df})"),
+            format!("{p:.3}"),
+            steps,
+        ]);
+    }
+    if tested == 0 {
+        return String::new();
+    }
+    format!(
+        "\n### Does the line fit?\n\nA slope per doubling describes a worth only where a straight \
+         line in log2 of the nodes fits its worths within their errors. For each comparison with \
+         a worth at three efforts or more, the line's lack of fit: Q, the weighted sum of its \
+         squared residuals, against χ² with the efforts less 2 degrees of freedom (p, the chance \
+         of a Q as large if the line held; the worths at their {percent} intervals, as normal \
+         estimates). The line fails at 5% for {failed} of the {tested}; for those the change \
+         from each effort to the next, with its interval, says how the worth moves, and their \
+         slope above is a summary of a curve, not a rate.\n\n{}\n",
+        table.render()
+    )
 }
 
 /// The figure: each comparison's worths and line against log2 of the nodes (`xs`), one panel
