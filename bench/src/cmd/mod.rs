@@ -12,7 +12,7 @@ mod matches;
 pub(crate) mod merge;
 mod oracle;
 mod perft;
-mod predict;
+pub(crate) mod predict;
 mod profile;
 mod regress;
 mod replay;

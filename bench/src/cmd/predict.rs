@@ -205,3 +205,76 @@ pub fn run(args: &PredictArgs) -> Result<(), String> {
     );
     Ok(())
 }
+
+/// The report's section on the predictions an ablation run holds (`predictions-N.csv` for
+/// each effort N of `efforts`): each prediction beside the worth its match read once stopped,
+/// and whether the worth fell inside the prediction interval; `None` without predictions.
+///
+/// # Errors
+/// A predictions file that is there but cannot be read.
+pub fn section(
+    layout: &Layout,
+    efforts: &[u64],
+    rows: &[super::ablate::AblationRow],
+) -> Result<Option<String>, String> {
+    use cutlab_analysis::markdown::{Table, level, signed_ci};
+    let mut out = String::new();
+    for &nodes in efforts {
+        let path = layout.file(&format!("predictions-{nodes}.csv"));
+        let predicted: Vec<PredictionRow> = cutlab_analysis::rows::read_if_stored(&path)?;
+        let Some(first) = predicted.first() else {
+            continue;
+        };
+        let percent = level(first.confidence);
+        let mut table = Table::new(&[
+            "comparison",
+            &format!(">predicted [{percent} PI]"),
+            ">from",
+            ">read at the stop",
+            "inside",
+        ]);
+        let (mut stopped, mut inside) = (0, 0);
+        for p in &predicted {
+            let read = rows
+                .iter()
+                .find(|r| {
+                    r.direction == p.direction && r.method == p.method && r.effort_nodes == nodes
+                })
+                .and_then(|r| {
+                    r.measured_elo()
+                        .map(|e| super::ablate::worth(r.direction, &e))
+                });
+            let hit =
+                read.map(|w| (p.prediction_low_elo..=p.prediction_high_elo).contains(&w.value));
+            stopped += usize::from(hit.is_some());
+            inside += usize::from(hit == Some(true));
+            table.row(vec![
+                p.direction.label(&p.method),
+                format!(
+                    "{:+.0} [{:+.0}, {:+.0}]",
+                    p.predicted_worth_elo, p.prediction_low_elo, p.prediction_high_elo
+                ),
+                p.from_efforts.replace(' ', ", "),
+                read.map_or_else(|| "playing".to_string(), |w| signed_ci(Some(&w), 0, "")),
+                match hit {
+                    Some(true) => "yes".into(),
+                    Some(false) => "**no**".into(),
+                    None => "-".into(),
+                },
+            ]);
+        }
+        #[expect(clippy::cast_precision_loss, reason = "a few predictions")]
+        let expected = stopped as f64 * first.confidence;
+        out += &format!(
+            "\n## Predictions at {nodes} nodes, written before the games\n\n{} comparisons' \
+             worths at {nodes} nodes were predicted from the lower efforts before any of their \
+             games (`cutlab predict`, `predictions-{nodes}.csv`: a line in log2 of the nodes \
+             with its misfit in the model, and the sampling error of the match to come). Of \
+             the {stopped} whose matches have stopped, {inside} read inside their {percent} \
+             prediction interval, where {expected:.1} would if the model held.\n\n{}\n",
+            predicted.len(),
+            table.render()
+        );
+    }
+    Ok((!out.is_empty()).then_some(out))
+}

@@ -34,7 +34,8 @@ use std::path::PathBuf;
 pub use ablate_csv::CsvRow;
 pub use comparison::{Comparison, Direction, Only, Reference, plays};
 use comparison::{comparisons, join};
-pub use effort::stated_reading;
+pub use effort::{stated_reading, worth};
+pub use row::AblationRow;
 
 use clap::Args;
 use serde::{Deserialize, Serialize};

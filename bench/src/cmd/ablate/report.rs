@@ -442,6 +442,9 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
         &super::rule::section(&every_row, &looks, manifest.header.seed).unwrap_or_default(),
     );
     md.push_str(&super::rule::family_section(&every_row, &looks).unwrap_or_default());
+    md.push_str(
+        &crate::cmd::predict::section(layout, &manifest.nodes, &every_row)?.unwrap_or_default(),
+    );
     md.push_str(&busy_machine_note(&manifest.header.steps).unwrap_or_default());
     md.push_str(&speed_note(&manifest.header.steps, manifest.header.speed_nps).unwrap_or_default());
     md.push_str(prob_ab_note(&manifest.comparisons).unwrap_or_default());

@@ -81,7 +81,7 @@ impl AblationRow {
 
     /// The row's Elo once its match has stopped with an interval and the method acted there:
     /// the Elo a worth, a trend or an exchange is read from.
-    pub(super) fn measured_elo(&self) -> Option<Estimate> {
+    pub(crate) fn measured_elo(&self) -> Option<Estimate> {
         self.delta_elo
             .filter(|_| self.stopped() && !self.inactive())
     }
