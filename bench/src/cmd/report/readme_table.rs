@@ -1,8 +1,10 @@
-//! The README's table of worths: the effort ladder's table of each comparison's worth by
-//! effort (`results/ladder-nnue/report.md`), each worth decided at its first look followed
-//! by its replay's (`results/replay-ladder-nnue/report.md`), and each change per doubling by
-//! the one the replay's report reads with the replays in their place, written from the two
-//! reports and held to the README, so that the table quotes only what they state.
+//! The tables of worths on the front pages: in `results/README.md` the effort ladder's table
+//! of each comparison's worth by effort (`results/ladder-nnue/report.md`), each worth decided
+//! at its first look followed by its replay's (`results/replay-ladder-nnue/report.md`), and
+//! each change per doubling by the one the replay's report reads with the replays in their
+//! place; in the README a compact one (the two highest efforts, the change per doubling and
+//! the reading). Both are written from the reports and held to the pages, so that a table
+//! quotes only what the reports state.
 
 use clap::ValueEnum;
 
@@ -155,6 +157,74 @@ fn worths_table(ladder: &str, replays: &str) -> Result<String, String> {
     Ok(out)
 }
 
+/// The README's compact table: one row per method left out of the stack (and the doubling)
+/// of the effort table (the methods added are in results/README.md's full table), its worths at
+/// the ladder's two highest efforts (`-` for a match not yet stopped, `not played` where the
+/// effort leaves it out), its change per doubling and its reading, as the ladder's report
+/// states them: at most three numbers a cell.
+fn compact_table(ladder: &str) -> Result<String, String> {
+    let efforts = table(ladder, &["direction", "method"]);
+    let (header, rows) = efforts
+        .split_first()
+        .ok_or("the ladder's report has no table of worths by effort")?;
+    let worth_columns: Vec<(usize, String)> = header
+        .iter()
+        .enumerate()
+        .filter_map(|(i, h)| {
+            let nodes = h.strip_prefix("worth at ")?.split(' ').next()?;
+            Some((i, nodes.to_string()))
+        })
+        .collect();
+    let shown = &worth_columns[worth_columns.len().saturating_sub(2)..];
+    let doubling = column(header, "per doubling", "worths by effort")?;
+    let reading = column(header, "reading", "worths by effort")?;
+    let level = header[doubling]
+        .split_once('[')
+        .map_or(String::new(), |(_, l)| format!(" [{}", l.trim()));
+    let kilo = |nodes: &str| {
+        nodes
+            .strip_suffix("000")
+            .map_or(nodes.to_string(), |k| format!("{k}k"))
+    };
+    let mut out = String::from("| comparison |");
+    for (_, nodes) in shown {
+        out += &format!(" worth at {}{level} |", kilo(nodes));
+    }
+    out += &format!(
+        " per doubling{level} | reading |
+|---|"
+    );
+    out += &"---:|".repeat(shown.len() + 1);
+    out += "---|\n";
+    for row in rows.iter().filter(|r| r[0] != "added") {
+        let (direction, method) = (row[0].as_str(), row[1].as_str());
+        let comparison = match direction {
+            "without" => format!("`{method}` left out"),
+            _ => "twice the nodes".to_string(),
+        };
+        out += &format!("| {comparison} |");
+        for (i, _) in shown {
+            let worth = match row[*i].as_str() {
+                "playing" | "to play" => "-",
+                cell => cell,
+            };
+            out += &format!(" {worth} |");
+        }
+        out += &format!(" {} | {} |\n", row[doubling], row[reading]);
+    }
+    Ok(out)
+}
+
+/// The table of `page` that starts with `start`, up to the blank line after it.
+#[cfg(test)]
+fn table_in<'a>(page: &'a str, start: &str) -> &'a str {
+    let Some(at) = page.find(start) else {
+        return "";
+    };
+    let end = page[at..].find("\n\n").map_or(page.len(), |e| at + e + 1);
+    &page[at..end]
+}
+
 /// A reading without its "so far" qualifier (the README's header says it).
 fn unqualified(reading: &str) -> String {
     reading
@@ -235,27 +305,27 @@ impl Replays {
 
 #[cfg(test)]
 mod tests {
-    use super::{table, worths_table};
+    use super::{compact_table, table, table_in, worths_table};
 
-    /// The README's table of worths is the one the ladder's and its replay's reports give:
-    /// on a failure, the message holds the table to put in the README.
+    /// The tables of worths are the ones the ladder's and its replay's reports give, the full
+    /// one in results/README.md and the compact one in the README: on a failure, the message
+    /// holds the table to put in the page.
     #[test]
     fn the_readme_table_of_worths_is_the_reports() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap();
-        let expected = worths_table(
-            &read("results/ladder-nnue/report.md"),
-            &read("results/replay-ladder-nnue/report.md"),
-        )
-        .unwrap();
-        let readme = read("README.md");
-        let start = readme.find("| comparison | worth at").unwrap();
-        let end = readme[start..]
-            .find("\n\n")
-            .map_or(readme.len(), |e| start + e + 1);
+        let ladder = read("results/ladder-nnue/report.md");
+        let full = worths_table(&ladder, &read("results/replay-ladder-nnue/report.md")).unwrap();
+        let results = read("results/README.md");
         assert!(
-            readme[start..end] == expected,
-            "README's table of worths differs from the reports'; theirs:\n{expected}"
+            table_in(&results, "| comparison | worth at 5k") == full,
+            "results/README's table of worths differs from the reports'; theirs:\n{full}"
+        );
+        let compact = compact_table(&ladder).unwrap();
+        let readme = read("README.md");
+        assert!(
+            table_in(&readme, "| comparison | worth at") == compact,
+            "README's table of worths differs from the report's; its:\n{compact}"
         );
     }
 
