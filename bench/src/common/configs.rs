@@ -140,6 +140,24 @@ fn changed_settings(old: &toml::Table, new: &toml::Table) -> Vec<String> {
             new.remove(key);
         }
     }
+    // The files the searches read whose content the signature holds (a network, parameters):
+    // a signature that moved under unchanged settings names them.
+    let read_files: Vec<String> = new
+        .iter()
+        .filter(|(key, value)| {
+            key.ends_with(".network") || key.ends_with(".params") || value.ends_with(".nnue")
+        })
+        .flat_map(|(_, value)| {
+            value
+                .split(['+', ' ', ','])
+                .filter_map(|part| part.rsplit(['=', '@']).next())
+                .filter(|part| part.ends_with(".nnue") || part.ends_with(".toml"))
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
     let keys: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
     keys.into_iter()
         .filter(|key| old.get(*key) != new.get(*key))
@@ -147,7 +165,17 @@ fn changed_settings(old: &toml::Table, new: &toml::Table) -> Vec<String> {
             let side = |m: &std::collections::BTreeMap<String, String>| {
                 m.get(key).cloned().unwrap_or_else(|| "(none)".into())
             };
-            format!("{key}: {} -> {}", side(&old), side(&new))
+            let why = if key.starts_with("search_signature.") && !read_files.is_empty() {
+                format!(
+                    " (this build searches otherwise, or a file it reads changed: {})",
+                    read_files.join(", ")
+                )
+            } else if key.starts_with("search_signature.") {
+                " (this build searches otherwise)".to_string()
+            } else {
+                String::new()
+            };
+            format!("{key}: {} -> {}{why}", side(&old), side(&new))
         })
         .collect()
 }
@@ -359,6 +387,26 @@ mod tests {
         assert_eq!(
             changed_settings(&preset("modern"), &preset("null-move")),
             ["args.engine.0: variant=modern -> variant=null-move"]
+        );
+    }
+
+    /// A signature that moved under the same settings names the files the search reads (a
+    /// network changed under its name is refused as that, not only as a number).
+    #[test]
+    fn a_moved_signature_names_the_files_the_search_reads() {
+        let table = |signature: u64| -> toml::Table {
+            toml::from_str(&format!(
+                "[args]\nengine = [\"variant=modern+nnue@nets/mine.nnue\", \"name=a\"]\n\
+                 [search_signature]\na = {signature}\n"
+            ))
+            .unwrap()
+        };
+        assert_eq!(
+            changed_settings(&table(1), &table(2)),
+            [
+                "search_signature.a: 1 -> 2 (this build searches otherwise, or a file it reads \
+                 changed: mine.nnue)"
+            ]
         );
     }
 }
