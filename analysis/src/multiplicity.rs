@@ -41,7 +41,8 @@ pub fn holm(p: &[f64], alpha: f64) -> Vec<bool> {
     for (i, &k) in ascending(p).iter().enumerate() {
         #[expect(clippy::cast_precision_loss, reason = "a family of tests")]
         let bound = alpha / (m - i) as f64;
-        if !(p[k] <= bound) {
+        // A NaN is above every bound: it stops the procedure.
+        if p[k].is_nan() || p[k] > bound {
             break;
         }
         rejected[k] = true;

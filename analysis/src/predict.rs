@@ -70,7 +70,7 @@ fn sums(points: &[Measured], weight: impl Fn(&Measured) -> f64) -> [f64; 5] {
 /// (Var a, Cov ab, Var b) from [`sums`]; `None` when the x do not spread.
 fn line(s: [f64; 5]) -> Option<((f64, f64), [f64; 3])> {
     let det = s[0] * s[2] - s[1] * s[1];
-    if !(det > 1e-12 * s[0] * s[2].abs().max(1.0)) {
+    if det.is_nan() || det <= 1e-12 * s[0] * s[2].abs().max(1.0) {
         return None;
     }
     let b = (s[0] * s[4] - s[1] * s[3]) / det;
