@@ -46,13 +46,44 @@ pub fn regression(fits: &FitParams) -> Table {
     t
 }
 
-/// The depth comparison: per variant the mean depth completed (or, at fixed depth, the mean
-/// time) with its 95% t interval, the paired difference to the first variant over the positions
-/// both searched, mean nodes and nodes per second. At fixed depth also the tree size, nodes
-/// over the first variant's (geometric mean, 95%): the one column that repeats exactly on any
-/// machine and under any load, where times follow both.
+/// One variant's line of the depth comparison, tidy (`depth --out D.csv`'s `D.summary.csv`,
+/// docs/csv.md): the metric is the depth completed at fixed time, or the time to a fixed depth.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct DepthSummary {
+    /// The variant.
+    pub variant: String,
+    /// Its searches.
+    pub positions: usize,
+    /// `depth_plies` at fixed time, `time_ms` at fixed depth.
+    pub metric: String,
+    /// The metric's mean with its 95% t interval (none for one search).
+    pub mean: f64,
+    /// See `mean`.
+    pub mean_low: Option<f64>,
+    /// See `mean`.
+    pub mean_high: Option<f64>,
+    /// The paired difference to the first variant over the positions both searched, 95% t.
+    pub paired_difference: Option<f64>,
+    /// See `paired_difference`.
+    pub paired_difference_low: Option<f64>,
+    /// See `paired_difference`.
+    pub paired_difference_high: Option<f64>,
+    /// At fixed depth, nodes over the first variant's (geometric mean, 95%).
+    pub tree_size_ratio: Option<f64>,
+    /// See `tree_size_ratio`.
+    pub tree_size_ratio_low: Option<f64>,
+    /// See `tree_size_ratio`.
+    pub tree_size_ratio_high: Option<f64>,
+    /// Mean nodes a search.
+    pub mean_nodes: f64,
+    /// Mean nodes per second.
+    pub mean_nps: f64,
+}
+
+/// The depth comparison's lines, one per variant with searches, in `variants`' order: see
+/// [`depth`].
 #[must_use]
-pub fn depth(rows: &[DepthRow], variants: &[&str]) -> Table {
+pub fn depth_summary(rows: &[DepthRow], variants: &[&str]) -> Vec<DepthSummary> {
     let fixed_depth = rows.iter().all(|r| r.time_limit_ms.is_none());
     let by_variant: HashMap<&str, HashMap<&str, &DepthRow>> = variants
         .iter()
@@ -69,6 +100,65 @@ pub fn depth(rows: &[DepthRow], variants: &[&str]) -> Table {
             f64::from(r.depth)
         }
     };
+    let reference = variants.first().copied().unwrap_or_default();
+    let mut lines = Vec::new();
+    for &v in variants {
+        let Some(of) = by_variant.get(v).filter(|of| !of.is_empty()) else {
+            continue;
+        };
+        let values: Vec<f64> = of.values().map(|r| metric(r)).collect();
+        #[expect(clippy::cast_precision_loss, reason = "means for display")]
+        let mean = |f: fn(&DepthRow) -> u64| {
+            of.values().map(|r| f(r) as f64).sum::<f64>() / of.len() as f64
+        };
+        let pairs = |value: &dyn Fn(&DepthRow) -> f64| {
+            paired(rows, (reference, v), |r| (&r.position, &r.variant), value)
+        };
+        let (a, b) = pairs(&metric);
+        let interval = (values.len() > 1).then(|| mean_ci(&values, 0.95)).flatten();
+        #[expect(clippy::cast_precision_loss, reason = "a few searches")]
+        let plain_mean = values.iter().sum::<f64>() / values.len() as f64;
+        let difference = paired_difference(&a, &b, 0.95);
+        #[expect(clippy::cast_precision_loss, reason = "node counts far below 2^53")]
+        let ratio = fixed_depth
+            .then(|| {
+                let (a, b) = pairs(&|r| r.nodes as f64);
+                paired_ratio(&a, &b, 0.95)
+            })
+            .flatten();
+        lines.push(DepthSummary {
+            variant: v.to_string(),
+            positions: values.len(),
+            metric: if fixed_depth {
+                "time_ms"
+            } else {
+                "depth_plies"
+            }
+            .to_string(),
+            mean: interval.map_or(plain_mean, |e| e.value),
+            mean_low: interval.map(|e| e.low),
+            mean_high: interval.map(|e| e.high),
+            paired_difference: difference.map(|e| e.value),
+            paired_difference_low: difference.map(|e| e.low),
+            paired_difference_high: difference.map(|e| e.high),
+            tree_size_ratio: ratio.map(|e| e.value),
+            tree_size_ratio_low: ratio.map(|e| e.low),
+            tree_size_ratio_high: ratio.map(|e| e.high),
+            mean_nodes: mean(|r| r.nodes),
+            mean_nps: mean(|r| r.nps),
+        });
+    }
+    lines
+}
+
+/// The depth comparison: per variant the mean depth completed (or, at fixed depth, the mean
+/// time) with its 95% t interval, the paired difference to the first variant over the positions
+/// both searched, mean nodes and nodes per second. At fixed depth also the tree size, nodes
+/// over the first variant's (geometric mean, 95%): the one column that repeats exactly on any
+/// machine and under any load, where times follow both.
+#[must_use]
+pub fn depth(rows: &[DepthRow], variants: &[&str]) -> Table {
+    let fixed_depth = rows.iter().all(|r| r.time_limit_ms.is_none());
     let (name, digits) = if fixed_depth {
         ("time_ms", 0)
     } else {
@@ -85,34 +175,44 @@ pub fn depth(rows: &[DepthRow], variants: &[&str]) -> Table {
     }
     headers.extend([">mean nodes".to_string(), ">mean nps".to_string()]);
     let mut t = Table::new(&headers.iter().map(String::as_str).collect::<Vec<_>>());
-    let reference = variants.first().copied().unwrap_or_default();
-    for &v in variants {
-        let Some(of) = by_variant.get(v).filter(|of| !of.is_empty()) else {
-            continue;
+    let estimate = |value: Option<f64>, low: Option<f64>, high: Option<f64>| {
+        Some(crate::stats::Estimate {
+            value: value?,
+            low: low?,
+            high: high?,
+        })
+    };
+    for line in depth_summary(rows, variants) {
+        let mean = match estimate(Some(line.mean), line.mean_low, line.mean_high) {
+            Some(e) => ci(Some(e), digits),
+            None => format!("{:.digits$}", line.mean),
         };
-        let values: Vec<f64> = of.values().map(|r| metric(r)).collect();
-        #[expect(clippy::cast_precision_loss, reason = "means for display")]
-        let mean = |f: fn(&DepthRow) -> u64| {
-            of.values().map(|r| f(r) as f64).sum::<f64>() / of.len() as f64
-        };
-        let pairs = |value: &dyn Fn(&DepthRow) -> f64| {
-            paired(rows, (reference, v), |r| (&r.position, &r.variant), value)
-        };
-        let (a, b) = pairs(&metric);
         let mut cells = vec![
-            v.to_string(),
-            values.len().to_string(),
-            mean_cell(&values, digits),
-            ci(paired_difference(&a, &b, 0.95), digits),
+            line.variant.clone(),
+            line.positions.to_string(),
+            mean,
+            ci(
+                estimate(
+                    line.paired_difference,
+                    line.paired_difference_low,
+                    line.paired_difference_high,
+                ),
+                digits,
+            ),
         ];
         if fixed_depth {
-            #[expect(clippy::cast_precision_loss, reason = "node counts far below 2^53")]
-            let (a, b) = pairs(&|r| r.nodes as f64);
-            cells.push(ci(paired_ratio(&a, &b, 0.95), 3));
+            cells.push(ci(
+                estimate(
+                    line.tree_size_ratio,
+                    line.tree_size_ratio_low,
+                    line.tree_size_ratio_high,
+                ),
+                3,
+            ));
         }
         cells.extend([
-            format!("{:.0}", mean(|r| r.nodes)),
-            format!("{:.0}", mean(|r| r.nps)),
+            format!("{:.0}", line.mean_nodes),
+            format!("{:.0}", line.mean_nps),
         ]);
         t.row(cells);
     }

@@ -31,6 +31,9 @@ pub struct DepthArgs {
     /// Fixed depth instead of fixed time.
     #[arg(long, value_parser = clap::value_parser!(i32).range(1..=100))]
     depth: Option<i32>,
+    /// Only the suite's first N positions.
+    #[arg(long, value_parser = crate::common::options::count_up_to::<usize>(1 << 24))]
+    positions: Option<usize>,
     /// Threads, table, output, resume, shard.
     #[command(flatten)]
     #[serde(flatten)]
@@ -113,7 +116,10 @@ pub fn run(args: &DepthArgs) -> Result<(), String> {
         (None, None) => (Limits::movetime(1000), Some(1000)),
     };
     args.run.check_out(&args.compared.suite)?;
-    let suite = args.compared.suite.load()?;
+    let mut suite = args.compared.suite.load()?;
+    if let Some(n) = args.positions {
+        suite.positions.truncate(n);
+    }
     let positions = crate::common::shard::shard(&suite.positions, args.run.shard);
     let mut rows: Vec<DepthRow> =
         crate::common::results::resume_rows(&args.run.out, args.run.resume)?;
@@ -133,6 +139,14 @@ pub fn run(args: &DepthArgs) -> Result<(), String> {
         done_count,
         args.run.out.display()
     );
+    // What explains a timed run's depths afterwards: the machine's speed and load as it ran.
+    let speed_nps = match time_limit {
+        Some(_) if !work.is_empty() => Some(crate::common::bench::speed(
+            crate::common::speed::SPEED_DEPTH,
+        )?),
+        _ => None,
+    };
+    let meter = crate::common::pipeline::load::Meter::start();
     let bar = crate::common::progress::bar(work.len() as u64, "searches");
     crate::common::parallel::searches(
         &work,
@@ -149,9 +163,75 @@ pub fn run(args: &DepthArgs) -> Result<(), String> {
         },
     )?;
     bar.finish_and_clear();
-    print!(
-        "\n{}",
-        cutlab_analysis::tables::depth(&rows, &variants).render()
-    );
+    let busy = meter.and_then(|m| m.other_cores());
+    let table = cutlab_analysis::tables::depth(&rows, &variants).render();
+    write_summary(&args.run.out, (&rows, &variants), (speed_nps, busy), &table)?;
+    print!("\n{table}");
     Ok(())
+}
+
+/// The comparison's summary beside its rows: `OUT.summary.csv` (a line per variant, tidy),
+/// `OUT.summary.md` (the table, and the machine, build, speed and load it ran with) and
+/// `OUT.svg` (each variant's mean with its interval). A resumed run writes them afresh from
+/// every row; its speed and load are this session's.
+///
+/// # Errors
+/// A file that cannot be written.
+fn write_summary(
+    out: &Path,
+    (rows, variants): (&[DepthRow], &[&str]),
+    (speed_nps, busy): (Option<u64>, Option<f64>),
+    table: &str,
+) -> Result<(), String> {
+    let lines = cutlab_analysis::tables::depth_summary(rows, variants);
+    let stem = out.with_extension("");
+    let named = |ext: &str| std::path::PathBuf::from(format!("{}.{ext}", stem.display()));
+    crate::common::results::write_csv(&named("summary.csv"), &lines)?;
+    let mut more = Vec::new();
+    if let Some(nps) = speed_nps {
+        more.push(("bench speed at the start".to_string(), format!("{nps} nps")));
+    }
+    if let Some(busy) = busy {
+        more.push((
+            "cores other processes kept busy".to_string(),
+            format!("{busy:.2} on average"),
+        ));
+    }
+    let environment =
+        crate::common::pipeline::environment_table(&crate::common::pipeline::environment(), &more);
+    crate::common::results::write_whole(
+        &named("summary.md"),
+        format!(
+            "# Depth comparison: {}\n\n{table}\n## Where it ran\n\n{environment}",
+            out.display()
+        ),
+    )?;
+    let Some(metric) = lines.first().map(|l| l.metric.clone()) else {
+        return Ok(());
+    };
+    let labels: Vec<String> = lines.iter().map(|l| l.variant.clone()).collect();
+    let estimates: Vec<Option<cutlab_analysis::stats::Estimate>> = lines
+        .iter()
+        .map(|l| {
+            Some(cutlab_analysis::stats::Estimate {
+                value: l.mean,
+                low: l.mean_low.unwrap_or(l.mean),
+                high: l.mean_high.unwrap_or(l.mean),
+            })
+        })
+        .collect();
+    let axis = cutlab_analysis::plot::Axis {
+        reference: lines[0].mean,
+        least_reach: if metric == "depth_plies" { 0.5 } else { 10.0 },
+    };
+    cutlab_analysis::plot::forest_series(
+        &named("svg"),
+        (
+            &format!("{metric} per variant, mean [95% CI]"),
+            &format!("{metric} (the line: the first variant's mean)"),
+        ),
+        axis,
+        &labels,
+        &[("", &estimates)],
+    )
 }

@@ -577,3 +577,43 @@ fn positions_without_a_legal_move_are_skipped_and_counted() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no openings to use"));
 }
+
+/// `depth` explains itself: its summary beside the rows as a tidy CSV (a line per variant, the
+/// positions `--positions` kept), a markdown table with where it ran (commit, build, machine;
+/// the bench speed and load of a timed run) and a figure.
+#[test]
+fn depth_writes_its_summary_where_it_ran_and_a_figure() {
+    let dir = temp_dir("depth-summary");
+    let suite = small_suite(&dir);
+    for (limit, speed) in [(["--depth", "2"], false), (["--time-ms", "20"], true)] {
+        let out = dir.join(format!("d{}.csv", limit[0].trim_start_matches('-')));
+        succeeds(
+            Command::new(EXE)
+                .args([
+                    "depth",
+                    "--variants",
+                    "null-move,null-move+mpc",
+                    "--positions",
+                    "2",
+                ])
+                .args(limit)
+                .arg("--suite")
+                .arg(&suite)
+                .arg("--out")
+                .arg(&out),
+        );
+        let stem = out.with_extension("");
+        let named = |ext: &str| std::path::PathBuf::from(format!("{}.{ext}", stem.display()));
+        let mut reader = csv::Reader::from_path(named("summary.csv")).unwrap();
+        let lines: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert_eq!(lines.len(), 2);
+        assert!(lines.iter().all(|l| &l[1] == "2"), "{lines:?}");
+        let md = std::fs::read_to_string(named("summary.md")).unwrap();
+        assert!(
+            md.contains("| git commit") && md.contains("| machine"),
+            "{md}"
+        );
+        assert_eq!(md.contains("bench speed at the start"), speed, "{md}");
+        assert!(named("svg").is_file());
+    }
+}

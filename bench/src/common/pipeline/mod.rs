@@ -8,7 +8,7 @@
 //! can run in any process: here, in plan order (`local`), or as Slurm jobs (`common::slurm`).
 
 mod environment;
-mod load;
+pub mod load;
 mod local;
 mod positions;
 mod records;
