@@ -10,7 +10,7 @@ mod games;
 mod match_report;
 mod matches;
 pub(crate) mod merge;
-mod oracle;
+pub(crate) mod oracle;
 mod perft;
 pub(crate) mod predict;
 mod profile;

@@ -36,7 +36,10 @@ pub struct OracleArgs {
     /// that repeat on any machine.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
-    /// `internal:depth=D` or `uci:COMMAND[,depth=D][,nodes=N][,movetime=MS]`.
+    /// `internal:depth=D` (a full-width search, which must search deeper than the choices it
+    /// judges: refused at a fixed `--depth` of D or more, and at fixed time or nodes the run
+    /// says how many choices searched as deep) or
+    /// `uci:COMMAND[,depth=D][,nodes=N][,movetime=MS]`.
     #[arg(long, default_value = "internal:depth=5")]
     oracle: String,
     /// Threads, table, output, resume, shard.
@@ -294,6 +297,16 @@ fn regret(
 /// choice and its regret (phase 2), both spread over `--threads`.
 pub fn run(args: &OracleArgs) -> Result<(), String> {
     let oracle = parse_oracle(&args.oracle)?;
+    // Regret is judged from above: an oracle no deeper than the choices it judges is refused.
+    if let (Oracle::Internal { depth: judge }, Some(judged)) = (&oracle, args.depth)
+        && *judge <= judged
+    {
+        return Err(format!(
+            "--oracle {}: searches no deeper than the choices it judges (--depth {judged}): \
+             give internal:depth=D with D above {judged}, or a UCI oracle",
+            args.oracle
+        ));
+    }
     let (names, configs) = args.compared.configs()?;
     let variants: Vec<&str> = names.iter().map(String::as_str).collect();
     args.run.check_out(&args.compared.suite)?;
@@ -357,12 +370,61 @@ pub fn run(args: &OracleArgs) -> Result<(), String> {
         "\n{}",
         cutlab_analysis::tables::regret(&rows, &variants).render()
     );
+    if let Oracle::Internal { depth } = oracle
+        && let Some(note) = judged_from_below(&rows, depth)
+    {
+        println!("\n{note}");
+    }
     Ok(())
+}
+
+/// How far the internal oracle's depth stands above the choices it judged: the judged
+/// depths' range and how many reached the oracle's own depth or more (whose regret it judges
+/// from below, a warning); `None` without rows.
+pub(crate) fn judged_from_below(rows: &[RegretRow], oracle_depth: i32) -> Option<String> {
+    let deepest = rows.iter().map(|r| r.depth).max()?;
+    let shallowest = rows.iter().map(|r| r.depth).min()?;
+    let below = rows.iter().filter(|r| r.depth >= oracle_depth).count();
+    Some(if below == 0 {
+        format!(
+            "The oracle searched to depth {oracle_depth}, {} plies deeper than the deepest \
+             choice it judged (depths {shallowest} to {deepest}).",
+            oracle_depth - deepest
+        )
+    } else {
+        format!(
+            "Warning: the oracle searched to depth {oracle_depth}, and {below} of the \
+             {} choices it judged searched as deep or deeper (depths {shallowest} to \
+             {deepest}): their regret is judged from below. Give --oracle \
+             internal:depth={} or more, or a UCI oracle.",
+            rows.len(),
+            deepest + 1
+        )
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_oracle_says_how_far_above_the_judged_choices_it_searched() {
+        let row = |depth: i32| RegretRow {
+            depth,
+            ..RegretRow::default()
+        };
+        let above = judged_from_below(&[row(3), row(4)], 6).unwrap();
+        assert!(
+            above.contains("2 plies deeper") && above.contains("depths 3 to 4"),
+            "{above}"
+        );
+        let below = judged_from_below(&[row(3), row(5), row(7)], 5).unwrap();
+        assert!(
+            below.contains("2 of the 3 choices") && below.contains("internal:depth=8"),
+            "{below}"
+        );
+        assert!(judged_from_below(&[], 5).is_none());
+    }
 
     #[test]
     fn oracle_specs_parse() {

@@ -219,13 +219,21 @@ impl Report<'_> {
         if !regret_rows.is_empty() {
             let variants = tables::distinct(&regret_rows, |r| r.variant.as_str());
             let table = tables::regret(&regret_rows, &variants).render();
-            let judge = self
+            let command = self
                 .manifest
                 .header
                 .steps
                 .iter()
                 .find(|s| s.name == "oracle")
-                .map_or(String::new(), |s| format!(" Command: `{}`.", s.command));
+                .map(|s| s.command.clone());
+            // Our own oracle's depth beside the depths of the choices it judged.
+            let depth_note = command
+                .as_deref()
+                .and_then(|c| c.split_once("internal:depth="))
+                .and_then(|(_, rest)| rest.split_whitespace().next()?.parse().ok())
+                .and_then(|depth| crate::cmd::oracle::judged_from_below(&regret_rows, depth))
+                .map_or(String::new(), |note| format!(" {note}"));
+            let judge = command.map_or(String::new(), |c| format!(" Command: `{c}`.{depth_note}"));
             let _ = writeln!(
                 self.out,
                 "## Ours: oracle regret of the chosen move\n\nEvery root move is scored by the \
