@@ -28,6 +28,6 @@ pub use events::{
     Bound, CutOutcome, CutTestEvent, IterationEvent, Method, NodeEvent, NodeExitEvent, NodeType,
     Stage,
 };
-pub use histograms::Histograms;
+pub use histograms::{Histograms, MATE_BOUND};
 pub use observer::{NoopObserver, Observer, Tee};
 pub use sampler::{CutSample, CutSampler, VerifyRates};

@@ -56,6 +56,12 @@ pub fn uci_score(score: i32) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// The instruments set mate scores apart by the same bound.
+    #[test]
+    fn the_instruments_know_the_mate_bound() {
+        assert_eq!(cutlab_instrument::MATE_BOUND, super::MATE_BOUND);
+    }
+
     use super::*;
 
     #[test]
