@@ -378,13 +378,17 @@ fn the_csv_has_a_row_per_comparison_with_every_measurement(dir: &Path, report: &
         "Stockfish's note beside leaving reverse futility out"
     );
     // The report states what the rule does to its numbers, simulated on the run's own
-    // pairs: the coverage after a stop and the decided rows expected by chance.
+    // pairs (the coverage after a stop), and which verdicts stand over the whole family.
     let decided = rows
         .iter()
         .filter(|r| &r[column("verdict")] == "decided")
         .count();
-    let family = format!("of the 4 matches stopped, {decided} are decided, where about");
+    let family = format!("of the 4 matches stopped, {decided} are decided on their own");
     assert!(report.contains(&family), "{family}\n{report}");
+    assert!(
+        report.contains("## The family's verdicts") && report.contains("Holm's"),
+        "{report}"
+    );
     assert!(
         report.contains("## What the rule does to its numbers") && report.contains("cover "),
         "{report}"
