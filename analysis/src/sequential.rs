@@ -26,6 +26,8 @@ pub struct Simulated {
     pub coverage: f64,
     /// Mean of the Elo estimates at the stop.
     pub mean_elo: f64,
+    /// Root mean square error of the Elo estimates at the stop (finite estimates only).
+    pub rmse: f64,
     /// Mean of the estimates of the matches that stopped at the first look.
     pub mean_elo_first_look: Option<f64>,
     /// Share of matches stopped as decided, bounded, and at the last look.
@@ -177,6 +179,14 @@ pub fn simulate(looks: &Looks, probs: [f64; 5], reps: u32, seed: u64) -> Simulat
                 .count(),
         ),
         mean_elo: mean(&elos),
+        rmse: {
+            let errors: Vec<f64> = elos
+                .iter()
+                .filter(|e| e.is_finite())
+                .map(|e| (e - elo).powi(2))
+                .collect();
+            mean(&errors).sqrt()
+        },
         mean_elo_first_look: (!first.is_empty()).then(|| mean(&first)),
         stops: [
             share(count(Stop::Decided)),
@@ -365,6 +375,9 @@ mod tests {
             "mean at the stop {}",
             moderate.mean_elo
         );
+        // The error about the truth is at least the bias, and more: the estimates spread.
+        let bias = moderate.mean_elo - moderate.elo;
+        assert!(moderate.rmse > bias.abs() + 1.0, "{moderate:?}");
     }
 
     /// Two matches of the same true worth read as changed more often than the nominal 1% of

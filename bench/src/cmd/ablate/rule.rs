@@ -75,6 +75,7 @@ pub fn section(rows: &[AblationRow], looks: &Looks, seed: u64) -> Option<String>
         ">true Elo",
         &format!(">covered by the {confidence} interval"),
         ">mean Elo at the stop",
+        ">its RMSE",
         ">mean Elo if stopped at the first look",
         ">decided",
         ">stopped narrow",
@@ -97,6 +98,7 @@ pub fn section(rows: &[AblationRow], looks: &Looks, seed: u64) -> Option<String>
             format!("{elo:+.0}"),
             percent(sim.coverage),
             elo_cell(sim.mean_elo),
+            finite(sim.rmse, format!("{:.1}", sim.rmse)),
             sim.mean_elo_first_look
                 .map_or_else(|| "-".to_string(), elo_cell),
             percent(sim.stops[0]),
@@ -117,7 +119,9 @@ pub fn section(rows: &[AblationRow], looks: &Looks, seed: u64) -> Option<String>
          effect the intervals printed at {confidence} cover {:.1}% of the time, and a match \
          reads decided {:.1}% of the time: of the {} matches stopped, {decided} are decided \
          on their own (*The family's verdicts* below says which stand over the whole family). A \
-         match stopped at its first look reads larger than its true worth (the fourth column), \
+         match stopped at its first look reads larger than its true worth (the fifth column; \
+         the third and fourth give the estimate at the stop, its mean and its root mean square \
+         error about the true Elo), \
          so a size decided at {first} games is to be replayed before it is built on (`cutlab \
          replay`). The tables' \
          *adjusted* column gives each match decided before its last look the size that look \
