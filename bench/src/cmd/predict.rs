@@ -96,7 +96,7 @@ pub fn run(args: &PredictArgs) -> Result<(), String> {
     let mut predictions = Vec::new();
     for c in &manifest.comparisons {
         // A match of this effort with games already has been seen: not predicted.
-        let begun = layout.file(&ablate::games_file(c, args.nodes));
+        let begun = layout.file(&ablate::MatchKey::of(c, args.nodes).games_file());
         if crate::common::results::has_rows(&begun) {
             eprintln!(
                 "predict: {} has games at {} nodes; not predicted",

@@ -5,7 +5,7 @@
 
 use cutlab_analysis::markdown::Table;
 
-use super::{Manifest, played::Status, row::AblationRow};
+use super::{Manifest, MatchKey, played::Status, row::AblationRow};
 use crate::common::pipeline::{Step, StepRecord, is_finished, output_rows};
 
 /// A match as the budget sees it: its step, its nodes a move, the games it holds and whether
@@ -25,11 +25,11 @@ pub struct Match {
 impl From<&AblationRow> for Match {
     fn from(r: &AblationRow) -> Match {
         Match {
-            step: format!(
-                "match-{}-{}",
+            step: MatchKey::new(
                 r.effort_nodes,
-                super::comparison::name(r.direction.name(), &r.method)
-            ),
+                super::comparison::name(r.direction.name(), &r.method),
+            )
+            .step(),
             nodes: r.effort_nodes,
             games: r.games,
             stopped: matches!(r.status, Status::Stopped(_)),
@@ -42,12 +42,10 @@ impl Match {
     /// (none where it has none yet), stopped where `done` (the run's finished steps) holds it.
     /// `None` for a step that is not a match.
     pub fn planned(step: &Step, done: &[StepRecord]) -> Option<Match> {
-        if !step.name.starts_with("match-") {
-            return None;
-        }
+        let key = MatchKey::from_step(&step.name)?;
         Some(Match {
             step: step.name.clone(),
-            nodes: step.option("--nodes")?.parse().ok()?,
+            nodes: key.nodes,
             games: output_rows(step).unwrap_or(0),
             stopped: is_finished(done, &step.name),
         })
@@ -99,7 +97,7 @@ fn threads(manifest: &Manifest) -> usize {
             .header
             .steps
             .iter()
-            .find(|s| s.name.starts_with("match-"))
+            .find(|s| MatchKey::is_match(&s.name))
             .map_or(1, |s| concurrency(&s.command, 1) as usize),
         n => n,
     }

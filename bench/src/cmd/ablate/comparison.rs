@@ -132,6 +132,62 @@ impl Comparison {
     }
 }
 
+/// One match of an ablation: its effort and its comparison's name. The one writer and reader
+/// of the match's step name (`match-NODES-NAME`) and games file (`matches/NODES/NAME.csv`),
+/// which the runner, the budget, the report and `replay` know it by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchKey {
+    /// Nodes a move.
+    pub nodes: u64,
+    /// The comparison's name ([`name`]).
+    pub name: String,
+}
+
+impl MatchKey {
+    /// What every match step's name starts with.
+    const PREFIX: &'static str = "match-";
+
+    /// The match of comparison `name` at `nodes` a move.
+    #[must_use]
+    pub fn new(nodes: u64, name: impl Into<String>) -> MatchKey {
+        MatchKey {
+            nodes,
+            name: name.into(),
+        }
+    }
+
+    /// The match of comparison `c` at `nodes` a move.
+    #[must_use]
+    pub fn of(c: &Comparison, nodes: u64) -> MatchKey {
+        MatchKey::new(nodes, c.name())
+    }
+
+    /// The match a step of the run's plan is, read from its name; `None` for another step.
+    #[must_use]
+    pub fn from_step(step: &str) -> Option<MatchKey> {
+        let (nodes, name) = step.strip_prefix(Self::PREFIX)?.split_once('-')?;
+        Some(MatchKey::new(nodes.parse().ok()?, name))
+    }
+
+    /// Whether the step named `step` is a match.
+    #[must_use]
+    pub fn is_match(step: &str) -> bool {
+        MatchKey::from_step(step).is_some()
+    }
+
+    /// Its step's name.
+    #[must_use]
+    pub fn step(&self) -> String {
+        format!("{}{}-{}", Self::PREFIX, self.nodes, self.name)
+    }
+
+    /// Its games' CSV, relative to the run.
+    #[must_use]
+    pub fn games_file(&self) -> String {
+        format!("matches/{}/{}.csv", self.nodes, self.name)
+    }
+}
+
 /// A comparison's name in files and steps, e.g. `without-rfp`; a part read from a file is
 /// named by the file's stem (`without-nnue-embedded` for `nnue@search/nets/embedded.nnue`), as
 /// a path cannot be part of a file's name.
@@ -386,6 +442,25 @@ pub fn comparisons(args: &AblateArgs) -> Result<Plan, String> {
 
 #[cfg(test)]
 mod tests {
+    use super::MatchKey;
+
+    /// A match's step name and games file are written and read back by one type.
+    #[test]
+    fn a_match_is_known_by_its_key() {
+        let key = MatchKey::new(320_000, "without-lmp");
+        assert_eq!(key.step(), "match-320000-without-lmp");
+        assert_eq!(key.games_file(), "matches/320000/without-lmp.csv");
+        assert_eq!(MatchKey::from_step(&key.step()), Some(key));
+        for other in [
+            "size-stack",
+            "match-x-without-lmp",
+            "match-5000",
+            "replay-5000-a",
+        ] {
+            assert!(!MatchKey::is_match(other), "{other}");
+        }
+    }
+
     /// A part read from a file is named by the file's stem, so that the comparison's name can
     /// name its files (the network left out of `modern+nnue@FILE`: the classical evaluation).
     #[test]

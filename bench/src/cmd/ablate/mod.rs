@@ -32,7 +32,7 @@ mod searched;
 use std::path::PathBuf;
 
 pub use ablate_csv::CsvRow;
-pub use comparison::{Comparison, Direction, Only, Reference, plays};
+pub use comparison::{Comparison, Direction, MatchKey, Only, Reference, plays};
 use comparison::{comparisons, join};
 pub use effort::{stated_reading, worth};
 pub use row::AblationRow;
@@ -249,12 +249,6 @@ impl AsMut<Header> for Manifest {
     fn as_mut(&mut self) -> &mut Header {
         &mut self.header
     }
-}
-
-/// The games file of comparison `c` at `nodes` per move, in the run's directory.
-#[must_use]
-pub fn games_file(c: &Comparison, nodes: u64) -> String {
-    format!("matches/{nodes}/{}.csv", c.name())
 }
 
 /// Writes the report of a run from its files (`cutlab report`); returns the terminal summary.

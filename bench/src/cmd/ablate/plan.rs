@@ -5,9 +5,9 @@
 use cutlab_instrument::Method;
 
 use super::{
-    AblateArgs, Comparison, Direction, Manifest, Only, Reference, Scale,
+    AblateArgs, Comparison, Direction, Manifest, MatchKey, Only, Reference, Scale,
     comparison::{check_only, comparisons, plays},
-    games_file, list,
+    list,
 };
 use crate::common::pipeline::{
     Layout, Step, StepRecord, is_finished,
@@ -223,9 +223,10 @@ impl Planned<'_> {
                     format!("variant={}", self.reference_of(c)),
                     format!("name={}", c.reference().name()),
                 ];
-                let file = games_file(c, *nodes);
+                let key = MatchKey::of(c, *nodes);
+                let file = key.games_file();
                 steps.push(build.game_match(
-                    format!("match-{nodes}-{}", c.name()),
+                    key.step(),
                     [&variant, &reference],
                     &rule,
                     file.trim_end_matches(".csv"),

@@ -10,7 +10,7 @@ use cutlab_analysis::{
     tables::MatchSummary,
 };
 
-use super::{Comparison, Layout, Manifest, games_file};
+use super::{Comparison, Layout, Manifest, MatchKey};
 use crate::common::packed_games::{self, Packed, repeated_pairs};
 
 /// What a comparison's match says at one effort: its Elo and nElo (or a rout's bound), where
@@ -34,7 +34,7 @@ impl Played {
         c: &Comparison,
         nodes: u64,
     ) -> Result<Played, String> {
-        let games_path = games_file(c, nodes);
+        let games_path = MatchKey::of(c, nodes).games_file();
         let games: Vec<GameRow> = read_games_if_stored(&layout.file(&games_path))?;
         let summary = MatchSummary::of(&games);
         let repeated = repeats(layout, archive, &games_path.replace(".csv", ".pgn"))?;

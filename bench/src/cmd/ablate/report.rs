@@ -23,7 +23,7 @@ use cutlab_analysis::{
 /// has no plan to count them in.
 fn searches_done(layout: &Layout, manifest: &Manifest) -> Option<(usize, usize)> {
     let (planned, left) = unfinished_steps(layout, &manifest.header.steps, |name| {
-        !name.starts_with("match-")
+        !super::MatchKey::is_match(name)
     })?;
     Some((planned - left.len(), planned))
 }

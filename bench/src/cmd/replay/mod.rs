@@ -122,7 +122,7 @@ impl SourceRow {
 
     /// The match's games, relative to the run (the ablation's and the replay's alike).
     fn games_file(&self) -> String {
-        format!("matches/{}/{}.csv", self.effort_nodes, self.name())
+        ablate::MatchKey::new(self.effort_nodes, self.name()).games_file()
     }
 }
 
@@ -201,7 +201,7 @@ impl Source {
 
     /// The ablation's match step of `row`.
     fn step_of(&self, row: &SourceRow) -> Result<&Step, String> {
-        let name = format!("match-{}-{}", row.effort_nodes, row.name());
+        let name = ablate::MatchKey::new(row.effort_nodes, row.name()).step();
         self.plan
             .iter()
             .find(|s| s.name == name)

@@ -16,7 +16,7 @@ use cutlab_analysis::{
 };
 use serde::Deserialize;
 
-use crate::cmd::ablate::{Comparison, Direction, Manifest, games_file};
+use crate::cmd::ablate::{Comparison, Direction, Manifest, MatchKey};
 
 /// The study's manifest.
 #[derive(Debug, Deserialize)]
@@ -62,7 +62,7 @@ fn measured(
     nodes: u64,
     (looks, confidence): (&Looks, f64),
 ) -> Result<Option<Measured>, String> {
-    let games: Vec<GameRow> = read_games_if_stored(&dir.join(games_file(c, nodes)))?;
+    let games: Vec<GameRow> = read_games_if_stored(&dir.join(MatchKey::of(c, nodes).games_file()))?;
     Ok(MatchSummary::of(&games).map(|m| {
         let stats = MatchStats::with_confidence(&m.pentanomial, confidence);
         Measured {

@@ -100,7 +100,7 @@ fn run_at(
     for (c, (_, _, csv)) in manifest.comparisons.iter().zip(comparisons) {
         for &n in nodes {
             if let Some(csv) = csv {
-                std::fs::write(dir.join(games_file(c, n)), csv).unwrap();
+                std::fs::write(dir.join(MatchKey::of(c, n).games_file()), csv).unwrap();
             }
         }
     }
