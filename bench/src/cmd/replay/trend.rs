@@ -79,7 +79,7 @@ fn trend_row(
         .collect();
     let read = |replays: &[ReplayElo]| {
         let rows = stated(first, efforts, (manifest, replays), (confidence, bound));
-        ablate::stated_reading(first.direction, efforts, &rows, bound)
+        ablate::stated_reading(first.direction, efforts, &rows, (confidence, bound))
     };
     let ((before, before_text), (after, after_text)) = (read(&[]), read(replays));
     let label = first.direction.label(&first.method);

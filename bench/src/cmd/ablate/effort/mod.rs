@@ -49,6 +49,15 @@ enum Reading {
     Stays(Trend),
     /// The slope's interval holds 0, and the change across the efforts reaches past the bound.
     NotShown(Trend),
+    /// A straight line does not fit the worths (its lack of fit at 5%,
+    /// [`cutlab_analysis::predict::lack_of_fit`]): the slope summarises a curve, and the worth
+    /// changes with effort where the change from some effort to the next excludes 0.
+    Curved {
+        /// The line, a summary.
+        trend: Trend,
+        /// Whether some step's change excludes 0.
+        steps_decided: bool,
+    },
     /// A match has no game yet.
     ToPlay,
     /// A match has not stopped by its rule.
@@ -66,7 +75,7 @@ impl Reading {
     /// efforts where the method did not act left out), once the matches of the first two
     /// efforts or more have stopped; fewer than all while a later one plays (*so far*).
     /// `bound` is the matches' equivalence bound, Elo.
-    fn of(rows: &[&AblationRow], xs: &[f64], bound: f64) -> (Reading, usize) {
+    fn of(rows: &[&AblationRow], xs: &[f64], (confidence, bound): (f64, f64)) -> (Reading, usize) {
         let stopped = rows
             .iter()
             .take_while(|r| matches!(r.status, Status::Stopped(_)))
@@ -76,7 +85,7 @@ impl Reading {
         } else {
             Reading::Playing
         };
-        let reading = Reading::over(&rows[..stopped], &xs[..stopped], bound);
+        let reading = Reading::over(&rows[..stopped], &xs[..stopped], (confidence, bound));
         match reading.trend() {
             // A line needs two efforts, so a trend rests on two stopped or more.
             Some(_) => (reading, stopped),
@@ -85,9 +94,11 @@ impl Reading {
         }
     }
 
-    /// The reading of rows whose matches have all stopped: *stays* when the slope's interval
-    /// times the doublings between the first and the last worth lies inside ±`bound`.
-    fn over(rows: &[&AblationRow], xs: &[f64], bound: f64) -> Reading {
+    /// The reading of rows whose matches have all stopped: *curved* where a line does not fit
+    /// three worths or more (their intervals at `confidence`, as normal estimates); else
+    /// *stays* when the slope's interval times the doublings between the first and the last
+    /// worth lies inside ±`bound`.
+    fn over(rows: &[&AblationRow], xs: &[f64], (confidence, bound): (f64, f64)) -> Reading {
         let points: Vec<(f64, Estimate)> = rows
             .iter()
             .zip(xs)
@@ -96,7 +107,30 @@ impl Reading {
         let measured = rows.iter().filter(|r| !r.inactive()).count();
         let (first, last) = (points.first().map(|p| p.0), points.last().map(|p| p.0));
         let doublings = last.zip(first).map_or(0.0, |(l, f)| l - f);
+        let curved = |t: Trend| {
+            let z = cutlab_analysis::stats::z_quantile(confidence);
+            let measured: Vec<cutlab_analysis::predict::Measured> = points
+                .iter()
+                .map(|&(x, w)| cutlab_analysis::predict::Measured {
+                    x,
+                    value: w.value,
+                    se: (w.high - w.low) / 2.0 / z,
+                })
+                .collect();
+            let (_, _, p) = cutlab_analysis::predict::lack_of_fit(&measured)?;
+            (p? < 0.05).then(|| Reading::Curved {
+                trend: t,
+                steps_decided: points.windows(2).any(|w| {
+                    cutlab_analysis::stats::independent_difference(&w[0].1, &w[1].1)
+                        .sign()
+                        .is_some()
+                }),
+            })
+        };
         match trend(&points) {
+            Some(t) if points.len() == measured && curved(t).is_some() => {
+                curved(t).unwrap_or(Reading::NotShown(t))
+            }
             Some(t) if points.len() == measured => match t.slope.sign() {
                 Some(true) => Reading::Grows(t),
                 Some(false) => Reading::Shrinks(t),
@@ -112,9 +146,11 @@ impl Reading {
 
     fn trend(self) -> Option<Trend> {
         match self {
-            Reading::Grows(t) | Reading::Shrinks(t) | Reading::Stays(t) | Reading::NotShown(t) => {
-                Some(t)
-            }
+            Reading::Grows(t)
+            | Reading::Shrinks(t)
+            | Reading::Stays(t)
+            | Reading::NotShown(t)
+            | Reading::Curved { trend: t, .. } => Some(t),
             _ => None,
         }
     }
@@ -126,6 +162,11 @@ impl Reading {
             Reading::Shrinks(_) => "shrinks with effort".into(),
             Reading::Stays(_) => format!("stays within ±{bound} with effort"),
             Reading::NotShown(_) => "not shown to change".into(),
+            Reading::Curved {
+                steps_decided: true,
+                ..
+            } => "changes with effort, not along a line".into(),
+            Reading::Curved { .. } => "not along a line, no step decided".into(),
             Reading::ToPlay => "to play".into(),
             Reading::Playing => "playing".into(),
             Reading::NoInterval => "no interval".into(),
@@ -158,7 +199,7 @@ pub fn stated_reading(
     direction: Direction,
     efforts: &[u64],
     stated: &[Option<(Verdict, Option<Estimate>)>],
-    bound: f64,
+    (confidence, bound): (f64, f64),
 ) -> (Option<Estimate>, String) {
     let rows: Vec<AblationRow> = efforts
         .iter()
@@ -173,7 +214,7 @@ pub fn stated_reading(
         .collect();
     #[expect(clippy::cast_precision_loss, reason = "node counts")]
     let xs: Vec<f64> = efforts.iter().map(|&n| (n as f64).log2()).collect();
-    let (reading, over) = Reading::of(&rows.iter().collect::<Vec<_>>(), &xs, bound);
+    let (reading, over) = Reading::of(&rows.iter().collect::<Vec<_>>(), &xs, (confidence, bound));
     (
         reading.trend().map(|t| t.slope),
         reading_text(reading, over, efforts, bound),
@@ -283,7 +324,7 @@ pub fn section(
         // The efforts it plays: all, or the first few where a higher one plays only some.
         let played = &efforts[..at.len()];
         partial |= played.len() < efforts.len();
-        let (reading, over) = Reading::of(&at, &xs[..at.len()], bound);
+        let (reading, over) = Reading::of(&at, &xs[..at.len()], (confidence, bound));
         let text = reading_text(reading, over, played, bound);
         let name = first.direction.label(&first.method);
         table.row(cells(&at, efforts.len(), (reading, text.clone())));
@@ -295,7 +336,16 @@ pub fn section(
             };
             match reading {
                 Reading::Stays(_) => stays.push(named),
-                Reading::NotShown(_) => flat.push(named),
+                Reading::NotShown(_)
+                | Reading::Curved {
+                    steps_decided: false,
+                    ..
+                } => flat.push(named),
+                Reading::Curved { .. } => sentences.push(format!(
+                    "- {name}: {text} (a summary line of {} Elo per doubling; each step's \
+                     change is in *Does the line fit?*).",
+                    signed_ci(Some(&t.slope), 1, "")
+                )),
                 _ => sentences.push(format!(
                     "- {name}: {text}, {} Elo per doubling of the nodes.",
                     signed_ci(Some(&t.slope), 1, "")

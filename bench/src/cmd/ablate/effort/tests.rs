@@ -183,3 +183,41 @@ fn a_comparison_an_effort_does_not_play_is_read_over_the_efforts_below() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A worth bent across three efforts: worths 0, 60 and 0 with half-widths 10 at 95% (se
+/// 10 / 1.96) lie off their weighted line y = 20 by -20, +40, -20: Q = (400 + 1600 + 400) /
+/// (10 / 1.96)² ≈ 92 on 1 df, far past chance, so it reads as curved; each step (60 ± 14.1)
+/// excludes 0, so it changes with effort, not along a line. The same worths on a line read
+/// as a trend.
+#[test]
+fn a_worth_bent_across_the_efforts_reads_as_not_along_a_line() {
+    let stopped = Status::Stopped(Verdict::Decided);
+    // Left out: a worth of w is an Elo of -w.
+    let bent = [
+        row("lmp", 5000, 0.0, 10.0, stopped),
+        row("lmp", 20000, -60.0, 10.0, stopped),
+        row("lmp", 80000, 0.0, 10.0, stopped),
+    ];
+    let dir = crate::common::scratch_dir("effort-bent");
+    let layout = Layout { dir: dir.clone() };
+    let md = over_three(&layout, &bent, 0.95, [0.01, 0.01]);
+    let lmp = md.lines().find(|l| l.contains("| lmp ")).unwrap();
+    assert!(
+        lmp.contains("changes with effort, not along a line"),
+        "{md}"
+    );
+    let fit = md
+        .lines()
+        .find(|l| l.starts_with("| without lmp "))
+        .unwrap();
+    assert!(fit.contains("92.2 (1)") && fit.contains("0.000"), "{md}");
+    let straight = [
+        row("lmp", 5000, 0.0, 10.0, stopped),
+        row("lmp", 20000, -30.0, 10.0, stopped),
+        row("lmp", 80000, -60.0, 10.0, stopped),
+    ];
+    let md = over_three(&layout, &straight, 0.95, [0.01, 0.01]);
+    let lmp = md.lines().find(|l| l.contains("| lmp ")).unwrap();
+    assert!(lmp.contains("grows with effort"), "{md}");
+    std::fs::remove_dir_all(&dir).ok();
+}
