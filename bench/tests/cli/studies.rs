@@ -46,9 +46,16 @@ fn the_report_has_every_section(out: &Path) {
         report.contains("every time limit is multiplied by"),
         "{report}"
     );
+    // No external engine was given: Table 4 says it is skipped and why, and the verdicts say
+    // which of the paper's results the run tested.
     assert!(
-        !report.contains("## Table 4"),
-        "no external engine was given"
+        report.contains("## Table 4: skipped") && !report.contains("## Table 4: against"),
+        "{report}"
+    );
+    assert!(
+        report.contains("## Verdicts: the paper's results")
+            && report.contains("| skipped: no external engine |"),
+        "{report}"
     );
     for file in [
         "depth.svg",

@@ -44,6 +44,88 @@ pub(in crate::cmd::reproduce) const PAPER_TABLE4: [(&str, f64, f64); 3] = [
     ("null-move+mpc@1:1", 57.0, 55.5),
 ];
 
+/// The Elo of a score in percent.
+fn elo_of_percent(score: f64) -> f64 {
+    -400.0 * (100.0 / score - 1.0).log10()
+}
+
+impl Report<'_> {
+    /// Table 4's verdicts at time control `k`: each MPC variant's Elo against the opponent
+    /// less null move's, against the paper's difference of their scores against Yace.
+    fn table4_verdicts(
+        &mut self,
+        k: usize,
+        entries: &[(String, String, Option<f64>)],
+    ) -> Result<(), String> {
+        let steps = &self.manifest.header.steps;
+        let elo = |file: &str| -> Result<Option<Estimate>, String> {
+            Ok(games_of(self.layout, file)?
+                .filter(|_| is_finished(steps, file))
+                .and_then(|m| m.stats.elo_estimate()))
+        };
+        let Some((_, first_file, Some(first_paper))) = entries.first() else {
+            return Ok(());
+        };
+        let Some(reference) = elo(first_file)? else {
+            return Ok(());
+        };
+        for (variant, file, paper) in &entries[1..] {
+            if let (Some(e), Some(p)) = (elo(file)?, paper) {
+                let d = independent_difference(&reference, &e);
+                let paper_d = elo_of_percent(*p) - elo_of_percent(*first_paper);
+                self.verdicts.push([
+                    format!("Table 4 ({k}): {variant} against null move, through the opponent"),
+                    format!("{paper_d:+.0} Elo ({p:.1}% against {first_paper:.1}%)"),
+                    format!("{:+.0} [{:+.0}, {:+.0}] Elo", d.value, d.low, d.high),
+                    verdict(&d, paper_d).to_string(),
+                ]);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The verdict on one of the paper's results from our interval `ours` (95%) and the paper's
+/// value `paper` (same unit): *reproduced* where the interval lies on the paper's side of no
+/// effect and holds its value; *reproduced in direction* where it lies on that side and not
+/// around the value; *not reproduced* where it holds no effect and not the paper's value;
+/// *reversed* where it lies on the other side; *undecided* where it holds both.
+pub(super) fn verdict(ours: &Estimate, paper: f64) -> &'static str {
+    let holds = |x: f64| (ours.low..=ours.high).contains(&x);
+    match (ours.sign(), paper > 0.0, holds(paper)) {
+        (Some(up), side, true) if up == side => "reproduced",
+        (Some(up), side, false) if up == side => "reproduced in direction, size differs",
+        (Some(_), _, _) => "reversed",
+        (None, _, false) => "not reproduced",
+        (None, _, true) => "undecided",
+    }
+}
+
+/// A verdict row for a match of ours against the paper's score there: its claim, the paper's
+/// score (and Elo), ours and the verdict; `None` where the match has no finished interval.
+fn match_verdict(
+    layout: &Layout,
+    steps: &[StepRecord],
+    (claim, file, paper): (String, &str, f64),
+) -> Result<Option<[String; 4]>, String> {
+    let Some(ours) = games_of(layout, file)?
+        .filter(|_| is_finished(steps, file))
+        .and_then(|m| m.stats.elo_estimate())
+    else {
+        return Ok(None);
+    };
+    let paper_elo = elo_of_percent(paper);
+    Ok(Some([
+        claim,
+        format!("{paper:.1}% ({paper_elo:+.0} Elo)"),
+        format!(
+            "{:+.0} [{:+.0}, {:+.0}] Elo",
+            ours.value, ours.low, ours.high
+        ),
+        verdict(&ours, paper_elo).to_string(),
+    ]))
+}
+
 fn games_of(layout: &Layout, name: &str) -> Result<Option<MatchSummary>, String> {
     let games: Vec<GameRow> =
         rows::read_games_if_stored(&layout.file(&format!("matches/{name}.csv")))?;
@@ -164,6 +246,14 @@ impl Report<'_> {
                 )
             })
             .collect();
+        for (t, file, paper) in &t2 {
+            if let Some(p) = paper {
+                let claim = format!("Table 2: MPC at t_end = {t} against null move");
+                let row =
+                    match_verdict(self.layout, &self.manifest.header.steps, (claim, file, *p))?;
+                self.verdicts.extend(row);
+            }
+        }
         if let Some(table) = sweep(self.layout, &self.manifest.header.steps, "t_end", &t2)? {
             let _ = writeln!(
                 self.out,
@@ -191,6 +281,14 @@ impl Report<'_> {
                 (format!("{t}"), file, paper_score(&PAPER_TABLE3, t))
             })
             .collect();
+        for (t, file, paper) in &t3 {
+            if let Some(p) = paper {
+                let claim = format!("Table 3: MPC at t_mid = {t} against null move");
+                let row =
+                    match_verdict(self.layout, &self.manifest.header.steps, (claim, file, *p))?;
+                self.verdicts.extend(row);
+            }
+        }
         if let Some(table) = sweep(self.layout, &self.manifest.header.steps, "t_mid", &t3)? {
             let _ = writeln!(
                 self.out,
@@ -228,6 +326,17 @@ impl Report<'_> {
                 }
                 None => "undecided so far (the match is playing)".to_string(),
             };
+            self.verdicts.push([
+                format!("Headline: {} stronger than null move", h.variant),
+                "59.4% in 64 games".to_string(),
+                format!("GSPRT +{} against {} Elo, LLR {llr:.2}", h.elo.1, h.elo.0),
+                match sprt.decision(llr) {
+                    Some(true) => "reproduced",
+                    Some(false) => "not reproduced",
+                    None => "undecided",
+                }
+                .to_string(),
+            ]);
             let table =
                 tables::matches("match", &[(format!("{} vs null-move", h.variant), m)]).render();
             let text = format!(
@@ -264,7 +373,23 @@ The paper's claim (MPC-Crafty \
 
     /// Table 4: the variants against the external engine.
     pub(super) fn table4(&mut self) -> Result<(), String> {
-        if let Some((command, id)) = &self.manifest.engine {
+        let Some((command, id)) = &self.manifest.engine else {
+            let _ = writeln!(
+                self.out,
+                "## Table 4: skipped\n\nNo external engine: Table 4 plays the variants against \
+                 Stockfish (`--engine auto`: Debian's `stockfish` on `PATH` or in `/usr/games`), \
+                 which this run did not have (or was told not to use, `--engine none`). Install \
+                 it and run again with `--resume` to play it.\n"
+            );
+            self.verdicts.push([
+                "Table 4: MPC against null move through a common opponent".to_string(),
+                "+11.1 and +15.0 points against Yace (time control 1)".to_string(),
+                "not played".to_string(),
+                "skipped: no external engine".to_string(),
+            ]);
+            return Ok(());
+        };
+        {
             for k in 1..=2 {
                 let entries: Vec<(String, String, Option<f64>)> = PAPER_TABLE4
                     .iter()
@@ -285,6 +410,7 @@ The paper's claim (MPC-Crafty \
                     let contrast = contrasts(self.layout, &self.manifest.header.steps, &entries)?
                         .map(|c| format!("\n{c}"))
                         .unwrap_or_default();
+                    self.table4_verdicts(k, &entries)?;
                     let _ = writeln!(
                         self.out,
                         "## Table 4: against an external engine (time control {k})\n\n{id} \

@@ -82,6 +82,9 @@ struct Report<'a> {
     manifest: &'a Manifest,
     out: String,
     summary: String,
+    /// Each of the paper's results the run has tested: the claim, the paper's figure, ours and
+    /// the verdict ([`games::verdict`]'s rule).
+    verdicts: Vec<[String; 4]>,
 }
 
 impl Report<'_> {
@@ -167,8 +170,10 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
         manifest,
         out: String::new(),
         summary: String::new(),
+        verdicts: Vec::new(),
     };
     report.heading();
+    let verdicts_at = report.out.len();
     report.table1()?;
     report.depth()?;
     report.tables_2_3()?;
@@ -177,6 +182,28 @@ pub fn write(layout: &Layout, manifest: &Manifest) -> Result<String, String> {
     report.regret()?;
     report.cuts()?;
     report.configuration()?;
+    if !report.verdicts.is_empty() {
+        let mut table =
+            cutlab_analysis::markdown::Table::new(&["result", "paper", "ours [95% CI]", "verdict"]);
+        for row in &report.verdicts {
+            table.row(row.to_vec());
+        }
+        let section = format!(
+            "## Verdicts: the paper's results, reproduced or not\n\nEach of Jiang and Buro's \
+             results this run has tested, beside ours. The rule, from our 95% interval and the \
+             paper's value: *reproduced* where the interval lies on the paper's side of no \
+             effect and holds its value; *reproduced in direction, size differs* where it lies \
+             on that side and not around the value; *not reproduced* where it holds no effect \
+             and not the paper's value; *reversed* where it lies on the other side; *undecided* \
+             where it holds both; the headline by its sequential test's decision. Scores are \
+             turned into Elo against the same opponent (the paper's Crafty or Yace). The \
+             paper's matches were small (64 to 128 games), so its values carry wide errors of \
+             their own, which the rule does not count.\n\n{}\n",
+            table.render()
+        );
+        report.out.insert_str(verdicts_at, &section);
+        let _ = writeln!(report.summary, "Verdicts:\n{}", table.render());
+    }
     let path = layout.file("report.md");
     std::fs::write(&path, report.out).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(report.summary)
