@@ -85,17 +85,20 @@ impl Table {
     }
 }
 
-/// `value [low, high]` with `digits` decimals, or `-`.
+/// `value [low, high]` with `digits` decimals, or `-` (a value that rounds to zero reads as
+/// zero, never `-0.0`).
 #[must_use]
 pub fn ci(e: Option<Estimate>, digits: usize) -> String {
+    let show = |x: f64| {
+        let text = format!("{x:.digits$}");
+        match text.strip_prefix('-') {
+            Some(rest) if rest.chars().all(|c| c == '0' || c == '.') => rest.to_string(),
+            _ => text,
+        }
+    };
     e.map_or_else(
         || "-".to_string(),
-        |e| {
-            format!(
-                "{:.digits$} [{:.digits$}, {:.digits$}]",
-                e.value, e.low, e.high
-            )
-        },
+        |e| format!("{} [{}, {}]", show(e.value), show(e.low), show(e.high)),
     )
 }
 

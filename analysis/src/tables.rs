@@ -12,7 +12,7 @@ use crate::{
     elo::{MatchStats, Pentanomial},
     markdown::{Table, ci, percent},
     rows::{DepthRow, FalseCutRow, GameRow, RegretRow, TallyRow},
-    stats::{mean_ci, paired, paired_difference, paired_ratio, wilson},
+    stats::{bootstrap_mean_ci, mean_ci, paired, paired_difference, paired_ratio, wilson},
 };
 
 /// The distinct values of `key` in order of first appearance.
@@ -219,23 +219,17 @@ pub fn depth(rows: &[DepthRow], variants: &[&str]) -> Table {
     t
 }
 
-/// A mean with its 95% t interval; one value alone, which has no interval, as itself.
-fn mean_cell(values: &[f64], digits: usize) -> String {
-    match values {
-        [one] => format!("{one:.digits$}"),
-        _ => ci(mean_ci(values, 0.95), digits),
-    }
-}
-
-/// Oracle regret per variant: mean with a 95% t interval, the shares of moves losing at least
-/// 50, 100 and 300 cp with Wilson intervals, and the solved share where the suite has
-/// `bm`/`am`.
+/// Oracle regret per variant: mean with a 95% percentile bootstrap interval (a regret is never
+/// negative, nor is such an interval's end), the paired difference to the first variant over
+/// the positions both judged (95% t), the shares of moves losing at least 50, 100 and 300 cp
+/// with Wilson intervals, and the solved share where the suite has `bm`/`am`.
 #[must_use]
 pub fn regret(rows: &[RegretRow], variants: &[&str]) -> Table {
     let mut t = Table::new(&[
         "variant",
         ">n",
-        ">mean regret cp [95% CI]",
+        ">mean regret cp [95% bootstrap]",
+        ">paired diff to the first [95% CI]",
         ">regret >= 50 cp",
         ">regret >= 100 cp",
         ">regret >= 300 cp",
@@ -250,10 +244,23 @@ pub fn regret(rows: &[RegretRow], variants: &[&str]) -> Table {
         let regrets: Vec<f64> = of.iter().map(|r| f64::from(r.regret_cp)).collect();
         let at_least = |cp: i32| share(of.iter().filter(|r| r.regret_cp >= cp).count(), of.len());
         let judged: Vec<bool> = of.iter().filter_map(|r| r.solved).collect();
+        // A regret is never negative: its mean's interval is a bootstrap's, not a t one.
+        let mean = match regrets.as_slice() {
+            [one] => format!("{one:.1}"),
+            _ => ci(bootstrap_mean_ci(&regrets, 0.95, 2000, 1), 1),
+        };
+        // The paired difference to the first variant over the positions both judged.
+        let (a, b) = paired(
+            rows,
+            (variants[0], v),
+            |r| (&r.position, &r.variant),
+            |r| f64::from(r.regret_cp),
+        );
         t.row(vec![
             v.to_string(),
             of.len().to_string(),
-            mean_cell(&regrets, 1),
+            mean,
+            ci(paired_difference(&a, &b, 0.95), 1),
             at_least(50),
             at_least(100),
             at_least(300),
