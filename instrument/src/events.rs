@@ -162,6 +162,21 @@ impl Method {
     /// Number of methods.
     pub const COUNT: usize = Method::ALL.len();
 
+    /// [`Method::ALL`] lists the methods in the enum's order, once each: a method's
+    /// [`Method::index`] is its place there, which the counters' arrays rely on. Held when the
+    /// crate compiles (a method added out of order, or left out, fails the build here with
+    /// this message, not a search later with an index out of place).
+    const ALL_IN_ENUM_ORDER: () = {
+        let mut i = 0;
+        while i < Method::ALL.len() {
+            assert!(
+                Method::ALL[i] as usize == i,
+                "Method::ALL must list every method in the enum's order"
+            );
+            i += 1;
+        }
+    };
+
     /// Kebab-case name as written in CSV files and presets.
     #[must_use]
     pub const fn name(self) -> &'static str {
@@ -196,6 +211,7 @@ impl Method {
     /// Array index, the position in [`Method::ALL`].
     #[must_use]
     pub const fn index(self) -> usize {
+        let () = Self::ALL_IN_ENUM_ORDER;
         self as usize
     }
 
