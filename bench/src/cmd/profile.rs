@@ -150,23 +150,48 @@ fn self_time(report: &pprof::Report) -> (Table, isize) {
     (table, total)
 }
 
-/// A symbol without its hash suffix and generic noise, for the terminal table.
+/// A symbol whole, without its hash suffix and with its generic arguments folded to `<…>`
+/// (`Search<NoopObserver>::search` reads `Search<…>::search`): the path and the function stay,
+/// never cut from either end.
 fn shorten(name: &str) -> String {
     let name = name
         .rsplit_once("::h")
         .filter(|(_, hash)| hash.len() == 16 && hash.chars().all(|c| c.is_ascii_hexdigit()))
         .map_or(name, |(head, _)| head);
-    if name.chars().count() > 80 {
-        let tail: String = name
-            .chars()
-            .rev()
-            .take(77)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
-        format!("...{tail}")
-    } else {
-        name.to_string()
+    let mut out = String::new();
+    let mut depth = 0_usize;
+    for c in name.chars() {
+        match c {
+            '<' => {
+                if depth == 0 {
+                    out.push_str("<…>");
+                }
+                depth += 1;
+            }
+            '>' if depth > 0 => depth -= 1,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shorten;
+
+    /// A long generic symbol keeps its whole path and function, its generics folded.
+    #[test]
+    fn a_symbol_is_shown_whole_with_its_generics_folded() {
+        let long = "cutlab_search::search::alpha_beta::<impl cutlab_search::search::Search<\
+                    cutlab_instrument::observer::NoopObserver>>::search_moves::h0123456789abcdef";
+        assert_eq!(
+            shorten(long),
+            "cutlab_search::search::alpha_beta::<…>::search_moves"
+        );
+        assert_eq!(
+            shorten("shakmaty::movegen::gen_pawn"),
+            "shakmaty::movegen::gen_pawn"
+        );
     }
 }
