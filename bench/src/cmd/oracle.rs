@@ -36,9 +36,9 @@ pub struct OracleArgs {
     /// that repeat on any machine.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
-    /// `internal:depth=D` (a full-width search, which must search deeper than the choices it
-    /// judges: refused at a fixed `--depth` of D or more, and at fixed time or nodes the run
-    /// says how many choices searched as deep) or
+    /// `internal:depth=D` (a full-width search, which should search deeper than the choices it
+    /// judges: refused at a fixed `--depth` above D, and the run says how many choices searched
+    /// as deep as D or deeper) or
     /// `uci:COMMAND[,depth=D][,nodes=N][,movetime=MS]`.
     #[arg(long, default_value = "internal:depth=5")]
     oracle: String,
@@ -297,12 +297,13 @@ fn regret(
 /// choice and its regret (phase 2), both spread over `--threads`.
 pub fn run(args: &OracleArgs) -> Result<(), String> {
     let oracle = parse_oracle(&args.oracle)?;
-    // Regret is judged from above: an oracle no deeper than the choices it judges is refused.
+    // Regret is judged from above: an oracle shallower than the choices it judges is refused
+    // (one as deep is the oracle's own check, a variant judged by itself: its run warns).
     if let (Oracle::Internal { depth: judge }, Some(judged)) = (&oracle, args.depth)
-        && *judge <= judged
+        && *judge < judged
     {
         return Err(format!(
-            "--oracle {}: searches no deeper than the choices it judges (--depth {judged}): \
+            "--oracle {}: searches shallower than the choices it judges (--depth {judged}): \
              give internal:depth=D with D above {judged}, or a UCI oracle",
             args.oracle
         ));

@@ -546,6 +546,17 @@ fn bad_inputs_are_refused_at_once_naming_the_option() {
         !out.status.success() && err.contains("--confidence: applies to prob-ab"),
         "{err}"
     );
+    // An oracle shallower than the choices it judges is refused before any search.
+    let out = Command::new(EXE)
+        .args(["oracle", "--depth", "5", "--oracle", "internal:depth=3"])
+        .args(["--out", "/nonexistent-dir/never-written.csv"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("searches shallower than the choices it judges"),
+        "{err}"
+    );
     for sprt in ["elo0=NaN,elo1=5", "elo0=0,elo0=1,elo1=5"] {
         let out = Command::new(EXE)
             .args(plain_match(&["--sprt", sprt]))

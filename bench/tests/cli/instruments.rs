@@ -325,7 +325,7 @@ fn regret_is_zero_when_the_variant_is_the_oracle() {
     let other = Command::new(EXE)
         .args(["oracle", "--suite", suite.to_str().unwrap()])
         .args(["--variants", variant.to_str().unwrap(), "--depth", "3"])
-        .args(["--oracle", "internal:depth=2", "--resume", "--out"])
+        .args(["--oracle", "internal:depth=4", "--resume", "--out"])
         .arg(&out)
         .output()
         .expect("oracle runs");
