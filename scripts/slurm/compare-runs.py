@@ -3,9 +3,10 @@
 
     compare-runs.py LOCAL_DIR SLURM_DIR
 
-Every result CSV of LOCAL_DIR (shard files aside) must exist in SLURM_DIR with the same
-header and the same multiset of rows, once the columns that measure time are dropped (the
-shards of a job array write their rows in another order, so rows are compared sorted).
+Every result CSV of LOCAL_DIR (shard files and summaries aside) must exist in SLURM_DIR with
+the same header and the same multiset of rows, once the columns that measure time are dropped
+(the shards of a job array write their rows in another order, so rows are compared sorted). A
+summary (`depth`'s `*.summary.csv`) is the rows compared here summed up, times included.
 Exits 1 naming the first file that differs.
 """
 import csv
@@ -29,7 +30,7 @@ def main():
     files = sorted(
         p.relative_to(local)
         for p in local.rglob("*.csv")
-        if ".shard" not in p.name
+        if ".shard" not in p.name and not p.name.endswith(".summary.csv")
     )
     if not files:
         sys.exit(f"{local}: no CSV files")
