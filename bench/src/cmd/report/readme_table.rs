@@ -81,14 +81,71 @@ fn trend_beside(
     (slope, reading)
 }
 
+/// Nodes as a column header writes them: `5000` is `5k`.
+fn kilo(nodes: &str) -> String {
+    nodes
+        .strip_suffix("000")
+        .map_or(nodes.to_string(), |k| format!("{k}k"))
+}
+
+/// A comparison of the effort table as the front pages name it (`lmr` left out).
+fn comparison(direction: &str, method: &str) -> String {
+    match direction {
+        "without" => format!("`{method}` left out"),
+        "added" => format!("`{method}` added"),
+        _ => "twice the nodes".to_string(),
+    }
+}
+
+/// A worth cell of the effort table as the front pages show it: `-` for a match not yet
+/// stopped.
+fn worth_cell(cell: &str) -> &str {
+    match cell {
+        "playing" | "to play" => "-",
+        cell => cell,
+    }
+}
+
+/// The ladder report's table of worths by effort: its header, its rows, and its worth
+/// columns with their efforts (nodes).
+struct EffortTable {
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+    worths: Vec<(usize, String)>,
+}
+
+impl EffortTable {
+    /// The table of the ladder's `report`.
+    fn read(report: &str) -> Result<Self, String> {
+        let mut rows = table(report, &["direction", "method"]);
+        if rows.is_empty() {
+            return Err("the ladder's report has no table of worths by effort".into());
+        }
+        let header = rows.remove(0);
+        let worths = header
+            .iter()
+            .enumerate()
+            .filter_map(|(i, h)| {
+                let nodes = h.strip_prefix("worth at ")?.split(' ').next()?;
+                Some((i, nodes.to_string()))
+            })
+            .collect();
+        Ok(Self {
+            header,
+            rows,
+            worths,
+        })
+    }
+
+    /// The index of its column whose name starts with `name`.
+    fn column(&self, name: &str) -> Result<usize, String> {
+        column(&self.header, name, "worths by effort")
+    }
+}
+
 /// The README table's heading and alignment rows, a worth column for each of `efforts` (nodes,
 /// written `5k`).
 fn heading(efforts: &[&str]) -> String {
-    let kilo = |nodes: &str| {
-        nodes
-            .strip_suffix("000")
-            .map_or(nodes.to_string(), |k| format!("{k}k"))
-    };
     let mut out = String::from("| comparison |");
     for nodes in efforts {
         out += &format!(" worth at {} |", kilo(nodes));
@@ -105,42 +162,18 @@ fn heading(efforts: &[&str]) -> String {
 /// header says it), each with the replay report's beside where a replay changes it, and the
 /// Stockfish 15.1 and Ethereal 11.80 figures.
 fn worths_table(ladder: &str, replays: &str) -> Result<String, String> {
-    let efforts = table(ladder, &["direction", "method"]);
-    let (header, rows) = efforts
-        .split_first()
-        .ok_or("the ladder's report has no table of worths by effort")?;
-    let effort_column = |name: &str| column(header, name, "worths by effort");
-    let worth_columns: Vec<(usize, String)> = header
-        .iter()
-        .enumerate()
-        .filter_map(|(i, h)| {
-            let nodes = h.strip_prefix("worth at ")?.split(' ').next()?;
-            Some((i, nodes.to_string()))
-        })
-        .collect();
-    let (doubling, reading) = (effort_column("per doubling")?, effort_column("reading")?);
-    let (stockfish, ethereal) = (
-        effort_column("Stockfish 15.1")?,
-        effort_column("Ethereal 11.80")?,
-    );
+    let t = EffortTable::read(ladder)?;
+    let (doubling, reading) = (t.column("per doubling")?, t.column("reading")?);
+    let (stockfish, ethereal) = (t.column("Stockfish 15.1")?, t.column("Ethereal 11.80")?);
     let replays = Replays::read(replays)?;
-    let efforts: Vec<&str> = worth_columns.iter().map(|(_, n)| n.as_str()).collect();
+    let efforts: Vec<&str> = t.worths.iter().map(|(_, n)| n.as_str()).collect();
     let mut out = heading(&efforts);
-    for row in rows {
+    for row in &t.rows {
         let (direction, method) = (row[0].as_str(), row[1].as_str());
-        let comparison = match direction {
-            "without" => format!("`{method}` left out"),
-            "added" => format!("`{method}` added"),
-            _ => "twice the nodes".to_string(),
-        };
-        out += &format!("| {comparison} |");
-        for (i, nodes) in &worth_columns {
-            let worth = match row[*i].as_str() {
-                "playing" | "to play" => "-".to_string(),
-                cell => cell.to_string(),
-            };
+        out += &format!("| {} |", comparison(direction, method));
+        for (i, nodes) in &t.worths {
             let beside = replays.worth_beside(direction, method, nodes)?;
-            out += &format!(" {worth}{beside} |");
+            out += &format!(" {}{beside} |", worth_cell(&row[*i]));
         }
         let label = Direction::from_str(direction, false)
             .map_err(|e| format!("a direction unread: {e}"))?
@@ -163,52 +196,23 @@ fn worths_table(ladder: &str, replays: &str) -> Result<String, String> {
 /// effort leaves it out), its change per doubling and its reading, as the ladder's report
 /// states them: at most three numbers a cell.
 fn compact_table(ladder: &str) -> Result<String, String> {
-    let efforts = table(ladder, &["direction", "method"]);
-    let (header, rows) = efforts
-        .split_first()
-        .ok_or("the ladder's report has no table of worths by effort")?;
-    let worth_columns: Vec<(usize, String)> = header
-        .iter()
-        .enumerate()
-        .filter_map(|(i, h)| {
-            let nodes = h.strip_prefix("worth at ")?.split(' ').next()?;
-            Some((i, nodes.to_string()))
-        })
-        .collect();
-    let shown = &worth_columns[worth_columns.len().saturating_sub(2)..];
-    let doubling = column(header, "per doubling", "worths by effort")?;
-    let reading = column(header, "reading", "worths by effort")?;
-    let level = header[doubling]
+    let t = EffortTable::read(ladder)?;
+    let shown = &t.worths[t.worths.len().saturating_sub(2)..];
+    let (doubling, reading) = (t.column("per doubling")?, t.column("reading")?);
+    let level = t.header[doubling]
         .split_once('[')
         .map_or(String::new(), |(_, l)| format!(" [{}", l.trim()));
-    let kilo = |nodes: &str| {
-        nodes
-            .strip_suffix("000")
-            .map_or(nodes.to_string(), |k| format!("{k}k"))
-    };
     let mut out = String::from("| comparison |");
     for (_, nodes) in shown {
         out += &format!(" worth at {}{level} |", kilo(nodes));
     }
-    out += &format!(
-        " per doubling{level} | reading |
-|---|"
-    );
+    out += &format!(" per doubling{level} | reading |\n|---|");
     out += &"---:|".repeat(shown.len() + 1);
     out += "---|\n";
-    for row in rows.iter().filter(|r| r[0] != "added") {
-        let (direction, method) = (row[0].as_str(), row[1].as_str());
-        let comparison = match direction {
-            "without" => format!("`{method}` left out"),
-            _ => "twice the nodes".to_string(),
-        };
-        out += &format!("| {comparison} |");
+    for row in t.rows.iter().filter(|r| r[0] != "added") {
+        out += &format!("| {} |", comparison(&row[0], &row[1]));
         for (i, _) in shown {
-            let worth = match row[*i].as_str() {
-                "playing" | "to play" => "-",
-                cell => cell,
-            };
-            out += &format!(" {worth} |");
+            out += &format!(" {} |", worth_cell(&row[*i]));
         }
         out += &format!(" {} | {} |\n", row[doubling], row[reading]);
     }
