@@ -50,6 +50,24 @@ fn elo_of_percent(score: f64) -> f64 {
 }
 
 impl Report<'_> {
+    /// The verdicts of a threshold sweep's `entries` (threshold, match, the paper's score),
+    /// each claim `{what} = t against null move`.
+    fn threshold_verdicts(
+        &mut self,
+        what: &str,
+        entries: &[(String, String, Option<f64>)],
+    ) -> Result<(), String> {
+        for (t, file, paper) in entries {
+            if let Some(p) = paper {
+                let claim = format!("{what} = {t} against null move");
+                let row =
+                    match_verdict(self.layout, &self.manifest.header.steps, (claim, file, *p))?;
+                self.verdicts.extend(row);
+            }
+        }
+        Ok(())
+    }
+
     /// Table 4's verdicts at time control `k`: each MPC variant's Elo against the opponent
     /// less null move's, against the paper's difference of their scores against Yace.
     fn table4_verdicts(
@@ -58,11 +76,7 @@ impl Report<'_> {
         entries: &[(String, String, Option<f64>)],
     ) -> Result<(), String> {
         let steps = &self.manifest.header.steps;
-        let elo = |file: &str| -> Result<Option<Estimate>, String> {
-            Ok(games_of(self.layout, file)?
-                .filter(|_| is_finished(steps, file))
-                .and_then(|m| m.stats.elo_estimate()))
-        };
+        let elo = |file: &str| finished_elo(self.layout, steps, file);
         let Some((_, first_file, Some(first_paper))) = entries.first() else {
             return Ok(());
         };
@@ -101,6 +115,17 @@ pub(super) fn verdict(ours: &Estimate, paper: f64) -> &'static str {
     }
 }
 
+/// The Elo of a finished match (95%); `None` while it plays or without an interval.
+fn finished_elo(
+    layout: &Layout,
+    steps: &[StepRecord],
+    file: &str,
+) -> Result<Option<Estimate>, String> {
+    Ok(games_of(layout, file)?
+        .filter(|_| is_finished(steps, file))
+        .and_then(|m| m.stats.elo_estimate()))
+}
+
 /// A verdict row for a match of ours against the paper's score there: its claim, the paper's
 /// score (and Elo), ours and the verdict; `None` where the match has no finished interval.
 fn match_verdict(
@@ -108,10 +133,7 @@ fn match_verdict(
     steps: &[StepRecord],
     (claim, file, paper): (String, &str, f64),
 ) -> Result<Option<[String; 4]>, String> {
-    let Some(ours) = games_of(layout, file)?
-        .filter(|_| is_finished(steps, file))
-        .and_then(|m| m.stats.elo_estimate())
-    else {
+    let Some(ours) = finished_elo(layout, steps, file)? else {
         return Ok(None);
     };
     let paper_elo = elo_of_percent(paper);
@@ -175,11 +197,7 @@ fn contrasts(
     steps: &[StepRecord],
     entries: &[(String, String, Option<f64>)],
 ) -> Result<Option<String>, String> {
-    let elo = |file: &str| -> Result<Option<Estimate>, String> {
-        Ok(games_of(layout, file)?
-            .filter(|_| is_finished(steps, file))
-            .and_then(|m| m.stats.elo_estimate()))
-    };
+    let elo = |file: &str| finished_elo(layout, steps, file);
     let Some((first, first_file, _)) = entries.first() else {
         return Ok(None);
     };
@@ -246,14 +264,7 @@ impl Report<'_> {
                 )
             })
             .collect();
-        for (t, file, paper) in &t2 {
-            if let Some(p) = paper {
-                let claim = format!("Table 2: MPC at t_end = {t} against null move");
-                let row =
-                    match_verdict(self.layout, &self.manifest.header.steps, (claim, file, *p))?;
-                self.verdicts.extend(row);
-            }
-        }
+        self.threshold_verdicts("Table 2: MPC at t_end", &t2)?;
         if let Some(table) = sweep(self.layout, &self.manifest.header.steps, "t_end", &t2)? {
             let _ = writeln!(
                 self.out,
@@ -281,14 +292,7 @@ impl Report<'_> {
                 (format!("{t}"), file, paper_score(&PAPER_TABLE3, t))
             })
             .collect();
-        for (t, file, paper) in &t3 {
-            if let Some(p) = paper {
-                let claim = format!("Table 3: MPC at t_mid = {t} against null move");
-                let row =
-                    match_verdict(self.layout, &self.manifest.header.steps, (claim, file, *p))?;
-                self.verdicts.extend(row);
-            }
-        }
+        self.threshold_verdicts("Table 3: MPC at t_mid", &t3)?;
         if let Some(table) = sweep(self.layout, &self.manifest.header.steps, "t_mid", &t3)? {
             let _ = writeln!(
                 self.out,
