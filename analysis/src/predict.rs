@@ -31,6 +31,19 @@ pub struct Measured {
     pub se: f64,
 }
 
+impl Measured {
+    /// The normal estimate `e` at `x`, its interval at `confidence`: its standard error is the
+    /// half-width over the normal quantile.
+    #[must_use]
+    pub fn of(x: f64, e: &crate::stats::Estimate, confidence: f64) -> Measured {
+        Measured {
+            x,
+            value: e.value,
+            se: (e.high - e.low) / 2.0 / z_quantile(confidence),
+        }
+    }
+}
+
 /// A prediction of the value a new measurement at one `x` will read.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Prediction {

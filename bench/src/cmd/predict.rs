@@ -10,7 +10,7 @@ use clap::Args;
 use cutlab_analysis::{
     elo::Looks,
     predict::{Measured, predict},
-    stats::z_quantile,
+    stats::Estimate,
 };
 use serde::{Deserialize, Serialize};
 
@@ -92,7 +92,7 @@ pub fn run(args: &PredictArgs) -> Result<(), String> {
         .and_then(|mut r| r.deserialize().collect())
         .map_err(|e| format!("--of: {}: {e}", path.display()))?;
     #[expect(clippy::cast_precision_loss, reason = "a few looks")]
-    let z = z_quantile(1.0 - Looks::ERROR / manifest.looks.len().max(1) as f64);
+    let confidence = 1.0 - Looks::ERROR / manifest.looks.len().max(1) as f64;
     let mut predictions = Vec::new();
     for c in &manifest.comparisons {
         // A match of this effort with games already has been seen: not predicted.
@@ -110,22 +110,15 @@ pub fn run(args: &PredictArgs) -> Result<(), String> {
             .filter(|r| r.direction == c.direction && r.method == c.method)
             .filter(|r| r.effort_nodes < args.nodes)
             .filter_map(|r| {
-                let (v, lo, hi) = (r.delta_elo?, r.delta_elo_low?, r.delta_elo_high?);
-                let sign = if r.direction == Direction::Without {
-                    -1.0
-                } else {
-                    1.0
+                let elo = Estimate {
+                    value: r.delta_elo?,
+                    low: r.delta_elo_low?,
+                    high: r.delta_elo_high?,
                 };
                 #[expect(clippy::cast_precision_loss, reason = "node counts below 2^52")]
                 let x = (r.effort_nodes as f64).log2();
-                Some((
-                    r.effort_nodes,
-                    Measured {
-                        x,
-                        value: sign * v,
-                        se: (hi - lo) / 2.0 / z,
-                    },
-                ))
+                let worth = ablate::worth(r.direction, &elo);
+                Some((r.effort_nodes, Measured::of(x, &worth, confidence)))
             })
             .collect();
         measured.sort_by_key(|m| m.0);

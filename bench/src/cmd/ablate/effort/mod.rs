@@ -108,16 +108,7 @@ impl Reading {
         let (first, last) = (points.first().map(|p| p.0), points.last().map(|p| p.0));
         let doublings = last.zip(first).map_or(0.0, |(l, f)| l - f);
         let curved = |t: Trend| {
-            let z = cutlab_analysis::stats::z_quantile(confidence);
-            let measured: Vec<cutlab_analysis::predict::Measured> = points
-                .iter()
-                .map(|&(x, w)| cutlab_analysis::predict::Measured {
-                    x,
-                    value: w.value,
-                    se: (w.high - w.low) / 2.0 / z,
-                })
-                .collect();
-            let (_, _, p) = cutlab_analysis::predict::lack_of_fit(&measured)?;
+            let (_, _, p) = fit_of(&points, confidence)?;
             (p? < 0.05).then(|| Reading::Curved {
                 trend: t,
                 steps_decided: points.windows(2).any(|w| {
@@ -128,16 +119,14 @@ impl Reading {
             })
         };
         match trend(&points) {
-            Some(t) if points.len() == measured && curved(t).is_some() => {
-                curved(t).unwrap_or(Reading::NotShown(t))
-            }
-            Some(t) if points.len() == measured => match t.slope.sign() {
-                Some(true) => Reading::Grows(t),
-                Some(false) => Reading::Shrinks(t),
-                None if t.slope.low.abs().max(t.slope.high.abs()) * doublings <= bound => {
+            Some(t) if points.len() == measured => match (curved(t), t.slope.sign()) {
+                (Some(curve), _) => curve,
+                (None, Some(true)) => Reading::Grows(t),
+                (None, Some(false)) => Reading::Shrinks(t),
+                (None, None) if t.slope.low.abs().max(t.slope.high.abs()) * doublings <= bound => {
                     Reading::Stays(t)
                 }
-                None => Reading::NotShown(t),
+                (None, None) => Reading::NotShown(t),
             },
             _ if measured < rows.len() => Reading::Inactive,
             _ => Reading::NoInterval,
@@ -173,6 +162,16 @@ impl Reading {
             Reading::Inactive => "inactive".into(),
         }
     }
+}
+
+/// Whether a straight line fits worths `(x, worth)` with intervals at `confidence`, as
+/// normal estimates ([`cutlab_analysis::predict::lack_of_fit`]: Q, its degrees of freedom, p).
+fn fit_of(points: &[(f64, Estimate)], confidence: f64) -> Option<(f64, usize, Option<f64>)> {
+    let measured: Vec<cutlab_analysis::predict::Measured> = points
+        .iter()
+        .map(|(x, w)| cutlab_analysis::predict::Measured::of(*x, w, confidence))
+        .collect();
+    cutlab_analysis::predict::lack_of_fit(&measured)
 }
 
 /// The efforts a reading resting on the first `over` of the run's `efforts` spans, when a
@@ -380,12 +379,8 @@ pub fn section(
 /// where it fails at 5% the change of the worth from each effort to the next with its
 /// interval (the two worths' independent difference), which then say more than one slope.
 fn fit_section(rows: &[AblationRow], efforts: &[u64], confidence: f64, xs: &[f64]) -> String {
-    use cutlab_analysis::{
-        predict::{Measured, lack_of_fit},
-        stats::{independent_difference, z_quantile},
-    };
+    use cutlab_analysis::stats::independent_difference;
     let percent = cutlab_analysis::markdown::level(confidence);
-    let z = z_quantile(confidence);
     let mut table = Table::new(&[
         "comparison",
         ">efforts",
@@ -404,15 +399,8 @@ fn fit_section(rows: &[AblationRow], efforts: &[u64], confidence: f64, xs: &[f64
         if worths.len() < 3 {
             continue;
         }
-        let points: Vec<Measured> = worths
-            .iter()
-            .map(|&(_, x, w)| Measured {
-                x,
-                value: w.value,
-                se: (w.high - w.low) / 2.0 / z,
-            })
-            .collect();
-        let Some((q, df, Some(p))) = lack_of_fit(&points) else {
+        let points: Vec<(f64, Estimate)> = worths.iter().map(|&(_, x, w)| (x, w)).collect();
+        let Some((q, df, Some(p))) = fit_of(&points, confidence) else {
             continue;
         };
         tested += 1;
