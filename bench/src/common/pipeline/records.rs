@@ -155,12 +155,12 @@ pub fn step_record(layout: &Layout, name: &str) -> Option<StepRecord> {
     toml::from_str(&std::fs::read_to_string(path).ok()?).ok()
 }
 
-/// A command's words as its rows depend on them: less its parallelism (`--threads`,
-/// `--concurrency` and their values, which change how fast rows come, never what they hold),
-/// and its options in a canonical order (each option with the words up to the next, sorted by
-/// option name, stably: two `--engine`s keep their order), since an option's place on the
-/// line changes nothing.
-fn rows_command(command: &str) -> Vec<&str> {
+/// A command's words as its rows depend on them: its head (the words before the first
+/// option), then its options less its parallelism (`--threads`, `--concurrency` and their
+/// values, which change how fast rows come, never what they hold), each with the words up to
+/// the next, in a canonical order: sorted by option name, stably (two `--engine`s keep their
+/// order), since an option's place on the line changes nothing.
+fn rows_options(command: &str) -> (Vec<&str>, Vec<Vec<&str>>) {
     let mut words = command.split_whitespace().peekable();
     let mut head = Vec::new();
     while let Some(word) = words.next_if(|w| !w.starts_with("--")) {
@@ -175,6 +175,12 @@ fn rows_command(command: &str) -> Vec<&str> {
     }
     options.retain(|o| !matches!(o[0], "--threads" | "--concurrency"));
     options.sort_by_key(|o| o[0]);
+    (head, options)
+}
+
+/// A command's words as its rows depend on them ([`rows_options`], flattened).
+fn rows_command(command: &str) -> Vec<&str> {
+    let (head, options) = rows_options(command);
     head.into_iter()
         .chain(options.into_iter().flatten())
         .collect()
@@ -184,43 +190,37 @@ fn rows_command(command: &str) -> Vec<&str> {
 /// and this run plans --depth 10`), the words of each option joined: a refusal names the
 /// options, not two command lines of hundreds of characters.
 fn differences(recorded: &str, planned: &str) -> String {
-    /// The command's options, each with its words, in [`rows_command`]'s order.
+    /// The command's head and options, each as its words joined.
     fn options(command: &str) -> Vec<String> {
-        let mut all: Vec<String> = Vec::new();
-        for word in rows_command(command) {
-            match all.last_mut() {
-                Some(last) if !word.starts_with("--") => {
-                    last.push(' ');
-                    last.push_str(word);
-                }
-                _ => all.push(word.to_string()),
-            }
-        }
-        all
+        let (head, options) = rows_options(command);
+        std::iter::once(head.join(" "))
+            .chain(options.iter().map(|o| o.join(" ")))
+            .collect()
+    }
+    fn name(option: &str) -> &str {
+        option.split(' ').next().unwrap_or_default()
     }
     let (was, now) = (options(recorded), options(planned));
     let mut said: Vec<String> = Vec::new();
-    for (before, after) in [(&was, &now), (&now, &was)] {
-        for option in before.iter().filter(|o| !after.contains(o)) {
-            let name = option.split(' ').next().unwrap_or_default();
-            let other = after
-                .iter()
-                .filter(|o| o.split(' ').next() == Some(name) && !before.contains(o))
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", ");
-            let line = if std::ptr::eq(before, &was) {
-                match other.is_empty() {
-                    true => format!("{option}, which this run leaves out"),
-                    false => format!("{option}, and this run plans {other}"),
-                }
-            } else if !was.iter().any(|o| o.split(' ').next() == Some(name)) {
-                format!("no {name}, and this run plans {option}")
-            } else {
-                continue;
-            };
-            said.push(line);
-        }
+    // What the step finished with that this run plans otherwise or leaves out.
+    for option in was.iter().filter(|o| !now.contains(o)) {
+        let other: Vec<&str> = now
+            .iter()
+            .filter(|o| name(o) == name(option) && !was.contains(o))
+            .map(String::as_str)
+            .collect();
+        said.push(if other.is_empty() {
+            format!("{option}, which this run leaves out")
+        } else {
+            format!("{option}, and this run plans {}", other.join(", "))
+        });
+    }
+    // What this run adds that the step did not have at all.
+    for option in now
+        .iter()
+        .filter(|o| !was.iter().any(|w| name(w) == name(o)))
+    {
+        said.push(format!("no {}, and this run plans {option}", name(option)));
     }
     said.join("; ")
 }
